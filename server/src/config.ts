@@ -1,0 +1,200 @@
+/**
+ * The one table of every default the server runs on, with its reason, and the timeout
+ * chain that ties them together (DESIGN.md "The numbers"; adr/0004-timeout-chain.md).
+ *
+ * Every value can be overridden by the environment variable named beside it. Tests run
+ * the whole chain scaled down through the same variables; they import this table rather
+ * than repeating numbers.
+ */
+
+/** The defaults, innermost first. Milliseconds unless the name says otherwise. */
+export const defaults = {
+  /** 10 s (DB_CONNECT_TIMEOUT_MS): bounds each login and each BEGIN/COMMIT/ROLLBACK round trip. */
+  dbConnectTimeoutMs: 10_000,
+  /** 30 s (DB_STATEMENT_TIMEOUT_MS): a hung statement ends with 57014; not retried (a slow query stays slow). */
+  dbStatementTimeoutMs: 30_000,
+  /** 4 (DB_MAX_RETRIES): retries of a transient failure; 4 waits capped at 10 s fit in the 40 s deadline. */
+  dbMaxRetries: 4,
+  /** 500 ms (DB_RETRY_BASE_DELAY_MS): the first back-off step; steps double (0.5, 1, 2, 4 s: at most 7.5 s of waiting, well inside the deadline). */
+  dbRetryBaseDelayMs: 500,
+  /** 10 s (DB_RETRY_MAX_DELAY_MS): the cap of one back-off wait; equals Retry-After. */
+  dbRetryMaxDelayMs: 10_000,
+  /** 12 (DB_POOL_MAX): replicas × pool + jobs fit the server's connection limit. */
+  dbPoolMax: 12,
+  /** 10 s (DB_POOL_WAIT_MS): waiting for a pooled connection ends in a 503, never a hang. */
+  dbPoolWaitMs: 10_000,
+  /** 40 s (REQUEST_DEADLINE_MS): above statement timeout + its cancel; 40 + 5 + 3 + 5 = 53 < 55. */
+  requestDeadlineMs: 40_000,
+  /** 5 s: the time a cancelled statement may take to be acknowledged (part of the chain, not configurable). */
+  cancelAcknowledgeMs: 5_000,
+  /** 3 s (IDEMPOTENCY_STORE_BUDGET_MS): storing an answer or releasing a claim writes one row. */
+  idempotencyStoreBudgetMs: 3_000,
+  /** 3 s (IDEMPOTENCY_RELEASE_BUDGET_MS): releasing a claim after a failure writes one row. */
+  idempotencyReleaseBudgetMs: 3_000,
+  /** 120 s (IDEMPOTENCY_STALE_AFTER_MS): a claim whose release failed is taken over after this; ≥ deadline + 60 s. */
+  idempotencyStaleAfterMs: 120_000,
+  /** 10 s (RETRY_AFTER_SECONDS): the back-off cap; a client coming back after it meets a database we would have retried. */
+  retryAfterSeconds: 10,
+  /** 1 s: a busy account names the least whole-second wait that does not send the caller straight back. */
+  busyRetryAfterSeconds: 1,
+  /** 8 (ACCOUNT_WRITE_ATTEMPTS): attempts a write makes on a contended account before it answers busy. */
+  accountWriteAttempts: 8,
+  /** 55 s (BFF_UPSTREAM_TIMEOUT_MS): above the API's worst 53 s; the BFF answers its own 503 then. */
+  bffUpstreamTimeoutMs: 55_000,
+  /** 65 s: the SPA aborts every request then (BFF worst 5 s renewal + 55 s); mirrored from web-vue. */
+  spaAbortMs: 65_000,
+  /** 5 s (READ_YOUR_WRITES_MS): a user's reads go to the primary this long after they wrote. */
+  readYourWritesMs: 5_000,
+  /** 15 min (ACCESS_TOKEN_TTL_SECONDS): bearer token lifetime; the BFF renews before it ends. */
+  accessTokenTtlSeconds: 900,
+  /** 30 days (REFRESH_TOKEN_TTL_SECONDS): a rotating refresh token's lifetime. */
+  refreshTokenTtlSeconds: 30 * 24 * 3600,
+  /** 5 min: a step-up authorisation's lifetime (single use). */
+  stepUpTtlSeconds: 300,
+  /** 5: failed PIN checks before the PIN locks. */
+  pinMaxAttempts: 5,
+  /** 15 min: how long a locked PIN stays locked. */
+  pinLockSeconds: 900,
+  /** 100 kB (BODY_LIMIT_BYTES): every request body of this API is small; larger is 413. */
+  bodyLimitBytes: 100_000,
+  /** 8081 (API_PORT). */
+  apiPort: 8081,
+  /** 127.0.0.1 (API_HOST): the API is reached through the BFF; containers set 0.0.0.0. */
+  apiHost: '127.0.0.1',
+  /** ./.data (DATA_DIR): the embedded database's directory when DATABASE_URL is unset. */
+  dataDir: './.data',
+  /** 4 (DB_CONNECTION_ATTEMPTS): attempts to fetch the connection string from a connection service. */
+  dbConnectionAttempts: 4,
+  /** 2 s, 3 s, 5 s (DB_CONNECTION_BACKOFF_MS): waits between those attempts; at least attempts − 1 of them. */
+  dbConnectionBackoffMs: [2_000, 3_000, 5_000] as readonly number[],
+  /** 5 s (DB_CONNECTION_ATTEMPT_TIMEOUT_MS): one attempt at the connection service. */
+  dbConnectionAttemptTimeoutMs: 5_000,
+} as const;
+
+/** The resolved configuration: the defaults with the environment's overrides applied. */
+export type Config = {
+  readonly [K in keyof typeof defaults]: (typeof defaults)[K] extends readonly number[]
+    ? readonly number[]
+    : (typeof defaults)[K] extends number
+      ? number
+      : string;
+};
+
+/** The resolved configuration plus the values that have no default. */
+export interface ServerConfig extends Config {
+  databaseUrl: string | undefined;
+  databaseReplicaUrl: string | undefined;
+  replicaFallbackToPrimary: boolean;
+  jwtSecret: string;
+  dbConnectionApiUrl: string | undefined;
+  dbConnectionName: string | undefined;
+  dbConnectionApiToken: string | undefined;
+  logLevel: string;
+}
+
+const envNames: { [K in keyof typeof defaults]?: string } = {
+  dbConnectTimeoutMs: 'DB_CONNECT_TIMEOUT_MS',
+  dbStatementTimeoutMs: 'DB_STATEMENT_TIMEOUT_MS',
+  dbMaxRetries: 'DB_MAX_RETRIES',
+  dbRetryBaseDelayMs: 'DB_RETRY_BASE_DELAY_MS',
+  dbRetryMaxDelayMs: 'DB_RETRY_MAX_DELAY_MS',
+  dbPoolMax: 'DB_POOL_MAX',
+  dbPoolWaitMs: 'DB_POOL_WAIT_MS',
+  requestDeadlineMs: 'REQUEST_DEADLINE_MS',
+  idempotencyStoreBudgetMs: 'IDEMPOTENCY_STORE_BUDGET_MS',
+  idempotencyReleaseBudgetMs: 'IDEMPOTENCY_RELEASE_BUDGET_MS',
+  idempotencyStaleAfterMs: 'IDEMPOTENCY_STALE_AFTER_MS',
+  retryAfterSeconds: 'RETRY_AFTER_SECONDS',
+  accountWriteAttempts: 'ACCOUNT_WRITE_ATTEMPTS',
+  bffUpstreamTimeoutMs: 'BFF_UPSTREAM_TIMEOUT_MS',
+  spaAbortMs: 'SPA_ABORT_MS',
+  readYourWritesMs: 'READ_YOUR_WRITES_MS',
+  accessTokenTtlSeconds: 'ACCESS_TOKEN_TTL_SECONDS',
+  refreshTokenTtlSeconds: 'REFRESH_TOKEN_TTL_SECONDS',
+  bodyLimitBytes: 'BODY_LIMIT_BYTES',
+  apiPort: 'API_PORT',
+  apiHost: 'API_HOST',
+  dataDir: 'DATA_DIR',
+  dbConnectionAttempts: 'DB_CONNECTION_ATTEMPTS',
+  dbConnectionBackoffMs: 'DB_CONNECTION_BACKOFF_MS',
+  dbConnectionAttemptTimeoutMs: 'DB_CONNECTION_ATTEMPT_TIMEOUT_MS',
+};
+
+/** A configuration that cannot work; the server refuses to start with this message. */
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function parseValue(name: string, text: string, fallback: unknown): unknown {
+  if (Array.isArray(fallback)) {
+    const list = text.split(',').map((part) => Number(part.trim()));
+    if (list.some((n) => !Number.isFinite(n) || n < 0)) throw new ConfigError(`${name} must be a comma-separated list of non-negative numbers, got "${text}"`);
+    return list;
+  }
+  if (typeof fallback === 'number') {
+    const value = Number(text);
+    if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a non-negative number, got "${text}"`);
+    return value;
+  }
+  return text;
+}
+
+/** Resolves the table against an environment (process.env by default) and checks the chain. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const resolved: Record<string, unknown> = {};
+  for (const [key, fallback] of Object.entries(defaults)) {
+    const envName = envNames[key as keyof typeof defaults];
+    const text = envName ? env[envName] : undefined;
+    resolved[key] = text === undefined || text === '' ? fallback : parseValue(envName!, text, fallback);
+  }
+  const config = {
+    ...(resolved as unknown as Config),
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseReplicaUrl: env.DATABASE_REPLICA_URL || undefined,
+    replicaFallbackToPrimary: env.DATABASE_REPLICA_FALLBACK === '1',
+    jwtSecret: env.JWT_SECRET || 'tidewater-development-secret-change-me',
+    dbConnectionApiUrl: env.DB_CONNECTION_API_URL || undefined,
+    dbConnectionName: env.DB_CONNECTION_NAME || undefined,
+    dbConnectionApiToken: env.DB_CONNECTION_API_TOKEN || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+  } satisfies ServerConfig;
+  checkTimeoutChain(config);
+  return config;
+}
+
+/** The longest total the retry policy can wait: each of its waits is at most its capped step. */
+export function worstCaseRetryWaitMs(config: Pick<Config, 'dbMaxRetries' | 'dbRetryBaseDelayMs' | 'dbRetryMaxDelayMs'>): number {
+  let total = 0;
+  for (let retry = 0; retry < config.dbMaxRetries; retry++) {
+    total += Math.min(config.dbRetryBaseDelayMs * 2 ** retry, config.dbRetryMaxDelayMs);
+  }
+  return total;
+}
+
+/**
+ * The timeout chain, each link with the reason it must hold. Returns the broken links
+ * (empty when the chain holds); `checkTimeoutChain` throws on any.
+ */
+export function timeoutChainViolations(config: Config): string[] {
+  const links: Array<[boolean, string]> = [
+    [config.dbStatementTimeoutMs < config.requestDeadlineMs,
+      `statement timeout (${config.dbStatementTimeoutMs} ms) must be below the request deadline (${config.requestDeadlineMs} ms), so a hung statement ends before its request does`],
+    [config.requestDeadlineMs + config.idempotencyReleaseBudgetMs + config.idempotencyStoreBudgetMs + config.cancelAcknowledgeMs < config.bffUpstreamTimeoutMs,
+      `deadline + release + store + 5 s (${config.requestDeadlineMs + config.idempotencyReleaseBudgetMs + config.idempotencyStoreBudgetMs + config.cancelAcknowledgeMs} ms) must be below the BFF upstream timeout (${config.bffUpstreamTimeoutMs} ms), so every API answer reaches the visitor`],
+    [config.bffUpstreamTimeoutMs + 5_000 < config.spaAbortMs,
+      `BFF timeout + 5 s renewal (${config.bffUpstreamTimeoutMs + 5_000} ms) must be below the SPA abort (${config.spaAbortMs} ms), so the SPA hears the BFF's 503`],
+    [config.idempotencyStaleAfterMs >= config.requestDeadlineMs + 60_000,
+      `idempotency stale-after (${config.idempotencyStaleAfterMs} ms) must be at least the deadline + 60 s (${config.requestDeadlineMs + 60_000} ms), so no live request's claim is taken over`],
+    [worstCaseRetryWaitMs(config) < config.requestDeadlineMs,
+      `worst-case retry waits (${worstCaseRetryWaitMs(config)} ms) must fit in the request deadline (${config.requestDeadlineMs} ms)`],
+    [config.dbConnectionBackoffMs.length >= config.dbConnectionAttempts - 1,
+      `DB_CONNECTION_BACKOFF_MS has ${config.dbConnectionBackoffMs.length} waits but ${config.dbConnectionAttempts} attempts need ${config.dbConnectionAttempts - 1}`],
+  ];
+  return links.filter(([holds]) => !holds).map(([, reason]) => reason);
+}
+
+/** Throws a ConfigError naming every broken link of the timeout chain. */
+export function checkTimeoutChain(config: Config): void {
+  const broken = timeoutChainViolations(config);
+  if (broken.length > 0) throw new ConfigError(`the timeout chain is broken:\n  - ${broken.join('\n  - ')}`);
+}

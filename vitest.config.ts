@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * One `npm test` runs every suite: each workspace is a Vitest project with its own
+ * config (environment, timeouts, setup). Suites that need PostgreSQL start their own
+ * throwaway clusters from the machine's binaries.
+ */
+export default defineConfig({
+  test: {
+    projects: ['spec', 'server', 'bff', 'web-vue', 'contract-tests'],
+  },
+});
