@@ -1,0 +1,90 @@
+/**
+ * The API's one ordered middleware list. The order is the design:
+ *
+ * 1. logging and traceId first, so every later line (and every error) names its request;
+ * 2. security headers, before anything can answer;
+ * 3. the request scope (AsyncLocalStorage: traceId, signal), so the data layer sees it;
+ * 4. the JSON body parser, bounded, so bad or huge bodies end as 400/413 before any work;
+ * 5. the OpenAPI validator, so handlers only ever see inputs the spec allows (and, in
+ *    tests, every answer is checked against the spec on its way out);
+ * 6. the operations, one handler per operationId;
+ * 7. the problem handler last, turning every error into one honest problem+json answer.
+ */
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import express, { type Express } from 'express';
+import helmet from 'helmet';
+import * as OpenApiValidator from 'express-openapi-validator';
+import { pinoHttp } from 'pino-http';
+import type { Logger } from 'pino';
+import type { ServerConfig } from './config.ts';
+import type { Database } from './data/database.ts';
+import { accessTokens } from './domain/accessTokens.ts';
+import type { DomainDeps } from './domain/deps.ts';
+import { healthHandlers } from './domain/health.ts';
+import { accountHandlers } from './domain/accounts.ts';
+import { notYetHandlers } from './domain/notYet.ts';
+import { sessionHandlers } from './domain/sessions.ts';
+import { userHandlers } from './domain/users.ts';
+import { authenticate } from './http/authenticate.ts';
+import { mountOperations, type Handlers } from './http/operationRouter.ts';
+import { problemHandler } from './http/problems.ts';
+import { requestScope } from './http/requestScope.ts';
+
+const require = createRequire(import.meta.url);
+const specPath = require.resolve('@tidewater/spec/openapi.json');
+
+/** A traceId the client may propose: short and plain, else we make our own. */
+const traceIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
+
+/** Builds the API app on an open database. */
+export function createApp(options: {
+  config: ServerConfig;
+  database: Database;
+  logger: Logger;
+  validateResponses?: boolean;
+}): Express {
+  const { config, database, logger } = options;
+  const deps: DomainDeps = { config, database, tokens: accessTokens(config.jwtSecret, config.accessTokenTtlSeconds) };
+  const handlers: Handlers = {
+    ...userHandlers(deps),
+    ...sessionHandlers(deps),
+    ...accountHandlers(deps),
+    ...healthHandlers(deps),
+    ...notYetHandlers(),
+  };
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.use(
+    pinoHttp({
+      logger,
+      genReqId: (req, res) => {
+        const proposed = req.headers['x-trace-id'];
+        const traceId = typeof proposed === 'string' && traceIdPattern.test(proposed) ? proposed : randomUUID();
+        res.setHeader('X-Trace-Id', traceId);
+        return traceId;
+      },
+      customAttributeKeys: { reqId: 'traceId' },
+      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'info'),
+      customSuccessObject: (_req, res, value) => (res.locals.clientHungUp ? { ...value, res: { statusCode: 499 } } : value),
+    }),
+  );
+  app.use(helmet({ contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } }));
+  app.use(requestScope());
+  app.use(express.json({ limit: config.bodyLimitBytes, strict: true, type: 'application/json' }));
+  app.use(
+    OpenApiValidator.middleware({
+      apiSpec: JSON.parse(readFileSync(specPath, 'utf8')),
+      validateRequests: { allowUnknownQueryParameters: false },
+      validateResponses: options.validateResponses ?? false,
+      validateSecurity: false,
+      validateFormats: true,
+    }),
+  );
+  mountOperations(app, handlers, { authenticate: (req) => authenticate(req, deps.tokens) });
+  app.use(problemHandler(config.retryAfterSeconds));
+  return app;
+}

@@ -1,0 +1,19 @@
+/**
+ * Liveness and readiness: `getHealth` answers while the process runs; `getReady` asks
+ * the database one cheap question and answers 503 when it cannot.
+ */
+import type { Handlers } from '../http/operationRouter.ts';
+import type { DomainDeps } from './deps.ts';
+
+/** The handlers of the health probes. */
+export function healthHandlers({ database }: DomainDeps): Pick<Handlers, 'getHealth' | 'getReady'> {
+  return {
+    async getHealth() {
+      return { status: 200, body: { status: 'ok' } };
+    },
+    async getReady() {
+      await database.prisma.$queryRaw`SELECT 1`;
+      return { status: 200, body: { status: 'ready' } };
+    },
+  };
+}

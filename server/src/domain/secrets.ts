@@ -1,0 +1,41 @@
+/**
+ * Password and PIN hashing with Node's scrypt (memory-hard, no native add-on to build),
+ * and opaque random tokens stored only as SHA-256 hashes. (adr/0002-stack.md)
+ */
+import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/** N=2^15, r=8, p=3: one of OWASP's equivalent scrypt minimums, 32 MiB per hash. */
+const params: ScryptOptions = { N: 2 ** 15, r: 8, p: 3, maxmem: 64 * 1024 * 1024 };
+const keyLength = 32;
+
+function derive(secret: string, salt: Buffer): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scrypt(secret.normalize('NFKC'), salt, keyLength, params, (error, key) => (error ? reject(error) : resolve(key))),
+  );
+}
+
+/** Hashes a password or PIN as `scrypt$N$r$p$salt$hash` (base64url). */
+export async function hashSecret(secret: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(secret, salt);
+  return ['scrypt', params.N, params.r, params.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** Checks a secret against a stored hash in constant time. */
+export async function verifySecret(secret: string, stored: string): Promise<boolean> {
+  const [scheme, , , , saltText, keyText] = stored.split('$');
+  if (scheme !== 'scrypt' || !saltText || !keyText) return false;
+  const expected = Buffer.from(keyText, 'base64url');
+  const actual = await derive(secret, Buffer.from(saltText, 'base64url'));
+  return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** A new opaque token (256 bits, base64url). */
+export function newOpaqueToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** The stored form of an opaque token: its SHA-256. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

@@ -1,0 +1,52 @@
+/**
+ * Registration and the signed-in user's profile: `register` opens the first account
+ * ("Everyday", primary) in the same transaction as the user; `getMe` reads the profile.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiProblem } from '../http/apiProblem.ts';
+import type { Handlers } from '../http/operationRouter.ts';
+import type { DomainDeps } from './deps.ts';
+import { toAccount, toUser } from './mappers.ts';
+import { hashSecret } from './secrets.ts';
+import { isUniqueViolation } from '../data/uniqueViolation.ts';
+
+/** The handlers of registration and the profile. */
+export function userHandlers({ database }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
+  const { prisma } = database;
+
+  async function refuseTaken(email: string, handle: string): Promise<void> {
+    if (await prisma.user.findUnique({ where: { email }, select: { id: true } })) throw new ApiProblem('EMAIL_TAKEN');
+    if (await prisma.user.findUnique({ where: { handle }, select: { id: true } })) throw new ApiProblem('HANDLE_TAKEN');
+  }
+
+  return {
+    async register({ body }) {
+      const email = body.email.trim().toLowerCase();
+      await refuseTaken(email, body.handle);
+      const [passwordHash, pinHash] = await Promise.all([hashSecret(body.password), hashSecret(body.pin)]);
+      const userId = randomUUID();
+      const accountId = randomUUID();
+      try {
+        const { user, account } = await prisma.$transaction(async (tx) => {
+          await tx.user.create({
+            data: { id: userId, email, displayName: body.displayName.trim(), handle: body.handle, passwordHash, pinHash },
+          });
+          const account = await tx.account.create({ data: { id: accountId, userId, name: 'Everyday' } });
+          const user = await tx.user.update({ where: { id: userId }, data: { primaryAccountId: accountId } });
+          return { user, account };
+        });
+        return { status: 201, body: { user: toUser(user), account: toAccount(account, user.primaryAccountId) } };
+      } catch (error) {
+        // Another registration took the email or handle between our check and our insert.
+        if (isUniqueViolation(error)) await refuseTaken(email, body.handle);
+        throw error;
+      }
+    },
+
+    async getMe({ caller }) {
+      const user = await prisma.user.findUnique({ where: { id: caller.userId } });
+      if (!user) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
+      return { status: 200, body: toUser(user) };
+    },
+  };
+}

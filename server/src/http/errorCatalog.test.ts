@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import spec from '@tidewater/spec/openapi.json' with { type: 'json' };
+import { errorCatalog } from './errorCatalog.ts';
+
+/** Answered for a path or method the spec does not have, so no operation declares them. */
+const outsideOperations = new Set(['METHOD_NOT_ALLOWED']);
+
+describe('the error catalog and the spec', () => {
+  const specCodes = (spec.components.schemas.ErrorCode as unknown as { enum: string[] }).enum;
+  const catalogCodes = Object.keys(errorCatalog);
+
+  it('name the same codes in both directions', () => {
+    expect(catalogCodes.filter((code) => !specCodes.includes(code))).toEqual([]);
+    expect(specCodes.filter((code) => !catalogCodes.includes(code))).toEqual([]);
+  });
+
+  it('declare each code only at a status an operation of the spec can answer', () => {
+    const declaredStatuses = new Set<number>();
+    for (const item of Object.values(spec.paths) as Array<Record<string, { responses?: Record<string, unknown> }>>) {
+      for (const operation of Object.values(item)) {
+        for (const status of Object.keys(operation.responses ?? {})) declaredStatuses.add(Number(status));
+      }
+    }
+    const undeclared = Object.entries(errorCatalog).filter(
+      ([code, entry]) => !outsideOperations.has(code) && !declaredStatuses.has(entry.status),
+    );
+    expect(undeclared).toEqual([]);
+  });
+});

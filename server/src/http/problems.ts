@@ -1,0 +1,101 @@
+/**
+ * Turns whatever a request ends in into one honest answer (RFC 9457 problem+json):
+ * a catalogued ApiProblem as itself, bad input as 400/413/415, an outage as 503 with
+ * Retry-After and no-store, a client that hung up as nothing at all (logged 499), and
+ * anything unexplained as a 500 that names its traceId and nothing of its internals.
+ */
+import type { ErrorRequestHandler, Request, Response } from 'express';
+import { ApiProblem, isApiProblem, type ProblemExtras } from './apiProblem.ts';
+import { errorCatalog, problemType, type ErrorCode } from './errorCatalog.ts';
+import { outageOf } from './outage.ts';
+
+/** The wire shape of a problem (components.schemas.Problem). */
+export interface ProblemBody extends ProblemExtras {
+  type: string;
+  title: string;
+  status: number;
+  detail?: string;
+  errorCode: ErrorCode;
+  traceId: string;
+}
+
+/** Builds the problem body for a code. */
+export function problemBody(code: ErrorCode, traceId: string, detail?: string, extras: ProblemExtras = {}): ProblemBody {
+  const { status, title } = errorCatalog[code];
+  return { type: problemType(code), title, status, ...(detail ? { detail } : {}), errorCode: code, traceId, ...extras };
+}
+
+/** Writes a problem; a 503 or 429 also names its wait in Retry-After and is never cached. */
+export function sendProblem(res: Response, body: ProblemBody): void {
+  if (body.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(body.retryAfterSeconds));
+  if (body.status === 503) res.setHeader('Cache-Control', 'no-store');
+  res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  type?: string;
+  message?: string;
+  errors?: Array<{ path?: string; message?: string }>;
+}
+
+/** Maps body-parser's and express-openapi-validator's errors to catalogued problems. */
+function inputProblem(error: HttpishError): ApiProblem | undefined {
+  if (error.type === 'entity.parse.failed') return new ApiProblem('MALFORMED_JSON', 'The request body is not valid JSON.');
+  if (error.type === 'entity.too.large') return new ApiProblem('PAYLOAD_TOO_LARGE');
+  const status = error.status ?? error.statusCode;
+  if (status === undefined || status < 400 || status >= 500) return undefined;
+  const details = (error.errors ?? []).map((e) => `${e.path ?? ''} ${e.message ?? ''}`.trim()).join('; ');
+  switch (status) {
+    case 400: {
+      if (/idempotency-key/i.test(details)) return new ApiProblem('IDEMPOTENCY_KEY_MISSING', details);
+      return new ApiProblem('VALIDATION_FAILED', details || error.message);
+    }
+    case 401: return new ApiProblem('UNAUTHENTICATED');
+    case 404: return new ApiProblem('NOT_FOUND');
+    case 405: return new ApiProblem('METHOD_NOT_ALLOWED');
+    case 413: return new ApiProblem('PAYLOAD_TOO_LARGE');
+    case 415: return new ApiProblem('UNSUPPORTED_MEDIA_TYPE', details || error.message);
+    default: return undefined;
+  }
+}
+
+/** True when the client is gone: nothing we write would reach it. */
+export function clientHungUp(req: Request, res: Response): boolean {
+  return req.socket.destroyed || (res.closed && !res.writableFinished);
+}
+
+/** Classifies any error into the problem to answer. Exported for tests. */
+export function toProblem(error: unknown, traceId: string, retryAfterSeconds: number): ProblemBody {
+  if (isApiProblem(error)) return problemBody(error.code, traceId, error.detail, error.extras);
+  const input = inputProblem(error as HttpishError);
+  if (input) return problemBody(input.code, traceId, input.detail, input.extras);
+  const outage = outageOf(error);
+  if (outage) {
+    return problemBody('SERVICE_UNAVAILABLE', traceId, 'The service is temporarily unavailable. Please try again later.', {
+      retryAfterSeconds,
+    });
+  }
+  return problemBody('INTERNAL', traceId, `Something went wrong on our side. Quote ${traceId} if you contact us.`);
+}
+
+/** The last middleware: every error becomes one problem, or nothing for a gone client. */
+export function problemHandler(retryAfterSeconds: number): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const traceId = String(req.id ?? '');
+    if (clientHungUp(req, res)) {
+      req.log?.info({ status: 499, err: error }, 'client closed the request before its answer');
+      res.locals.clientHungUp = true;
+      return;
+    }
+    const body = toProblem(error, traceId, retryAfterSeconds);
+    if (body.status >= 500) req.log?.error({ err: error, errorCode: body.errorCode }, 'request failed');
+    else req.log?.info({ errorCode: body.errorCode, detail: body.detail }, 'request refused');
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    sendProblem(res, body);
+  };
+}

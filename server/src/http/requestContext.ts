@@ -1,0 +1,30 @@
+/**
+ * What a request carries down to the data layer without threading it through every call:
+ * its traceId, its logger, its AbortSignal (fired by the deadline or a hang-up) and who
+ * is signed in. Held in AsyncLocalStorage for the lifetime of the request.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Logger } from 'pino';
+
+/** The per-request context. */
+export interface RequestContext {
+  readonly traceId: string;
+  readonly log: Logger;
+  /** Fires when the request must stop: its deadline passed or its client hung up. */
+  readonly signal: AbortSignal;
+  userId?: string;
+  /** Set once the request wrote to the primary: its later reads go to the primary too. */
+  hasWrites?: boolean;
+}
+
+const storage = new AsyncLocalStorage<RequestContext>();
+
+/** Runs `fn` with `context` as the current request's context. */
+export function runWithContext<T>(context: RequestContext, fn: () => T): T {
+  return storage.run(context, fn);
+}
+
+/** The current request's context, or undefined outside a request (start-up, jobs, CLIs). */
+export function currentContext(): RequestContext | undefined {
+  return storage.getStore();
+}

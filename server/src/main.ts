@@ -1,0 +1,34 @@
+/**
+ * Starts the API: load and check the config (the timeout chain), open the database
+ * (embedded PGlite unless DATABASE_URL is set), apply migrations, listen, and close
+ * everything cleanly on SIGINT/SIGTERM.
+ */
+import { pino } from 'pino';
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from './data/database.ts';
+import { createApp } from './app.ts';
+
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-api' } });
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const database = await openDatabase(config);
+  const applied = await database.migrate();
+  logger.info({ applied, kind: database.kind }, 'database ready');
+  const app = createApp({ config, database, logger, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
+  const server = app.listen(config.apiPort, config.apiHost, () => logger.info({ host: config.apiHost, port: config.apiPort }, 'API listening'));
+  server.requestTimeout = 0;
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    server.close(() => void database.close().finally(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) logger.fatal(`refusing to start: ${error.message}`);
+  else logger.fatal({ err: error }, 'the API could not start');
+  process.exit(1);
+});
