@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, defaults, loadConfig, timeoutChainViolations, worstCaseRetryWaitMs } from './config.ts';
+
+describe('the config table', () => {
+  it('holds a chain that works with every default', () => {
+    const config = loadConfig({});
+    expect(timeoutChainViolations(config)).toEqual([]);
+    // The chain as DESIGN.md states it: 30 < 40; 40 + 3 + 3 + 5 = 51 < 55; 55 + 5 < 65; 120 ≥ 100.
+    expect(config.dbStatementTimeoutMs).toBeLessThan(config.requestDeadlineMs);
+    expect(config.requestDeadlineMs + 3_000 + 3_000 + 5_000).toBeLessThan(config.bffUpstreamTimeoutMs);
+    expect(config.bffUpstreamTimeoutMs + 5_000).toBeLessThan(config.spaAbortMs);
+    expect(config.idempotencyStaleAfterMs).toBeGreaterThanOrEqual(config.requestDeadlineMs + 60_000);
+    expect(worstCaseRetryWaitMs(config)).toBe(500 + 1_000 + 2_000 + 4_000);
+  });
+
+  it('takes overrides from the environment', () => {
+    const config = loadConfig({ REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1000', DB_RETRY_BASE_DELAY_MS: '50', DB_CONNECTION_BACKOFF_MS: '20, 30,50' });
+    expect(config.requestDeadlineMs).toBe(2_000);
+    expect(config.dbStatementTimeoutMs).toBe(1_000);
+    expect(config.dbConnectionBackoffMs).toEqual([20, 30, 50]);
+    expect(config.apiPort).toBe(defaults.apiPort);
+  });
+
+  // Walks each link: break it alone and the server refuses to start, naming that link.
+  it.each([
+    ['statement timeout at the deadline', { DB_STATEMENT_TIMEOUT_MS: '40000' }, /statement timeout .* below the request deadline/],
+    ['a deadline the BFF cannot outwait', { REQUEST_DEADLINE_MS: '45000', IDEMPOTENCY_STALE_AFTER_MS: '200000' }, /below the BFF upstream timeout/],
+    ['a BFF that outwaits the SPA', { BFF_UPSTREAM_TIMEOUT_MS: '61000' }, /below the SPA abort/],
+    ['claims stale too soon', { IDEMPOTENCY_STALE_AFTER_MS: '90000' }, /stale-after .* at least the deadline \+ 60 s/],
+    ['retries that outlast the deadline', { DB_MAX_RETRIES: '8' }, /worst-case retry waits .* fit in the request deadline/],
+    ['too few connection-service waits', { DB_CONNECTION_ATTEMPTS: '5' }, /has 3 waits but 5 attempts need 4/],
+  ])('refuses %s', (_name, env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it.each([
+    ['a number that is not one', { REQUEST_DEADLINE_MS: 'soon' }, /REQUEST_DEADLINE_MS must be a non-negative number/],
+    ['a negative number', { DB_POOL_MAX: '-1' }, /DB_POOL_MAX must be a non-negative number/],
+    ['a list with a word in it', { DB_CONNECTION_BACKOFF_MS: '2000,later' }, /DB_CONNECTION_BACKOFF_MS must be a comma-separated list/],
+  ])('refuses %s', (_name, env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('holds the scaled-down chain the tests run on', () => {
+    const scaled = { REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1500', DB_RETRY_BASE_DELAY_MS: '50', DB_RETRY_MAX_DELAY_MS: '400', BFF_UPSTREAM_TIMEOUT_MS: '15000' };
+    expect(timeoutChainViolations(loadConfig(scaled))).toEqual([]);
+  });
+});
