@@ -96,6 +96,9 @@ export function problemHandler(retryAfterSeconds: number): ErrorRequestHandler {
       res.destroy();
       return;
     }
+    // A 405 names the methods the path does have (RFC 9110 §15.5.6); the validator knows them.
+    const allow = (error as { headers?: { Allow?: string } }).headers?.Allow;
+    if (body.status === 405 && allow) res.setHeader('Allow', allow);
     sendProblem(res, body);
   };
 }

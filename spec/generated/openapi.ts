@@ -1,0 +1,1738 @@
+// DO NOT EDIT: generated from spec/openapi.yaml by spec/scripts/generate.mjs (npm run generate).
+
+export interface paths {
+  '/api/auth/register': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign up
+     * @description Creates a customer and opens their first account, named "Everyday", which is
+     *     their primary account. Email and handle are unique (`409 EMAIL_TAKEN`,
+     *     `409 HANDLE_TAKEN`).
+     */
+    post: operations['register'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/token': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign in
+     * @description Exchanges email and password for an access token and a refresh token. A wrong
+     *     email or password is `401 INVALID_CREDENTIALS` (the answer does not say which).
+     *     Attempts are rate-limited (`429 TOO_MANY_REQUESTS`).
+     */
+    post: operations['createToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/refresh': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Refresh the token pair
+     * @description Exchanges a refresh token for a new pair; the old refresh token is spent
+     *     (rotation). An unknown, spent, revoked or expired token is `401 TOKEN_INVALID`.
+     *     Exempt from the request deadline (`x-no-deadline`).
+     */
+    post: operations['refreshToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/revoke': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Revoke a refresh token
+     * @description Revokes one refresh token. Idempotent: an unknown or already revoked token is
+     *     also `204`. Exempt from the request deadline (`x-no-deadline`).
+     */
+    post: operations['revokeToken'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/auth/logout': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Sign out everywhere
+     * @description Revokes every refresh token of the signed-in customer. Access tokens already
+     *     issued stay valid until they expire. Exempt from the request deadline
+     *     (`x-no-deadline`).
+     */
+    post: operations['logout'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/me': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The signed-in customer
+     * @description Returns the customer the access token belongs to.
+     */
+    get: operations['getMe'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/accounts': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List my accounts
+     * @description Every account of the signed-in customer, open and closed, oldest first.
+     */
+    get: operations['listAccounts'];
+    put?: never;
+    /**
+     * Open an account
+     * @description Opens a new, empty EUR account for the signed-in customer.
+     */
+    post: operations['openAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/accounts/{accountId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Get an account
+     * @description One account of the signed-in customer. Another customer's account is
+     *     `404 ACCOUNT_NOT_FOUND`, exactly like one that does not exist.
+     */
+    get: operations['getAccount'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /**
+     * Rename an account
+     * @description Gives one of the customer's accounts a new name.
+     */
+    patch: operations['renameAccount'];
+    trace?: never;
+  };
+  '/api/accounts/{accountId}/close': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Close an account
+     * @description Closes an empty account that is not the primary one. A balance above zero is
+     *     `422 ACCOUNT_NOT_EMPTY`, the primary account `422 ACCOUNT_IS_PRIMARY`, an already
+     *     closed account `422 ACCOUNT_CLOSED`.
+     */
+    post: operations['closeAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/accounts/{accountId}/primary': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Make an account primary
+     * @description Makes an open account the customer's primary account, where transfers to their
+     *     handle land. A closed account is `422 ACCOUNT_CLOSED`.
+     */
+    post: operations['setPrimaryAccount'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/step-up': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Check the PIN (step-up)
+     * @description Checks the customer's PIN and returns a short-lived, single-use authorization for
+     *     one withdrawal or external transfer. A wrong PIN is `403 PIN_INCORRECT`; after too
+     *     many wrong PINs the PIN is locked (`423 PIN_LOCKED`).
+     */
+    post: operations['verifyPin'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/accounts/{accountId}/deposits': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Deposit money
+     * @description Pays money into one of the customer's open accounts. A closed account is
+     *     `422 ACCOUNT_CLOSED`. A money send: see Idempotency in the introduction.
+     */
+    post: operations['deposit'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/accounts/{accountId}/withdrawals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Withdraw money
+     * @description Takes money out of one of the customer's open accounts. Needs a step-up
+     *     authorization (`401 AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`); the
+     *     balance never goes below zero (`422 INSUFFICIENT_FUNDS`). A money send: see
+     *     Idempotency in the introduction.
+     */
+    post: operations['withdraw'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/transfers/internal': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Transfer inside Tidewater
+     * @description Moves money from one of the customer's accounts either to another of their own
+     *     accounts (`toAccountId`) or to another customer by handle (`toHandle`; the money
+     *     lands in that customer's primary account). Exactly one of the two. Errors:
+     *     `422 INSUFFICIENT_FUNDS`, `422 SAME_ACCOUNT`, `422 PAYEE_HAS_NO_OPEN_ACCOUNT`,
+     *     `404 ACCOUNT_NOT_FOUND`, `404 PAYEE_NOT_FOUND`. A money send: see Idempotency in
+     *     the introduction.
+     */
+    post: operations['createInternalTransfer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/transfers/external': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Transfer to an IBAN
+     * @description Sends money from one of the customer's accounts to an external IBAN. Needs a
+     *     step-up authorization (`401 AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`).
+     *     Errors: `422 INVALID_IBAN` (the checksum or the country's length is wrong),
+     *     `422 INSUFFICIENT_FUNDS`, `422 DAILY_LIMIT_EXCEEDED`. A money send: see
+     *     Idempotency in the introduction.
+     */
+    post: operations['createExternalTransfer'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/transactions': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List an account's movements
+     * @description An account's movements, newest first, a page at a time (`nextCursor` is null on
+     *     the last page). With `idempotencyKey`, only the movements of the send made with
+     *     that key: an empty list means it did not land. Another customer's account is
+     *     `404 ACCOUNT_NOT_FOUND`.
+     */
+    get: operations['listTransactions'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/health': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Liveness
+     * @description The process is up. Does not touch the database.
+     */
+    get: operations['getHealth'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/ready': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness
+     * @description The database is reachable; `503 SERVICE_UNAVAILABLE` otherwise.
+     */
+    get: operations['getReady'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+  schemas: {
+    /**
+     * @description The one list of error codes. The server's error catalog maps each to its status and title.
+     * @enum {string}
+     */
+    ErrorCode:
+      | 'VALIDATION_FAILED'
+      | 'MALFORMED_JSON'
+      | 'PAYLOAD_TOO_LARGE'
+      | 'UNSUPPORTED_MEDIA_TYPE'
+      | 'IDEMPOTENCY_KEY_MISSING'
+      | 'UNAUTHENTICATED'
+      | 'INVALID_CREDENTIALS'
+      | 'TOKEN_INVALID'
+      | 'AUTHORIZATION_INVALID'
+      | 'AUTHORIZATION_EXPIRED'
+      | 'PIN_INCORRECT'
+      | 'PIN_LOCKED'
+      | 'FORBIDDEN'
+      | 'NOT_FOUND'
+      | 'ACCOUNT_NOT_FOUND'
+      | 'PAYEE_NOT_FOUND'
+      | 'METHOD_NOT_ALLOWED'
+      | 'EMAIL_TAKEN'
+      | 'HANDLE_TAKEN'
+      | 'IDEMPOTENCY_IN_FLIGHT'
+      | 'IDEMPOTENCY_RESULT_UNKNOWN'
+      | 'IDEMPOTENCY_KEY_REUSED'
+      | 'INSUFFICIENT_FUNDS'
+      | 'DAILY_LIMIT_EXCEEDED'
+      | 'INVALID_IBAN'
+      | 'SAME_ACCOUNT'
+      | 'ACCOUNT_CLOSED'
+      | 'ACCOUNT_NOT_EMPTY'
+      | 'ACCOUNT_IS_PRIMARY'
+      | 'PAYEE_HAS_NO_OPEN_ACCOUNT'
+      | 'TOO_MANY_REQUESTS'
+      | 'INTERNAL'
+      | 'NOT_IMPLEMENTED'
+      | 'SERVICE_UNAVAILABLE';
+    /** @description An error, as RFC 9457 problem details. Clients ignore members they do not know. */
+    Problem: {
+      /**
+       * Format: uri-reference
+       * @description Identifies the kind of problem.
+       */
+      type: string;
+      /** @description A short, human-readable summary of the kind of problem. */
+      title: string;
+      /** @description The HTTP status code. */
+      status: number;
+      /** @description What went wrong with this request, for humans. */
+      detail?: string;
+      /**
+       * Format: uri-reference
+       * @description The request that failed.
+       */
+      instance?: string;
+      errorCode: components['schemas']['ErrorCode'];
+      /** @description Finds this request in the logs; also in the `X-Trace-Id` header. */
+      traceId: string;
+      /** @description Seconds to wait before trying again (the same as `Retry-After`). */
+      retryAfterSeconds?: number;
+      /**
+       * @description On a money send only. `false`: the server knows nothing moved. `true`: the
+       *     send landed. Absent: the outcome is unknown.
+       */
+      applied?: boolean;
+    };
+    /** @description The problem of a 503; it always says how long to wait. */
+    ServiceUnavailableProblem: components['schemas']['Problem'] & {
+      /** @enum {integer} */
+      status: 503;
+      /** @enum {string} */
+      errorCode: 'SERVICE_UNAVAILABLE';
+      retryAfterSeconds: number;
+    };
+    /**
+     * Format: int64
+     * @description A positive amount in euro cents (integer minor units, never a float).
+     */
+    Money: number;
+    /**
+     * Format: int64
+     * @description A balance in euro cents; never below zero.
+     */
+    Balance: number;
+    /**
+     * Format: int64
+     * @description An amount in euro cents; negative when the money leaves the account.
+     */
+    SignedMoney: number;
+    /**
+     * @description Every account is in euros.
+     * @enum {string}
+     */
+    Currency: 'EUR';
+    /** @description Names one money send (8 to 64 of A-Z a-z 0-9 _ -). */
+    IdempotencyKey: string;
+    /** @description A customer's public name for receiving transfers. */
+    Handle: string;
+    /** Format: email */
+    Email: string;
+    AccountName: string;
+    /** @description 4 to 6 digits. */
+    Pin: string;
+    /** @description The customer's note on a movement. */
+    Description: string;
+    User: {
+      /** Format: uuid */
+      id: string;
+      email: components['schemas']['Email'];
+      displayName: string;
+      handle: components['schemas']['Handle'];
+      /**
+       * Format: uuid
+       * @description Where transfers to the handle land; null when every account is closed.
+       */
+      primaryAccountId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    Account: {
+      /** Format: uuid */
+      id: string;
+      name: components['schemas']['AccountName'];
+      currency: components['schemas']['Currency'];
+      balanceMinor: components['schemas']['Balance'];
+      /** @enum {string} */
+      status: 'open' | 'closed';
+      isPrimary: boolean;
+      /** Format: date-time */
+      openedAt: string;
+      /** Format: date-time */
+      closedAt: string | null;
+    };
+    AccountList: {
+      items: components['schemas']['Account'][];
+    };
+    Registration: {
+      user: components['schemas']['User'];
+      account: components['schemas']['Account'];
+    };
+    TokenPair: {
+      accessToken: string;
+      refreshToken: string;
+      /** @enum {string} */
+      tokenType: 'Bearer';
+      /** @description Seconds until the access token expires. */
+      expiresIn: number;
+      /** @description Seconds until the refresh token expires. */
+      refreshExpiresIn: number;
+    };
+    StepUpAuthorization: {
+      /** Format: uuid */
+      authorizationId: string;
+      /** Format: date-time */
+      expiresAt: string;
+    };
+    /** @description One movement on one account. */
+    Transaction: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      accountId: string;
+      /** @enum {string} */
+      kind: 'deposit' | 'withdrawal' | 'transfer_in' | 'transfer_out' | 'external_out';
+      amountMinor: components['schemas']['SignedMoney'];
+      balanceAfterMinor: components['schemas']['Balance'];
+      description: string | null;
+      /** @description The other side (a handle, an account name, or an IBAN and name). */
+      counterparty: string | null;
+      idempotencyKey: string | null;
+      /** Format: uuid */
+      transferId: string | null;
+      /** Format: date-time */
+      createdAt: string;
+    };
+    Transfer: {
+      /** Format: uuid */
+      id: string;
+      /** Format: uuid */
+      fromAccountId: string;
+      /**
+       * Format: uuid
+       * @description The customer's own account, for a transfer between their accounts.
+       */
+      toAccountId: string | null;
+      toHandle: string | null;
+      iban: string | null;
+      beneficiaryName: string | null;
+      amountMinor: components['schemas']['Money'];
+      /** Format: date-time */
+      createdAt: string;
+      /** @description The movements on the customer's own accounts. */
+      movements: components['schemas']['Transaction'][];
+    };
+    TransactionPage: {
+      items: components['schemas']['Transaction'][];
+      nextCursor: string | null;
+    };
+    HealthStatus: {
+      /** @enum {string} */
+      status: 'ok';
+    };
+    ReadyStatus: {
+      /** @enum {string} */
+      status: 'ready';
+    };
+    RegisterRequest: {
+      email: components['schemas']['Email'];
+      password: string;
+      displayName: string;
+      handle: components['schemas']['Handle'];
+      pin: components['schemas']['Pin'];
+    };
+    CreateTokenRequest: {
+      email: components['schemas']['Email'];
+      password: string;
+    };
+    RefreshTokenRequest: {
+      refreshToken: string;
+    };
+    AccountNameRequest: {
+      name: components['schemas']['AccountName'];
+    };
+    StepUpRequest: {
+      pin: components['schemas']['Pin'];
+    };
+    DepositRequest: {
+      amountMinor: components['schemas']['Money'];
+      description?: components['schemas']['Description'];
+    };
+    WithdrawalRequest: {
+      amountMinor: components['schemas']['Money'];
+      /** Format: uuid */
+      authorizationId: string;
+      description?: components['schemas']['Description'];
+    };
+    /** @description Exactly one of `toAccountId` (own account) or `toHandle` (another customer). */
+    InternalTransferRequest:
+      | components['schemas']['InternalTransferToOwnAccount']
+      | components['schemas']['InternalTransferToHandle'];
+    InternalTransferToOwnAccount: {
+      /** Format: uuid */
+      fromAccountId: string;
+      /** Format: uuid */
+      toAccountId: string;
+      amountMinor: components['schemas']['Money'];
+      description?: components['schemas']['Description'];
+    };
+    InternalTransferToHandle: {
+      /** Format: uuid */
+      fromAccountId: string;
+      toHandle: components['schemas']['Handle'];
+      amountMinor: components['schemas']['Money'];
+      description?: components['schemas']['Description'];
+    };
+    ExternalTransferRequest: {
+      /** Format: uuid */
+      fromAccountId: string;
+      /**
+       * @description The beneficiary's IBAN, with or without spaces. The schema checks its shape;
+       *     the checksum and the country's length are `422 INVALID_IBAN`.
+       */
+      iban: string;
+      beneficiaryName: string;
+      amountMinor: components['schemas']['Money'];
+      /** Format: uuid */
+      authorizationId: string;
+      description?: components['schemas']['Description'];
+    };
+  };
+  responses: {
+    /**
+     * @description The request is not valid: `VALIDATION_FAILED` (the body, a parameter or a header
+     *     breaks the schema), `MALFORMED_JSON`, or `IDEMPOTENCY_KEY_MISSING` (a money send
+     *     without an `Idempotency-Key` header).
+     */
+    BadRequest: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /**
+     * @description `UNAUTHENTICATED` (no or a bad access token), `INVALID_CREDENTIALS` (sign-in),
+     *     `TOKEN_INVALID` (refresh), `AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`
+     *     (a step-up authorization that is unknown, spent, someone else's or too old).
+     */
+    Unauthorized: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "/problems/unauthenticated",
+         *       "title": "Sign in first",
+         *       "status": 401,
+         *       "errorCode": "UNAUTHENTICATED",
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /** @description `PIN_INCORRECT` (the PIN is wrong; the attempt counts) or `FORBIDDEN`. */
+    Forbidden: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "/problems/pin-incorrect",
+         *       "title": "The PIN is not correct",
+         *       "status": 403,
+         *       "errorCode": "PIN_INCORRECT",
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /** @description `ACCOUNT_NOT_FOUND` (also for another customer's account), `PAYEE_NOT_FOUND` or `NOT_FOUND`. */
+    NotFound: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "/problems/account-not-found",
+         *       "title": "No such account",
+         *       "status": 404,
+         *       "errorCode": "ACCOUNT_NOT_FOUND",
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /** @description `EMAIL_TAKEN` or `HANDLE_TAKEN`. */
+    Conflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "/problems/handle-taken",
+         *       "title": "That handle is taken",
+         *       "status": 409,
+         *       "errorCode": "HANDLE_TAKEN",
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /**
+     * @description The Idempotency-Key is known but its answer cannot be given now.
+     *     `IDEMPOTENCY_IN_FLIGHT`: the first request with this key is still being processed;
+     *     wait, then resend the same key. `IDEMPOTENCY_RESULT_UNKNOWN` with `applied: true`:
+     *     the send landed but its answer was lost; do not send it again under a new key,
+     *     look it up with `GET /api/transactions?accountId=…&idempotencyKey=…`.
+     */
+    IdempotencyConflict: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /** @description `PAYLOAD_TOO_LARGE`: the body is larger than the server accepts. */
+    PayloadTooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "/problems/payload-too-large",
+         *       "title": "The request body is too large",
+         *       "status": 413,
+         *       "errorCode": "PAYLOAD_TOO_LARGE",
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /** @description `UNSUPPORTED_MEDIA_TYPE`: the body is not `application/json`. */
+    UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "/problems/unsupported-media-type",
+         *       "title": "Send the body as application/json",
+         *       "status": 415,
+         *       "errorCode": "UNSUPPORTED_MEDIA_TYPE",
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /**
+     * @description A valid request that the bank's rules refuse: `INSUFFICIENT_FUNDS`,
+     *     `DAILY_LIMIT_EXCEEDED`, `INVALID_IBAN`, `SAME_ACCOUNT`, `ACCOUNT_CLOSED`,
+     *     `ACCOUNT_NOT_EMPTY`, `ACCOUNT_IS_PRIMARY`, `PAYEE_HAS_NO_OPEN_ACCOUNT`, or
+     *     `IDEMPOTENCY_KEY_REUSED` (the key was used with another payload).
+     */
+    UnprocessableEntity: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /** @description `PIN_LOCKED`: too many wrong PINs; step-up is locked for a while. */
+    Locked: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "/problems/pin-locked",
+         *       "title": "The PIN is locked",
+         *       "status": 423,
+         *       "errorCode": "PIN_LOCKED",
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /** @description `TOO_MANY_REQUESTS`: slow down; try again after `Retry-After` seconds. */
+    TooManyRequests: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "/problems/too-many-requests",
+         *       "title": "Too many attempts",
+         *       "status": 429,
+         *       "errorCode": "TOO_MANY_REQUESTS",
+         *       "retryAfterSeconds": 60,
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /** @description `INTERNAL`: something unexplained went wrong. The `traceId` finds it in the logs; no internals are shown. */
+    InternalError: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "/problems/internal",
+         *       "title": "Something went wrong on our side",
+         *       "status": 500,
+         *       "errorCode": "INTERNAL",
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /**
+     * @description `NOT_IMPLEMENTED`: this operation is declared in the contract but not built yet;
+     *     it is built in a later issue, and this response is then removed from it.
+     */
+    NotImplemented: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        /**
+         * @example {
+         *       "type": "/problems/not-implemented",
+         *       "title": "Not built yet",
+         *       "status": 501,
+         *       "errorCode": "NOT_IMPLEMENTED",
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
+    };
+    /**
+     * @description `SERVICE_UNAVAILABLE`: the server gave up within its deadline because the database
+     *     refused, hung, dropped the connection, ran out of connections, or the account
+     *     stayed busy. Try again after `Retry-After` seconds (also `retryAfterSeconds`).
+     *     On a money send, `applied: false` means nothing moved; without it the outcome
+     *     is unknown. Either way keep the Idempotency-Key and resend with it, or look it up.
+     */
+    ServiceUnavailable: {
+      headers: {
+        'Retry-After': components['headers']['RetryAfter'];
+        'Cache-Control': components['headers']['CacheControlNoStore'];
+        [name: string]: unknown;
+      };
+      content: {
+        'application/problem+json': components['schemas']['ServiceUnavailableProblem'];
+      };
+    };
+    /**
+     * @description Client Closed Request: the client hung up before the answer was ready. It is
+     *     logged with its trace id; no body is ever written, because nobody is listening.
+     */
+    ClientClosedRequest: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content?: never;
+    };
+  };
+  parameters: {
+    /**
+     * @description One of the signed-in customer's accounts.
+     * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+     */
+    AccountId: string;
+    /**
+     * @description Names this money send so that resending it can never move the money twice.
+     *     Make one per send (a UUID is fine) and keep it until you know the answer.
+     *     Missing: `400 IDEMPOTENCY_KEY_MISSING`. Reused with another payload:
+     *     `422 IDEMPOTENCY_KEY_REUSED`.
+     * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+     */
+    IdempotencyKey: components['schemas']['IdempotencyKey'];
+    /**
+     * @description The account whose movements to list.
+     * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+     */
+    AccountIdQuery: string;
+    /**
+     * @description Only the movements of the send made with this Idempotency-Key.
+     * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+     */
+    IdempotencyKeyQuery: components['schemas']['IdempotencyKey'];
+    /**
+     * @description The opaque `nextCursor` of the previous page.
+     * @example eyJiZWZvcmUiOiIyMDI2LTExLTI5VDEwOjE1OjMwWiJ9
+     */
+    Cursor: string;
+    /**
+     * @description The largest number of movements on one page.
+     * @example 20
+     */
+    Limit: number;
+  };
+  requestBodies: never;
+  headers: {
+    /**
+     * @description Seconds to wait before trying again.
+     * @example 10
+     */
+    RetryAfter: number;
+    /**
+     * @description Outage answers are never cached.
+     * @example no-store
+     */
+    CacheControlNoStore: string;
+  };
+  pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+  register: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery",
+         *       "displayName": "Ada Lovelace",
+         *       "handle": "ada_l",
+         *       "pin": "4821"
+         *     }
+         */
+        'application/json': components['schemas']['RegisterRequest'];
+      };
+    };
+    responses: {
+      /** @description The customer and their first account. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Registration'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      409: components['responses']['Conflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "email": "ada@example.com",
+         *       "password": "correct horse battery"
+         *     }
+         */
+        'application/json': components['schemas']['CreateTokenRequest'];
+      };
+    };
+    responses: {
+      /** @description A new token pair. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenPair'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  refreshToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "refreshToken": "rt_8Qm2vX7kP4sN9wL1cZ6bR3tY5uH0jE"
+         *     }
+         */
+        'application/json': components['schemas']['RefreshTokenRequest'];
+      };
+    };
+    responses: {
+      /** @description A new, rotated token pair. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TokenPair'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  revokeToken: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "refreshToken": "rt_8Qm2vX7kP4sN9wL1cZ6bR3tY5uH0jE"
+         *     }
+         */
+        'application/json': components['schemas']['RefreshTokenRequest'];
+      };
+    };
+    responses: {
+      /** @description The token is revoked (or was never valid). */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  logout: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Every refresh token of the customer is revoked. */
+      204: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content?: never;
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getMe: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The customer. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['User'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listAccounts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The customer's accounts. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['AccountList'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  openAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Holidays"
+         *     }
+         */
+        'application/json': components['schemas']['AccountNameRequest'];
+      };
+    };
+    responses: {
+      /** @description The new account. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description One of the signed-in customer's accounts.
+         * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+         */
+        accountId: components['parameters']['AccountId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The account. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  renameAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description One of the signed-in customer's accounts.
+         * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+         */
+        accountId: components['parameters']['AccountId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Rainy day"
+         *     }
+         */
+        'application/json': components['schemas']['AccountNameRequest'];
+      };
+    };
+    responses: {
+      /** @description The renamed account. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  closeAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description One of the signed-in customer's accounts.
+         * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+         */
+        accountId: components['parameters']['AccountId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The closed account. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['UnprocessableEntity'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  setPrimaryAccount: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description One of the signed-in customer's accounts.
+         * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+         */
+        accountId: components['parameters']['AccountId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The new primary account. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Account'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      422: components['responses']['UnprocessableEntity'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  verifyPin: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "pin": "4821"
+         *     }
+         */
+        'application/json': components['schemas']['StepUpRequest'];
+      };
+    };
+    responses: {
+      /** @description A single-use authorization. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['StepUpAuthorization'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      423: components['responses']['Locked'];
+      429: components['responses']['TooManyRequests'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  deposit: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Names this money send so that resending it can never move the money twice.
+         *     Make one per send (a UUID is fine) and keep it until you know the answer.
+         *     Missing: `400 IDEMPOTENCY_KEY_MISSING`. Reused with another payload:
+         *     `422 IDEMPOTENCY_KEY_REUSED`.
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
+        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description One of the signed-in customer's accounts.
+         * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+         */
+        accountId: components['parameters']['AccountId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "amountMinor": 2500,
+         *       "description": "Birthday money"
+         *     }
+         */
+        'application/json': components['schemas']['DepositRequest'];
+      };
+    };
+    responses: {
+      /** @description The deposit's movement on the account. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Transaction'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyConflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  withdraw: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Names this money send so that resending it can never move the money twice.
+         *     Make one per send (a UUID is fine) and keep it until you know the answer.
+         *     Missing: `400 IDEMPOTENCY_KEY_MISSING`. Reused with another payload:
+         *     `422 IDEMPOTENCY_KEY_REUSED`.
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
+        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+      };
+      path: {
+        /**
+         * @description One of the signed-in customer's accounts.
+         * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+         */
+        accountId: components['parameters']['AccountId'];
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "amountMinor": 4000,
+         *       "authorizationId": "c2b1a0f9-8e7d-4c6b-a5f4-e3d2c1b0a9f8",
+         *       "description": "Cash for the market"
+         *     }
+         */
+        'application/json': components['schemas']['WithdrawalRequest'];
+      };
+    };
+    responses: {
+      /** @description The withdrawal's movement on the account. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Transaction'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyConflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createInternalTransfer: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Names this money send so that resending it can never move the money twice.
+         *     Make one per send (a UUID is fine) and keep it until you know the answer.
+         *     Missing: `400 IDEMPOTENCY_KEY_MISSING`. Reused with another payload:
+         *     `422 IDEMPOTENCY_KEY_REUSED`.
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
+        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        'application/json': components['schemas']['InternalTransferRequest'];
+      };
+    };
+    responses: {
+      /** @description The transfer with both of its movements. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Transfer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyConflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  createExternalTransfer: {
+    parameters: {
+      query?: never;
+      header: {
+        /**
+         * @description Names this money send so that resending it can never move the money twice.
+         *     Make one per send (a UUID is fine) and keep it until you know the answer.
+         *     Missing: `400 IDEMPOTENCY_KEY_MISSING`. Reused with another payload:
+         *     `422 IDEMPOTENCY_KEY_REUSED`.
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
+        'Idempotency-Key': components['parameters']['IdempotencyKey'];
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "fromAccountId": "3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a",
+         *       "iban": "DE89370400440532013000",
+         *       "beneficiaryName": "Grace Hopper",
+         *       "amountMinor": 25000,
+         *       "authorizationId": "c2b1a0f9-8e7d-4c6b-a5f4-e3d2c1b0a9f8",
+         *       "description": "Rent November"
+         *     }
+         */
+        'application/json': components['schemas']['ExternalTransferRequest'];
+      };
+    };
+    responses: {
+      /** @description The transfer with its outgoing movement. */
+      201: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Transfer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      409: components['responses']['IdempotencyConflict'];
+      413: components['responses']['PayloadTooLarge'];
+      415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listTransactions: {
+    parameters: {
+      query: {
+        /**
+         * @description The account whose movements to list.
+         * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+         */
+        accountId: components['parameters']['AccountIdQuery'];
+        /**
+         * @description Only the movements of the send made with this Idempotency-Key.
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
+        idempotencyKey?: components['parameters']['IdempotencyKeyQuery'];
+        /**
+         * @description The opaque `nextCursor` of the previous page.
+         * @example eyJiZWZvcmUiOiIyMDI2LTExLTI5VDEwOjE1OjMwWiJ9
+         */
+        cursor?: components['parameters']['Cursor'];
+        /**
+         * @description The largest number of movements on one page.
+         * @example 20
+         */
+        limit?: components['parameters']['Limit'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of movements. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TransactionPage'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      501: components['responses']['NotImplemented'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getHealth: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Alive. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['HealthStatus'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getReady: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Ready to serve. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ReadyStatus'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * spec/openapi.yaml keeps the contract other workspaces code against: the operations
+ * (ids, methods, paths), the one list of error codes, the responses every operation
+ * declares, and the JSON copy in generated/.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+type Operation = Record<string, unknown> & { responses: Record<string, unknown>; security?: unknown[] };
+
+const document = parse(readFileSync(new URL('./openapi.yaml', import.meta.url), 'utf8'));
+const operationsById = new Map<string, { method: string; path: string; operation: Operation }>(
+  Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => [
+      String(operation.operationId),
+      { method: method.toUpperCase(), path, operation },
+    ]),
+  ),
+);
+
+/** The contract: [operationId, method, path]. */
+const CONTRACT: [string, string, string][] = [
+  ['register', 'POST', '/api/auth/register'],
+  ['createToken', 'POST', '/api/auth/token'],
+  ['refreshToken', 'POST', '/api/auth/refresh'],
+  ['revokeToken', 'POST', '/api/auth/revoke'],
+  ['logout', 'POST', '/api/auth/logout'],
+  ['getMe', 'GET', '/api/me'],
+  ['listAccounts', 'GET', '/api/accounts'],
+  ['openAccount', 'POST', '/api/accounts'],
+  ['getAccount', 'GET', '/api/accounts/{accountId}'],
+  ['renameAccount', 'PATCH', '/api/accounts/{accountId}'],
+  ['closeAccount', 'POST', '/api/accounts/{accountId}/close'],
+  ['setPrimaryAccount', 'POST', '/api/accounts/{accountId}/primary'],
+  ['verifyPin', 'POST', '/api/step-up'],
+  ['deposit', 'POST', '/api/accounts/{accountId}/deposits'],
+  ['withdraw', 'POST', '/api/accounts/{accountId}/withdrawals'],
+  ['createInternalTransfer', 'POST', '/api/transfers/internal'],
+  ['createExternalTransfer', 'POST', '/api/transfers/external'],
+  ['listTransactions', 'GET', '/api/transactions'],
+  ['getHealth', 'GET', '/api/health'],
+  ['getReady', 'GET', '/api/ready'],
+];
+const PUBLIC = ['register', 'createToken', 'refreshToken', 'revokeToken', 'getHealth', 'getReady'];
+const NOT_BUILT_YET = [
+  'deposit',
+  'withdraw',
+  'createInternalTransfer',
+  'createExternalTransfer',
+  'renameAccount',
+  'closeAccount',
+  'setPrimaryAccount',
+  'verifyPin',
+  'listTransactions',
+];
+/** DESIGN.md's one list of error codes; the server's catalog is checked against the spec. */
+const ERROR_CODES = [
+  ...['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
+  ...['IDEMPOTENCY_KEY_MISSING', 'UNAUTHENTICATED', 'INVALID_CREDENTIALS', 'TOKEN_INVALID'],
+  ...['AUTHORIZATION_INVALID', 'AUTHORIZATION_EXPIRED', 'PIN_INCORRECT', 'PIN_LOCKED', 'FORBIDDEN'],
+  ...['NOT_FOUND', 'ACCOUNT_NOT_FOUND', 'PAYEE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'EMAIL_TAKEN'],
+  ...['HANDLE_TAKEN', 'IDEMPOTENCY_IN_FLIGHT', 'IDEMPOTENCY_RESULT_UNKNOWN', 'IDEMPOTENCY_KEY_REUSED'],
+  ...['INSUFFICIENT_FUNDS', 'DAILY_LIMIT_EXCEEDED', 'INVALID_IBAN', 'SAME_ACCOUNT', 'ACCOUNT_CLOSED'],
+  ...['ACCOUNT_NOT_EMPTY', 'ACCOUNT_IS_PRIMARY', 'PAYEE_HAS_NO_OPEN_ACCOUNT', 'TOO_MANY_REQUESTS'],
+  ...['INTERNAL', 'NOT_IMPLEMENTED', 'SERVICE_UNAVAILABLE'],
+];
+const TAGS = ['auth', 'accounts', 'step-up', 'money', 'transactions', 'health'];
+
+describe('spec/openapi.yaml', () => {
+  it('has exactly the contract operations', () => {
+    expect([...operationsById.keys()].sort()).toEqual(CONTRACT.map(([id]) => id).sort());
+  });
+
+  it.each(CONTRACT)('%s is %s %s, documented and tagged', (operationId, method, path) => {
+    const found = operationsById.get(operationId)!;
+    expect({ method: found.method, path: found.path }).toEqual({ method, path });
+    expect(found.operation.summary).toBeTruthy();
+    expect(found.operation.description).toBeTruthy();
+    expect(TAGS).toEqual(expect.arrayContaining(found.operation.tags as string[]));
+  });
+
+  it.each(CONTRACT)('%s declares the responses the contract requires', (operationId) => {
+    const { operation } = operationsById.get(operationId)!;
+    const statuses = Object.keys(operation.responses);
+    const secured = !PUBLIC.includes(operationId);
+    const moneySend = operation['x-money-send'] === true;
+    expect(statuses).toEqual(expect.arrayContaining(['400', '499', '500', '503']));
+    if (secured) expect(statuses).toContain('401');
+    if (moneySend) expect(statuses).toEqual(expect.arrayContaining(['409', '422']));
+    expect(statuses.includes('501')).toBe(NOT_BUILT_YET.includes(operationId));
+    expect(operation.security).toEqual(secured ? undefined : []);
+  });
+
+  it('lists exactly the error codes of the design, in order', () => {
+    expect(document.components.schemas.ErrorCode.enum).toEqual(ERROR_CODES);
+  });
+
+  it('is copied whole into generated/openapi.json', () => {
+    const json = JSON.parse(readFileSync(new URL('./generated/openapi.json', import.meta.url), 'utf8'));
+    expect(Object.keys(json)[0]).toBe('x-generated');
+    const { 'x-generated': _marker, ...copy } = json;
+    expect(copy).toEqual(document);
+  });
+});

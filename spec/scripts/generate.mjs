@@ -1,0 +1,113 @@
+/**
+ * Generates spec/generated/ from spec/openapi.yaml (`npm run generate -w spec`):
+ * - openapi.ts    the document's types, by openapi-typescript;
+ * - operations.ts one `as const` table of every operation (method, paths, flags);
+ * - openapi.json  the same document as JSON, for runtime loaders.
+ * The output is formatted with the repository's Prettier config, so it is stable and
+ * `scripts/check.mjs` can diff it byte for byte.
+ */
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import openapiTS, { astToString } from 'openapi-typescript';
+import prettier from 'prettier';
+import { parse } from 'yaml';
+
+const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** The one document everything is generated from. */
+export const specPath = path.join(specDir, 'openapi.yaml');
+/** Where the committed output lives. */
+export const generatedDir = path.join(specDir, 'generated');
+
+const HEADER =
+  '// DO NOT EDIT: generated from spec/openapi.yaml by spec/scripts/generate.mjs (npm run generate).';
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
+
+/** Formats `source` as Prettier would format a file of that name in this repository. */
+async function format(source, fileName) {
+  const filePath = path.join(generatedDir, fileName);
+  const options = (await prettier.resolveConfig(filePath)) ?? {};
+  return prettier.format(source, { ...options, filepath: filePath });
+}
+
+/** True when the operation needs a bearer token (its own `security`, else the global one). */
+function isSecured(document, operation) {
+  const requirements = operation.security ?? document.security ?? [];
+  return requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).length > 0);
+}
+
+/** One row per operation, in document order. */
+export function operationRows(document) {
+  const rows = [];
+  for (const [template, pathItem] of Object.entries(document.paths ?? {})) {
+    for (const method of HTTP_METHODS) {
+      const operation = pathItem[method];
+      if (!operation) continue;
+      rows.push({
+        operationId: operation.operationId,
+        method: method.toUpperCase(),
+        path: template,
+        expressPath: template.replace(/\{([^}]+)\}/g, ':$1'),
+        moneySend: operation['x-money-send'] === true,
+        noDeadline: operation['x-no-deadline'] === true,
+        secured: isSecured(document, operation),
+      });
+    }
+  }
+  return rows;
+}
+
+function renderOperations(document) {
+  const entries = operationRows(document).map(
+    ({ operationId, ...row }) => `  ${operationId}: ${JSON.stringify(row)},`,
+  );
+  return [
+    HEADER,
+    '',
+    '/**',
+    ' * Every operation of spec/openapi.yaml, keyed by operationId: its HTTP method (upper',
+    ' * case), its path as an OpenAPI template and in Express `:param` form, and whether it',
+    ' * is a money send (`x-money-send`: Idempotency-Key, 409, 422), exempt from the request',
+    ' * deadline (`x-no-deadline`) and secured by a bearer token.',
+    ' */',
+    'export const operations = {',
+    ...entries,
+    '} as const;',
+    '',
+    '/** The operationId of any operation in the contract. */',
+    'export type OperationId = keyof typeof operations;',
+    '',
+    '/** One row of the operations table. */',
+    'export type OperationInfo = (typeof operations)[OperationId];',
+    '',
+  ].join('\n');
+}
+
+async function renderTypes() {
+  const ast = await openapiTS(pathToFileURL(specPath), { silent: true });
+  return `${HEADER}\n\n${astToString(ast)}`;
+}
+
+function renderJson(document) {
+  return JSON.stringify({ 'x-generated': 'DO NOT EDIT: generated from spec/openapi.yaml', ...document });
+}
+
+/** Writes every generated file into `outDir` and returns their names. */
+export async function generate(outDir = generatedDir) {
+  const document = parse(await readFile(specPath, 'utf8'));
+  const files = {
+    'openapi.ts': await renderTypes(),
+    'operations.ts': renderOperations(document),
+    'openapi.json': renderJson(document),
+  };
+  await mkdir(outDir, { recursive: true });
+  for (const [name, source] of Object.entries(files)) {
+    await writeFile(path.join(outDir, name), await format(source, name));
+  }
+  return Object.keys(files);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const names = await generate();
+  console.log(`generated ${names.map((name) => `spec/generated/${name}`).join(', ')}`);
+}
