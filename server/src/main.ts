@@ -1,19 +1,18 @@
 /**
  * Starts the API: load and check the config (the timeout chain), open the database
- * (embedded PGlite unless DATABASE_URL is set), apply migrations, listen, and close
+ * (a connection service, DATABASE_URL, else the embedded PGlite), apply migrations, listen, and close
  * everything cleanly on SIGINT/SIGTERM.
  */
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
-import { openDatabase } from './data/database.ts';
+import { openBankDatabase } from './data/openBankDatabase.ts';
 import { createApp } from './app.ts';
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-api' } });
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  const database = await openDatabase(config);
-  const applied = await database.migrate();
+  const { database, applied } = await openBankDatabase(config, logger);
   logger.info({ applied, kind: database.kind }, 'database ready');
   const app = createApp({ config, database, logger, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
   const server = app.listen(config.apiPort, config.apiHost, () => logger.info({ host: config.apiHost, port: config.apiPort }, 'API listening'));
