@@ -20,6 +20,7 @@ import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './data/database.ts';
+import { createDataLayer } from './data/createDataLayer.ts';
 import { accessTokens } from './domain/accessTokens.ts';
 import type { DomainDeps } from './domain/deps.ts';
 import { healthHandlers } from './domain/health.ts';
@@ -46,7 +47,8 @@ export function createApp(options: {
   validateResponses?: boolean;
 }): Express {
   const { config, database, logger } = options;
-  const deps: DomainDeps = { config, database, tokens: accessTokens(config.jwtSecret, config.accessTokenTtlSeconds) };
+  const data = createDataLayer({ database, config, logger });
+  const deps: DomainDeps = { config, data, tokens: accessTokens(config.jwtSecret, config.accessTokenTtlSeconds) };
   const handlers: Handlers = {
     ...userHandlers(deps),
     ...sessionHandlers(deps),

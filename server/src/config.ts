@@ -39,6 +39,8 @@ export const defaults = {
   busyRetryAfterSeconds: 1,
   /** 8 (ACCOUNT_WRITE_ATTEMPTS): attempts a write makes on a contended account before it answers busy. */
   accountWriteAttempts: 8,
+  /** 1 s (ACCOUNT_LOCK_WAIT_MS): one attempt's wait for an account's row lock (`lock_timeout`); 8 × 1 s fits the deadline. */
+  accountLockWaitMs: 1_000,
   /** 55 s (BFF_UPSTREAM_TIMEOUT_MS): above the API's worst 53 s; the BFF answers its own 503 then. */
   bffUpstreamTimeoutMs: 55_000,
   /** 65 s: the SPA aborts every request then (BFF worst 5 s renewal + 55 s); mirrored from web-vue. */
@@ -106,6 +108,7 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   idempotencyStaleAfterMs: 'IDEMPOTENCY_STALE_AFTER_MS',
   retryAfterSeconds: 'RETRY_AFTER_SECONDS',
   accountWriteAttempts: 'ACCOUNT_WRITE_ATTEMPTS',
+  accountLockWaitMs: 'ACCOUNT_LOCK_WAIT_MS',
   bffUpstreamTimeoutMs: 'BFF_UPSTREAM_TIMEOUT_MS',
   spaAbortMs: 'SPA_ABORT_MS',
   readYourWritesMs: 'READ_YOUR_WRITES_MS',

@@ -9,11 +9,9 @@ import type { DomainDeps } from './deps.ts';
 import { toAccount } from './mappers.ts';
 
 /** The handlers of listing, opening and reading accounts. */
-export function accountHandlers({ database }: DomainDeps): Pick<Handlers, 'listAccounts' | 'openAccount' | 'getAccount'> {
-  const { prisma } = database;
-
+export function accountHandlers({ data }: DomainDeps): Pick<Handlers, 'listAccounts' | 'openAccount' | 'getAccount'> {
   async function primaryOf(userId: string): Promise<string | null> {
-    const user = await prisma.user.findUnique({ where: { id: userId }, select: { primaryAccountId: true } });
+    const user = await data.readDb().user.findUnique({ where: { id: userId }, select: { primaryAccountId: true } });
     if (!user) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
     return user.primaryAccountId;
   }
@@ -22,21 +20,22 @@ export function accountHandlers({ database }: DomainDeps): Pick<Handlers, 'listA
     async listAccounts({ caller }) {
       const [primary, rows] = await Promise.all([
         primaryOf(caller.userId),
-        prisma.account.findMany({ where: { userId: caller.userId }, orderBy: [{ openedAt: 'asc' }, { id: 'asc' }] }),
+        data.readDb().account.findMany({ where: { userId: caller.userId }, orderBy: [{ openedAt: 'asc' }, { id: 'asc' }] }),
       ]);
       return { status: 200, body: { items: rows.map((row) => toAccount(row, primary)) } };
     },
 
     async openAccount({ caller, body }) {
       const primary = await primaryOf(caller.userId);
-      const row = await prisma.account.create({ data: { id: randomUUID(), userId: caller.userId, name: body.name.trim() } });
+      const id = randomUUID();
+      const row = await data.write((db) => db.account.create({ data: { id, userId: caller.userId, name: body.name.trim() } }));
       return { status: 201, body: toAccount(row, primary) };
     },
 
     async getAccount({ caller, path }) {
       const [primary, row] = await Promise.all([
         primaryOf(caller.userId),
-        prisma.account.findFirst({ where: { id: path.accountId, userId: caller.userId } }),
+        data.readDb().account.findFirst({ where: { id: path.accountId, userId: caller.userId } }),
       ]);
       if (!row) throw new ApiProblem('ACCOUNT_NOT_FOUND');
       return { status: 200, body: toAccount(row, primary) };

@@ -3,12 +3,13 @@
  * token service. Built once in `app.ts` and handed to each family.
  */
 import type { ServerConfig } from '../config.ts';
-import type { Database } from '../data/database.ts';
+import type { DataLayer } from '../data/dataLayer.ts';
 import type { AccessTokens } from './accessTokens.ts';
 
 /** The domain's dependencies. */
 export interface DomainDeps {
-  readonly database: Database;
+  /** The one door to the database: transactions, retried reads and writes, replicas. */
+  readonly data: DataLayer;
   readonly config: ServerConfig;
   readonly tokens: AccessTokens;
 }

@@ -6,13 +6,13 @@ import type { Handlers } from '../http/operationRouter.ts';
 import type { DomainDeps } from './deps.ts';
 
 /** The handlers of the health probes. */
-export function healthHandlers({ database }: DomainDeps): Pick<Handlers, 'getHealth' | 'getReady'> {
+export function healthHandlers({ data }: DomainDeps): Pick<Handlers, 'getHealth' | 'getReady'> {
   return {
     async getHealth() {
       return { status: 200, body: { status: 'ok' } };
     },
     async getReady() {
-      await database.prisma.$queryRaw`SELECT 1`;
+      await data.db.$queryRaw`SELECT 1`;
       return { status: 200, body: { status: 'ready' } };
     },
   };

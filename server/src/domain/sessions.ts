@@ -7,19 +7,19 @@
 import { randomUUID } from 'node:crypto';
 import { ApiProblem } from '../http/apiProblem.ts';
 import type { Handlers } from '../http/operationRouter.ts';
+import type { Tx } from '../data/dataLayer.ts';
 import type { DomainDeps } from './deps.ts';
 import { hashSecret, hashToken, newOpaqueToken, verifySecret } from './secrets.ts';
 
 /** The handlers of sign-in, refresh, revoke and logout. */
-export function sessionHandlers({ database, config, tokens }: DomainDeps): Pick<
+export function sessionHandlers({ data, config, tokens }: DomainDeps): Pick<
   Handlers,
   'createToken' | 'refreshToken' | 'revokeToken' | 'logout'
 > {
-  const { prisma } = database;
   // Verifying against this when the email is unknown keeps both answers equally slow.
   const decoyHash = hashSecret(randomUUID());
 
-  async function issuePair(userId: string, familyId: string, tx: Pick<typeof prisma, 'refreshToken'> = prisma) {
+  async function issuePair(userId: string, familyId: string, tx: Pick<Tx, 'refreshToken'>) {
     const refreshToken = newOpaqueToken();
     const id = randomUUID();
     await tx.refreshToken.create({
@@ -46,48 +46,47 @@ export function sessionHandlers({ database, config, tokens }: DomainDeps): Pick<
 
   return {
     async createToken({ body }) {
-      const user = await prisma.user.findUnique({ where: { email: body.email.trim().toLowerCase() } });
+      const email = body.email.trim().toLowerCase();
+      const user = await data.read((db) => db.user.findUnique({ where: { email } }));
       const valid = await verifySecret(body.password, user?.passwordHash ?? (await decoyHash));
       if (!user || !valid) throw new ApiProblem('INVALID_CREDENTIALS');
-      const { pair } = await issuePair(user.id, randomUUID());
+      // A new row with a fresh id: rerunning it after a confirmed failure cannot duplicate it.
+      const { pair } = await data.runInTransaction((tx) => issuePair(user.id, randomUUID(), tx), { label: 'createToken' });
       return { status: 200, body: pair };
     },
 
     async refreshToken({ body }) {
-      const presented = await prisma.refreshToken.findUnique({ where: { tokenHash: hashToken(body.refreshToken) } });
+      const tokenHash = hashToken(body.refreshToken);
+      const presented = await data.read((db) => db.refreshToken.findUnique({ where: { tokenHash } }));
       if (!presented || presented.expiresAt <= new Date()) throw new ApiProblem('TOKEN_INVALID');
-      const rotated = await prisma.$transaction(async (tx) => {
+      const rotated = await data.runInTransaction(async (tx) => {
         const next = await issuePair(presented.userId, presented.familyId, tx);
         const spent = await tx.refreshToken.updateMany({
           where: { id: presented.id, revokedAt: null },
           data: { revokedAt: new Date(), replacedBy: next.id },
         });
         return spent.count === 1 ? next.pair : undefined;
-      });
+      }, { label: 'refreshToken' });
       if (!rotated) {
         // A spent token came back: whoever holds the family is not to be trusted.
-        await prisma.refreshToken.updateMany({
-          where: { familyId: presented.familyId, revokedAt: null },
-          data: { revokedAt: new Date() },
-        });
+        await data.write((db) =>
+          db.refreshToken.updateMany({ where: { familyId: presented.familyId, revokedAt: null }, data: { revokedAt: new Date() } }),
+        );
         throw new ApiProblem('TOKEN_INVALID', 'This refresh token was already used; its session has been ended.');
       }
       return { status: 200, body: rotated };
     },
 
     async revokeToken({ body }) {
-      await prisma.refreshToken.updateMany({
-        where: { tokenHash: hashToken(body.refreshToken), revokedAt: null },
-        data: { revokedAt: new Date() },
-      });
+      const tokenHash = hashToken(body.refreshToken);
+      await data.write((db) => db.refreshToken.updateMany({ where: { tokenHash, revokedAt: null }, data: { revokedAt: new Date() } }));
       return { status: 204, body: undefined };
     },
 
     async logout({ caller }) {
-      await prisma.refreshToken.updateMany({
-        where: { userId: caller.userId, revokedAt: null },
-        data: { revokedAt: new Date() },
-      });
+      await data.write((db) =>
+        db.refreshToken.updateMany({ where: { userId: caller.userId, revokedAt: null }, data: { revokedAt: new Date() } }),
+      );
       return { status: 204, body: undefined };
     },
   };

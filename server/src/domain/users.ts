@@ -11,12 +11,13 @@ import { hashSecret } from './secrets.ts';
 import { isUniqueViolation } from '../data/uniqueViolation.ts';
 
 /** The handlers of registration and the profile. */
-export function userHandlers({ database }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
-  const { prisma } = database;
-
+export function userHandlers({ data }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
   async function refuseTaken(email: string, handle: string): Promise<void> {
-    if (await prisma.user.findUnique({ where: { email }, select: { id: true } })) throw new ApiProblem('EMAIL_TAKEN');
-    if (await prisma.user.findUnique({ where: { handle }, select: { id: true } })) throw new ApiProblem('HANDLE_TAKEN');
+    const taken = await data.read((db) =>
+      db.user.findMany({ where: { OR: [{ email }, { handle }] }, select: { email: true, handle: true } }),
+    );
+    if (taken.some((user) => user.email === email)) throw new ApiProblem('EMAIL_TAKEN');
+    if (taken.some((user) => user.handle === handle)) throw new ApiProblem('HANDLE_TAKEN');
   }
 
   return {
@@ -27,14 +28,14 @@ export function userHandlers({ database }: DomainDeps): Pick<Handlers, 'register
       const userId = randomUUID();
       const accountId = randomUUID();
       try {
-        const { user, account } = await prisma.$transaction(async (tx) => {
+        const { user, account } = await data.runInTransaction(async (tx) => {
           await tx.user.create({
             data: { id: userId, email, displayName: body.displayName.trim(), handle: body.handle, passwordHash, pinHash },
           });
           const account = await tx.account.create({ data: { id: accountId, userId, name: 'Everyday' } });
           const user = await tx.user.update({ where: { id: userId }, data: { primaryAccountId: accountId } });
           return { user, account };
-        });
+        }, { label: 'register' });
         return { status: 201, body: { user: toUser(user), account: toAccount(account, user.primaryAccountId) } };
       } catch (error) {
         // Another registration took the email or handle between our check and our insert.
@@ -44,7 +45,7 @@ export function userHandlers({ database }: DomainDeps): Pick<Handlers, 'register
     },
 
     async getMe({ caller }) {
-      const user = await prisma.user.findUnique({ where: { id: caller.userId } });
+      const user = await data.readDb().user.findUnique({ where: { id: caller.userId } });
       if (!user) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
       return { status: 200, body: toUser(user) };
     },

@@ -15,6 +15,8 @@ export interface RequestContext {
   userId?: string;
   /** Set once the request wrote to the primary: its later reads go to the primary too. */
   hasWrites?: boolean;
+  /** Set by the commit gate when a COMMIT of this request started (money may have moved). */
+  commitStarted?: boolean;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

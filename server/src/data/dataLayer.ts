@@ -1,0 +1,57 @@
+/**
+ * The one door to the database for the domain (DESIGN.md "One retry layer", "Read
+ * replicas"). Everything the domain does with data goes through a DataLayer:
+ *
+ * - `runInTransaction(fn)` runs `fn` in one transaction on the primary and, on a
+ *   transient error before COMMIT, reruns the WHOLE transaction in a new one. `fn` may
+ *   therefore run more than once: its database changes are rolled back before a rerun,
+ *   anything else is not, so side effects (emails, calls to other services) belong after
+ *   the transaction returns. A commit whose outcome is unknown is rerun only when the
+ *   caller's `verifyCommitted()` says it did not land.
+ * - `read(fn)`: a read outside a transaction; retried on a dropped connection.
+ * - `write(fn)`: one write outside a transaction; retried only when the database
+ *   confirmed it was not applied. Several rows belong in `runInTransaction`.
+ * - `readDb()`: the read replica when there is one and the caller may read stale data;
+ *   the primary when this request or (for READ_YOUR_WRITES_MS) this user has written.
+ * - `db`: the primary, for the rare direct use (migrations, CLIs, tests).
+ *
+ * A single statement inside a transaction is never retried on its own: after a deadlock
+ * the database rolled the whole transaction back.
+ */
+import type { PrismaClient, Prisma } from '../generated/prisma/client.ts';
+import type { DatabaseKind } from './database.ts';
+
+/** The client a transaction's `fn` receives. */
+export type Tx = Prisma.TransactionClient;
+
+/** Options of one transaction. */
+export interface TransactionOptions {
+  /** Isolation level; the database default (READ COMMITTED) when absent. */
+  isolationLevel?: Prisma.TransactionIsolationLevel;
+  /**
+   * Asked after a commit failed with an unknown outcome (the connection dropped after
+   * COMMIT was sent): true when the work landed (the layer then returns what `fn`
+   * answered in that attempt), false when it did not (the layer reruns the transaction). Without it, an unknown
+   * outcome is never rerun: the error is thrown.
+   */
+  verifyCommitted?: () => Promise<boolean>;
+  /** A short name for logs ("deposit", "register"). */
+  label?: string;
+  /**
+   * For writes that lock contended rows (account balances): how many attempts the
+   * transaction gets when it loses a lock wait (55P03, `SET LOCAL lock_timeout`). When
+   * every attempt loses, `ContentionExhausted` is thrown and the caller decides (busy).
+   * Without it, a lost lock wait is an ordinary transient error.
+   */
+  contentionAttempts?: number;
+}
+
+/** The data layer's door, as described above. */
+export interface DataLayer {
+  readonly kind: DatabaseKind;
+  readonly db: PrismaClient;
+  readDb(): PrismaClient;
+  runInTransaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  read<T>(fn: (db: PrismaClient) => Promise<T>): Promise<T>;
+  write<T>(fn: (db: PrismaClient) => Promise<T>): Promise<T>;
+}
