@@ -25,6 +25,10 @@ import { accessTokens } from './domain/accessTokens.ts';
 import type { DomainDeps } from './domain/deps.ts';
 import { healthHandlers } from './domain/health.ts';
 import { accountHandlers } from './domain/accounts.ts';
+import { accountChangeHandlers } from './domain/accountChanges.ts';
+import { moneyHandlers } from './domain/money/handlers.ts';
+import { stepUpHandlers } from './domain/stepUp.ts';
+import { transactionHandlers } from './domain/transactions.ts';
 import { notYetHandlers } from './domain/notYet.ts';
 import { sessionHandlers } from './domain/sessions.ts';
 import { userHandlers } from './domain/users.ts';
@@ -54,6 +58,10 @@ export function createApp(options: {
     ...sessionHandlers(deps),
     ...accountHandlers(deps),
     ...healthHandlers(deps),
+    ...accountChangeHandlers(deps),
+    ...stepUpHandlers(deps),
+    ...moneyHandlers(deps),
+    ...transactionHandlers(deps),
     ...notYetHandlers(),
   };
 
@@ -86,7 +94,11 @@ export function createApp(options: {
       validateFormats: true,
     }),
   );
-  mountOperations(app, handlers, { authenticate: (req) => authenticate(req, deps.tokens) });
+  mountOperations(app, handlers, {
+    authenticate: (req) => authenticate(req, deps.tokens),
+    beginRequest: (userId) => data.beginRequest(userId),
+    deadlineMs: config.requestDeadlineMs,
+  });
   app.use(problemHandler(config.retryAfterSeconds));
   return app;
 }

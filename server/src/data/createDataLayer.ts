@@ -1,40 +1,171 @@
 /**
- * Builds the DataLayer (dataLayer.ts) over an open database: transactions get the
- * config's pool wait and deadline as Prisma's `maxWait` and `timeout` (never Prisma's
- * own 2 s / 5 s defaults by accident).
+ * Builds the DataLayer (dataLayer.ts) over an open database: the one retry policy of the
+ * process (PGlite is never retried), whole-transaction reruns, safe single statements,
+ * read replicas with read-your-writes. Transactions get the config's pool wait and
+ * deadline as Prisma's `maxWait` and `timeout` (never Prisma's own 2 s / 5 s by accident).
  */
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.ts';
+import { currentContext } from '../http/requestContext.ts';
 import { ContentionExhausted } from './contentionExhausted.ts';
-import type { DataLayer } from './dataLayer.ts';
+import type { DataLayer, TransactionOptions, Tx } from './dataLayer.ts';
 import type { Database } from './database.ts';
+import { memoryMarks, type ReadYourWritesStore } from './readYourWrites.ts';
+import { policyFor, type RetryPolicy, type RetryReason } from './retryPolicy.ts';
 import { classify } from './transient.ts';
+import { runAttempt } from './transactionAttempt.ts';
+
+/** What the data layer is built from. */
+export interface DataLayerOptions {
+  database: Database;
+  config: ServerConfig;
+  logger: Logger;
+  /** Default: the policy for the database's kind, logging each retry at warn. */
+  policy?: RetryPolicy;
+  /** Default: marks in this process's memory. */
+  marks?: ReadYourWritesStore;
+}
+
+/** The retry policy of a database, logging each retry at warn under the request's traceId. */
+export function defaultPolicy(database: Database, config: ServerConfig, logger: Logger): RetryPolicy {
+  return policyFor(database.kind, {
+    maxRetries: config.dbMaxRetries,
+    delayMs: config.dbRetryBaseDelayMs,
+    maxDelayMs: config.dbRetryMaxDelayMs,
+    onRetry: (error, attempt, delayMs, reason) =>
+      (currentContext()?.log ?? logger).warn(
+        { retry: attempt, delayMs: Math.round(delayMs), code: reason.code, kind: reason.kind, err: error },
+        'retrying after a temporary database failure',
+      ),
+  });
+}
 
 /** The DataLayer of one database. */
-export function createDataLayer(options: { database: Database; config: ServerConfig; logger: Logger }): DataLayer {
-  const { database, config } = options;
+export function createDataLayer(options: DataLayerOptions): DataLayer {
+  const { database, config, logger } = options;
   const { prisma } = database;
+  const policy = options.policy ?? defaultPolicy(database, config, logger);
+  const marks = options.marks ?? memoryMarks();
+  const signal = () => currentContext()?.signal;
+
+  /**
+   * Runs `work`; when the request's signal fired meanwhile, its reason (deadline, hang-up)
+   * is the outcome, however the driver or Prisma wrapped the refusal or the cancel.
+   */
+  async function underSignal<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      const fired = signal();
+      if (fired?.aborted && !currentContext()?.deadline.isDisarmed) throw fired.reason;
+      throw error;
+    }
+  }
+
+  /** This request wrote: its later reads, and its user's for a while, go to the primary. */
+  function noteWrite(): void {
+    const context = currentContext();
+    if (!context) return;
+    context.hasWrites = true;
+    if (context.userId && config.readYourWritesMs > 0) {
+      marks.markWrite(context.userId, Date.now() + config.readYourWritesMs).catch((error: unknown) =>
+        context.log.warn({ err: error }, 'could not record a read-your-writes mark'),
+      );
+    }
+  }
+
+  async function runInTransaction<T>(fn: (tx: Tx) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {
+    const { contentionAttempts, verifyCommitted, isolationLevel, label } = transactionOptions;
+    let lostLocks = 0;
+    let commitStarted = false;
+    const last: { answer?: { value: T } } = {};
+
+    const attemptOnce = async (): Promise<T> => {
+      for (;;) {
+        last.answer = undefined;
+        const { attempt, result } = runAttempt(() =>
+          prisma.$transaction(
+            async (tx) => {
+              const value = await fn(tx);
+              last.answer = { value };
+              return value;
+            },
+            { maxWait: config.dbPoolWaitMs, timeout: config.requestDeadlineMs, ...(isolationLevel ? { isolationLevel } : {}) },
+          ),
+        );
+        try {
+          const value = await underSignal(() => result);
+          noteWrite();
+          return value;
+        } catch (error) {
+          commitStarted = attempt.commitStarted;
+          // A lost lock wait is contention, not an outage: its own bounded count of attempts.
+          if (contentionAttempts !== undefined && !commitStarted && classify(error)?.kind === 'lockNotAvailable') {
+            lostLocks += 1;
+            if (lostLocks >= contentionAttempts) throw new ContentionExhausted(contentionAttempts, { cause: error });
+            continue;
+          }
+          // fn answered in this attempt (TypeScript cannot see the callback's assignment).
+          const answered = last.answer as { value: T } | undefined;
+          const classification = classify(error);
+          if (commitStarted && answered && verifyCommitted && !classification?.confirmedNotApplied) {
+            // The COMMIT was sent and its answer lost: ask before anything runs again.
+            if (await verifyCommitted()) {
+              logger.info({ label }, 'a commit whose answer was lost had landed');
+              noteWrite();
+              return answered.value;
+            }
+            throw new CommitNotLanded(error);
+          }
+          throw error;
+        }
+      }
+    };
+
+    const isSafeToRetry = (reason: RetryReason) => !commitStarted || reason.confirmedNotApplied;
+    return policy.execute(async () => {
+      try {
+        return await attemptOnce();
+      } catch (error) {
+        // verifyCommitted said it did not land: rerunning the whole transaction is safe.
+        if (error instanceof CommitNotLanded) {
+          commitStarted = false;
+          throw error.cause;
+        }
+        throw error;
+      }
+    }, { signal: signal(), isSafeToRetry });
+  }
+
   return {
     kind: database.kind,
     db: prisma,
-    readDb: () => prisma,
-    async runInTransaction(fn, transactionOptions = {}) {
-      const attempts = transactionOptions.contentionAttempts ?? 1;
-      for (let attempt = 1; ; attempt++) {
-        try {
-          return await prisma.$transaction(fn, {
-            maxWait: config.dbPoolWaitMs,
-            timeout: config.requestDeadlineMs,
-            ...(transactionOptions.isolationLevel ? { isolationLevel: transactionOptions.isolationLevel } : {}),
-          });
-        } catch (error) {
-          const lostLock = transactionOptions.contentionAttempts !== undefined && classify(error)?.kind === 'lockNotAvailable';
-          if (!lostLock) throw error;
-          if (attempt >= attempts) throw new ContentionExhausted(attempts, { cause: error });
-        }
-      }
+    readDb() {
+      const context = currentContext();
+      if (!database.hasReplica && database.kind === 'pglite') return prisma;
+      if (context?.hasWrites || (context?.readFromPrimaryUntil ?? 0) > Date.now()) return prisma;
+      return database.readOnlyPrisma;
     },
-    read: (fn) => fn(prisma),
-    write: (fn) => fn(prisma),
+    runInTransaction,
+    read: (fn) => policy.execute(() => underSignal(() => fn(prisma)), { signal: signal(), isSafeToRetry: () => true }),
+    async write(fn) {
+      const result = await policy.execute(() => underSignal(() => fn(prisma)), { signal: signal() });
+      noteWrite();
+      return result;
+    },
+    async beginRequest(userId) {
+      const context = currentContext();
+      if (!context) return;
+      context.userId = userId;
+      if (!database.hasReplica) return;
+      context.readFromPrimaryUntil = await marks.primaryUntil(userId).catch(() => Date.now() + config.readYourWritesMs);
+    },
   };
+}
+
+/** verifyCommitted() said the lost commit did not land; carries the commit's error. */
+class CommitNotLanded extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the commit did not land');
+  }
 }

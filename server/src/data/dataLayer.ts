@@ -54,4 +54,6 @@ export interface DataLayer {
   runInTransaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   read<T>(fn: (db: PrismaClient) => Promise<T>): Promise<T>;
   write<T>(fn: (db: PrismaClient) => Promise<T>): Promise<T>;
+  /** Names the signed-in user of the current request and loads their read-your-writes mark. */
+  beginRequest(userId: string): Promise<void>;
 }

@@ -1,73 +1,146 @@
 /**
  * Opens the bank's database: the embedded PGlite when no DATABASE_URL is set (nobody
  * needs a server to try the bank), else PostgreSQL through `@prisma/adapter-pg` with the
- * pool limits of the config table. Prisma talks to either through its driver adapter.
+ * pool limits of the config table. Every connection passes the commit gate.
+ *
+ * Two clients: `prisma` (the primary, read-write) and `readOnlyPrisma` (the read replica
+ * when DATABASE_REPLICA_URL is set, else a small read-only pool on the primary). Read-only
+ * connections are read-only sessions (`default_transaction_read_only`), so a write that
+ * sneaks onto one fails on a developer's machine too, not only where a replica exists.
  */
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type pg from 'pg';
+import type { Logger } from 'pino';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { ServerConfig } from '../config.ts';
+import { CancellableClient, CancellablePool } from './cancellableClient.ts';
+import { withCommitGate, type CommitGateOptions } from './commitGate.ts';
 import { migrateUp, pgliteMigrationClient } from './migrate.ts';
+import { withReplicaFallback } from './replicaFallback.ts';
 
 /** Which engine is underneath: the retry policy differs (PGlite is never retried). */
 export type DatabaseKind = 'pglite' | 'postgres';
 
-/** An open database: the Prisma client, its kind, and how to close it. */
+/** An open database. */
 export interface Database {
-  readonly prisma: PrismaClient;
   readonly kind: DatabaseKind;
+  /** The primary, read-write. */
+  readonly prisma: PrismaClient;
+  /** Read-only: the replica (falling back to the primary when configured), else the primary. PGlite: `prisma`. */
+  readonly readOnlyPrisma: PrismaClient;
+  /** True when reads can go to a replica. */
+  readonly hasReplica: boolean;
+  /** The pg pools, for statistics (empty for PGlite). */
+  readonly pools: readonly pg.Pool[];
   /** Applies pending migrations; answers their names. */
   migrate(): Promise<string[]>;
-  /** Closes the client and the engine (PGlite keeps timers alive until closed). */
+  /** Closes every client and engine (PGlite keeps timers alive until closed). */
   close(): Promise<void>;
 }
 
-type DatabaseConfig = Pick<
+/** What opening a database reads from the config table. */
+export type DatabaseConfig = Pick<
   ServerConfig,
-  'databaseUrl' | 'dataDir' | 'dbPoolMax' | 'dbPoolWaitMs' | 'dbConnectTimeoutMs' | 'dbStatementTimeoutMs' | 'requestDeadlineMs'
+  | 'databaseUrl'
+  | 'databaseReplicaUrl'
+  | 'replicaFallbackToPrimary'
+  | 'dataDir'
+  | 'dbPoolMax'
+  | 'dbPoolWaitMs'
+  | 'dbConnectTimeoutMs'
+  | 'dbStatementTimeoutMs'
+  | 'requestDeadlineMs'
 >;
 
 /** The pg pool settings from the config table (one place, also used by tests). */
-export function poolConfig(url: string, config: DatabaseConfig) {
+export function poolConfig(url: string, config: DatabaseConfig, options: { readOnly?: boolean; max?: number } = {}): pg.PoolConfig {
   return {
     connectionString: url,
-    max: config.dbPoolMax,
+    max: options.max ?? config.dbPoolMax,
     // pg's connectionTimeoutMillis bounds both a new login and the wait for a pooled client.
     connectionTimeoutMillis: Math.min(config.dbPoolWaitMs, config.dbConnectTimeoutMs),
     statement_timeout: config.dbStatementTimeoutMs,
     idle_in_transaction_session_timeout: config.requestDeadlineMs + 20_000,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
+    Client: CancellableClient,
+    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
   };
 }
 
+/** Options beyond the config table. */
+export interface OpenOptions {
+  logger?: Logger;
+  /** Test seams of the commit gate; its timeout is always the config's connect timeout. */
+  commitGate?: Omit<CommitGateOptions, 'commitTimeoutMs'>;
+}
+
+/** The small read-only pool on the primary: reads are cheap, and its logins count against the primary's limit. */
+const primaryReadOnlyPoolMax = (config: DatabaseConfig) => Math.max(2, Math.floor(config.dbPoolMax / 3));
+
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite in `dataDir`. */
-export async function openDatabase(config: DatabaseConfig, wrapAdapter = (f: SqlDriverAdapterFactory) => f): Promise<Database> {
-  if (config.databaseUrl) {
-    const url = config.databaseUrl;
-    const adapter = new PrismaPg(poolConfig(url, config));
-    const prisma = new PrismaClient({ adapter: wrapAdapter(adapter) });
-    return {
-      prisma,
-      kind: 'postgres',
-      migrate: () => migrateUp({ databaseUrl: url }),
-      close: () => prisma.$disconnect(),
-    };
-  }
+export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
+  const gate = (factory: SqlDriverAdapterFactory) =>
+    withCommitGate(factory, { ...options.commitGate, commitTimeoutMs: config.dbConnectTimeoutMs });
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config, gate, options.logger);
+
   if (config.dataDir !== 'memory://') mkdirSync(config.dataDir, { recursive: true });
   const pglite = new PGlite(config.dataDir);
   await pglite.waitReady;
-  const prisma = new PrismaClient({ adapter: wrapAdapter(new PrismaPGlite(pglite)) });
+  const prisma = new PrismaClient({ adapter: gate(new PrismaPGlite(pglite)) });
   return {
-    prisma,
     kind: 'pglite',
+    prisma,
+    readOnlyPrisma: prisma,
+    hasReplica: false,
+    pools: [],
     migrate: () => migrateUp({ dbClient: pgliteMigrationClient(pglite) }),
     close: async () => {
       await prisma.$disconnect();
       await pglite.close();
+    },
+  };
+}
+
+async function openPostgres(
+  url: string,
+  config: DatabaseConfig,
+  gate: (factory: SqlDriverAdapterFactory) => SqlDriverAdapterFactory,
+  logger: Logger | undefined,
+): Promise<Database> {
+  const pool = (poolUrl: string, poolOptions: { readOnly?: boolean; max?: number } = {}) => {
+    const created = new CancellablePool(poolConfig(poolUrl, config, poolOptions));
+    // An idle client whose server went away emits 'error'; the pool drops it. Logged, never fatal.
+    created.on('error', (error) => logger?.warn({ err: error }, 'a pooled database connection failed while idle'));
+    return created;
+  };
+  const primaryPool = pool(url);
+  const primaryReadOnlyPool = pool(url, { readOnly: true, max: primaryReadOnlyPoolMax(config) });
+  const replicaPool = config.databaseReplicaUrl ? pool(config.databaseReplicaUrl, { readOnly: true }) : undefined;
+  const pools = [primaryPool, primaryReadOnlyPool, ...(replicaPool ? [replicaPool] : [])];
+
+  const primaryReadOnly = new PrismaPg(primaryReadOnlyPool);
+  let readAdapter: SqlDriverAdapterFactory = primaryReadOnly;
+  if (replicaPool) {
+    const replica = new PrismaPg(replicaPool);
+    readAdapter = config.replicaFallbackToPrimary && logger ? withReplicaFallback(replica, primaryReadOnly, logger) : replica;
+  }
+  const prisma = new PrismaClient({ adapter: gate(new PrismaPg(primaryPool)) });
+  const readOnlyPrisma = new PrismaClient({ adapter: gate(readAdapter) });
+  return {
+    kind: 'postgres',
+    prisma,
+    readOnlyPrisma,
+    hasReplica: replicaPool !== undefined,
+    pools,
+    migrate: () => migrateUp({ databaseUrl: url }),
+    close: async () => {
+      await Promise.all([prisma.$disconnect(), readOnlyPrisma.$disconnect()]);
+      await Promise.all(pools.map((p) => p.end().catch(() => {})));
     },
   };
 }

@@ -12,7 +12,7 @@ import { openDatabase, type Database } from './database.ts';
 /** Opens and migrates; answers the database and the migrations it applied. */
 export async function openBankDatabase(config: ServerConfig, logger: Logger): Promise<{ database: Database; applied: string[] }> {
   const openAndMigrate = async (databaseUrl: string | undefined) => {
-    const database = await openDatabase({ ...config, databaseUrl });
+    const database = await openDatabase({ ...config, databaseUrl }, { logger });
     try {
       return { database, applied: await database.migrate() };
     } catch (error) {

@@ -3,15 +3,29 @@
  * and opaque random tokens stored only as SHA-256 hashes. (adr/0002-stack.md)
  */
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { currentContext } from '../http/requestContext.ts';
 
 /** N=2^15, r=8, p=3: one of OWASP's equivalent scrypt minimums, 32 MiB per hash. */
 const params: ScryptOptions = { N: 2 ** 15, r: 8, p: 3, maxmem: 64 * 1024 * 1024 };
 const keyLength = 32;
 
+/**
+ * Derives the key; honours the request's deadline: it does not start after the signal
+ * fired, and the request stops waiting for it when the signal fires (the thread pool
+ * finishes the hash, and nobody uses it).
+ */
 function derive(secret: string, salt: Buffer): Promise<Buffer> {
-  return new Promise((resolve, reject) =>
-    scrypt(secret.normalize('NFKC'), salt, keyLength, params, (error, key) => (error ? reject(error) : resolve(key))),
-  );
+  const signal = currentContext()?.signal;
+  signal?.throwIfAborted();
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal!.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    scrypt(secret.normalize('NFKC'), salt, keyLength, params, (error, key) => {
+      signal?.removeEventListener('abort', onAbort);
+      if (error) reject(error);
+      else resolve(key);
+    });
+  });
 }
 
 /** Hashes a password or PIN as `scrypt$N$r$p$salt$hash` (base64url). */

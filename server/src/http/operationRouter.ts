@@ -7,6 +7,7 @@ import type { Express, Request, Response } from 'express';
 import { operations, type OperationId } from '@tidewater/spec/operations';
 import type { operations as OperationTypes } from '@tidewater/spec/openapi';
 import type { AccessClaims } from '../domain/accessTokens.ts';
+import { currentContext } from './requestContext.ts';
 
 type Op<K extends OperationId> = OperationTypes[K];
 type Params<K extends OperationId> = Op<K> extends { parameters: infer P } ? P : never;
@@ -37,9 +38,23 @@ export type Handler<K extends OperationId> = (input: OperationInput<K>) => Promi
 /** The whole API: a handler for every operation of the spec. */
 export type Handlers = { [K in OperationId]: Handler<K> };
 
-/** Hooks the router runs around each handler (authentication). */
+/** Hooks and numbers the router runs each handler with. */
 export interface RouterHooks {
   authenticate(req: Request): Promise<AccessClaims>;
+  /** Names the signed-in caller to the data layer (read-your-writes). */
+  beginRequest(userId: string): Promise<void>;
+  /** REQUEST_DEADLINE_MS: armed for every operation not marked `x-no-deadline`. */
+  deadlineMs: number;
+}
+
+/** Settles with the handler's answer, or rejects with the signal's reason the moment it fires. */
+function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 /** An answer of any operation, as the router writes it. */
@@ -58,8 +73,13 @@ export function mountOperations(app: Express, handlers: Handlers, hooks: RouterH
     const handler = handlers[operationId] as Handler<OperationId>;
     const method = operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
     app[method](operation.expressPath, async (req: Request, res: Response) => {
-      const caller = operation.secured ? await hooks.authenticate(req) : anonymous;
-      const answer: LooseAnswer = await handler({
+      const context = currentContext()!;
+      if (operation.noDeadline) context.deadline.exemptFromDeadline();
+      else context.deadline.arm(hooks.deadlineMs);
+      const work = (async () => {
+        const caller = operation.secured ? await hooks.authenticate(req) : anonymous;
+        if (caller.userId) await hooks.beginRequest(caller.userId);
+        return handler({
         operationId,
         path: req.params,
         query: req.query,
@@ -67,7 +87,16 @@ export function mountOperations(app: Express, handlers: Handlers, hooks: RouterH
         body: req.body,
         caller,
         req,
-      } as unknown as OperationInput<OperationId>);
+      } as unknown as OperationInput<OperationId>) as Promise<LooseAnswer>;
+      })();
+      // The deadline answers even when the database never does (a hung server ignores cancels);
+      // the abandoned work can no longer commit (the gate refuses), so its outcome is logged only.
+      work.catch((error: unknown) => {
+        if (context.signal.aborted) context.log.debug({ err: error }, 'work abandoned at the deadline ended');
+      });
+      const answer = await raceSignal(work, context.signal);
+      // The result filter: a result that exists is sent whole; nothing may cut it now.
+      context.deadline.disarmForResult();
       res.locals.answer = answer;
       if (answer.headers) res.set(answer.headers);
       if (answer.body === undefined) res.status(answer.status).end();

@@ -1,13 +1,16 @@
 /**
  * Is this error an outage? An outage is answered 503 with a wait, never 500: a fired
- * deadline, spent retries, a pool-wait or connect timeout, or any database error the
- * transient classifier names (a statement timeout included: the database was too slow).
+ * deadline, spent retries, a pool-wait or connect timeout, a COMMIT that did not answer
+ * in time, or any database error the transient classifier names (a statement timeout
+ * included: the database was too slow).
  */
+import { CommitOutcomeUnknown } from '../data/commitGate.ts';
 import { classify } from '../data/transient.ts';
 import { isDeadlineExceeded } from './deadlineExceeded.ts';
 
 /** What kind of outage the error is, or undefined when it is not one. */
 export function outageOf(error: unknown): string | undefined {
   if (isDeadlineExceeded(error)) return 'deadline';
+  if (error instanceof CommitOutcomeUnknown) return 'commitOutcomeUnknown';
   return classify(error)?.kind;
 }

@@ -5,6 +5,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'pino';
+import type { RequestDeadline } from './requestDeadline.ts';
 
 /** The per-request context. */
 export interface RequestContext {
@@ -12,9 +13,13 @@ export interface RequestContext {
   readonly log: Logger;
   /** Fires when the request must stop: its deadline passed or its client hung up. */
   readonly signal: AbortSignal;
+  /** The deadline behind `signal`: the commit gate and the result filter disarm it. */
+  readonly deadline: RequestDeadline;
   userId?: string;
   /** Set once the request wrote to the primary: its later reads go to the primary too. */
   hasWrites?: boolean;
+  /** Epoch ms until which this user's reads go to the primary (they wrote recently). */
+  readFromPrimaryUntil?: number;
   /** Set by the commit gate when a COMMIT of this request started (money may have moved). */
   commitStarted?: boolean;
 }

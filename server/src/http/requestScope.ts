@@ -1,17 +1,21 @@
 /**
- * Gives each request its context (traceId, logger, AbortSignal) in AsyncLocalStorage.
- * The signal fires when the client hangs up; the deadline (issue 4) fires it too.
+ * Gives each request its context (traceId, logger, deadline and its AbortSignal) in
+ * AsyncLocalStorage. The operation router arms the deadline, or exempts the operation;
+ * a client that hangs up fires the signal (unless a commit or a result disarmed it).
  */
 import type { RequestHandler } from 'express';
 import { runWithContext } from './requestContext.ts';
+import { RequestDeadline } from './requestDeadline.ts';
 
 /** Opens the request's context for everything after it in the chain. */
 export function requestScope(): RequestHandler {
   return (req, res, next) => {
-    const controller = new AbortController();
+    const deadline = new RequestDeadline();
     res.on('close', () => {
-      if (!res.writableFinished) controller.abort(new Error('client closed the request'));
+      if (!res.writableFinished) deadline.onClientGone();
+      deadline.dispose();
     });
-    runWithContext({ traceId: String(req.id), log: req.log, signal: controller.signal }, next);
+    res.locals.deadline = deadline;
+    runWithContext({ traceId: String(req.id), log: req.log, signal: deadline.signal, deadline }, next);
   };
 }

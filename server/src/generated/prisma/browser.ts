@@ -52,3 +52,8 @@ export type AuditRow = Prisma.AuditRowModel
  * 
  */
 export type StepUpAuthorization = Prisma.StepUpAuthorizationModel
+/**
+ * Model ReadYourWritesMark
+ * Read-your-writes marks shared by several API processes (server/src/data/readYourWrites.ts).
+ */
+export type ReadYourWritesMark = Prisma.ReadYourWritesMarkModel

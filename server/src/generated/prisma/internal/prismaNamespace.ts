@@ -403,7 +403,8 @@ export const ModelName = {
   LedgerEntry: 'LedgerEntry',
   IdempotencyRecord: 'IdempotencyRecord',
   AuditRow: 'AuditRow',
-  StepUpAuthorization: 'StepUpAuthorization'
+  StepUpAuthorization: 'StepUpAuthorization',
+  ReadYourWritesMark: 'ReadYourWritesMark'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -419,7 +420,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "user" | "refreshToken" | "account" | "ledgerEntry" | "idempotencyRecord" | "auditRow" | "stepUpAuthorization"
+    modelProps: "user" | "refreshToken" | "account" | "ledgerEntry" | "idempotencyRecord" | "auditRow" | "stepUpAuthorization" | "readYourWritesMark"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -941,6 +942,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    ReadYourWritesMark: {
+      payload: Prisma.$ReadYourWritesMarkPayload<ExtArgs>
+      fields: Prisma.ReadYourWritesMarkFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.ReadYourWritesMarkFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReadYourWritesMarkPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.ReadYourWritesMarkFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReadYourWritesMarkPayload>
+        }
+        findFirst: {
+          args: Prisma.ReadYourWritesMarkFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReadYourWritesMarkPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.ReadYourWritesMarkFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReadYourWritesMarkPayload>
+        }
+        findMany: {
+          args: Prisma.ReadYourWritesMarkFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReadYourWritesMarkPayload>[]
+        }
+        create: {
+          args: Prisma.ReadYourWritesMarkCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReadYourWritesMarkPayload>
+        }
+        createMany: {
+          args: Prisma.ReadYourWritesMarkCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.ReadYourWritesMarkCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReadYourWritesMarkPayload>[]
+        }
+        delete: {
+          args: Prisma.ReadYourWritesMarkDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReadYourWritesMarkPayload>
+        }
+        update: {
+          args: Prisma.ReadYourWritesMarkUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReadYourWritesMarkPayload>
+        }
+        deleteMany: {
+          args: Prisma.ReadYourWritesMarkDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.ReadYourWritesMarkUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.ReadYourWritesMarkUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReadYourWritesMarkPayload>[]
+        }
+        upsert: {
+          args: Prisma.ReadYourWritesMarkUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$ReadYourWritesMarkPayload>
+        }
+        aggregate: {
+          args: Prisma.ReadYourWritesMarkAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateReadYourWritesMark>
+        }
+        groupBy: {
+          args: Prisma.ReadYourWritesMarkGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReadYourWritesMarkGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.ReadYourWritesMarkCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.ReadYourWritesMarkCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1018,6 +1093,8 @@ export const AccountScalarFieldEnum = {
   balanceMinor: 'balanceMinor',
   status: 'status',
   version: 'version',
+  auditSeq: 'auditSeq',
+  auditHash: 'auditHash',
   openedAt: 'openedAt',
   closedAt: 'closedAt'
 } as const
@@ -1052,7 +1129,8 @@ export const IdempotencyRecordScalarFieldEnum = {
   responseStatus: 'responseStatus',
   responseBody: 'responseBody',
   claimedAt: 'claimedAt',
-  completedAt: 'completedAt'
+  completedAt: 'completedAt',
+  landedAt: 'landedAt'
 } as const
 
 export type IdempotencyRecordScalarFieldEnum = (typeof IdempotencyRecordScalarFieldEnum)[keyof typeof IdempotencyRecordScalarFieldEnum]
@@ -1066,6 +1144,7 @@ export const AuditRowScalarFieldEnum = {
   payload: 'payload',
   ledgerEntryId: 'ledgerEntryId',
   traceId: 'traceId',
+  requestId: 'requestId',
   prevHash: 'prevHash',
   hash: 'hash',
   createdAt: 'createdAt'
@@ -1083,6 +1162,14 @@ export const StepUpAuthorizationScalarFieldEnum = {
 } as const
 
 export type StepUpAuthorizationScalarFieldEnum = (typeof StepUpAuthorizationScalarFieldEnum)[keyof typeof StepUpAuthorizationScalarFieldEnum]
+
+
+export const ReadYourWritesMarkScalarFieldEnum = {
+  userId: 'userId',
+  primaryUntil: 'primaryUntil'
+} as const
+
+export type ReadYourWritesMarkScalarFieldEnum = (typeof ReadYourWritesMarkScalarFieldEnum)[keyof typeof ReadYourWritesMarkScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -1380,6 +1467,7 @@ export type GlobalOmitConfig = {
   idempotencyRecord?: Prisma.IdempotencyRecordOmit
   auditRow?: Prisma.AuditRowOmit
   stepUpAuthorization?: Prisma.StepUpAuthorizationOmit
+  readYourWritesMark?: Prisma.ReadYourWritesMarkOmit
 }
 
 /* Types for Logging */

@@ -57,7 +57,8 @@ export const ModelName = {
   LedgerEntry: 'LedgerEntry',
   IdempotencyRecord: 'IdempotencyRecord',
   AuditRow: 'AuditRow',
-  StepUpAuthorization: 'StepUpAuthorization'
+  StepUpAuthorization: 'StepUpAuthorization',
+  ReadYourWritesMark: 'ReadYourWritesMark'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -114,6 +115,8 @@ export const AccountScalarFieldEnum = {
   balanceMinor: 'balanceMinor',
   status: 'status',
   version: 'version',
+  auditSeq: 'auditSeq',
+  auditHash: 'auditHash',
   openedAt: 'openedAt',
   closedAt: 'closedAt'
 } as const
@@ -148,7 +151,8 @@ export const IdempotencyRecordScalarFieldEnum = {
   responseStatus: 'responseStatus',
   responseBody: 'responseBody',
   claimedAt: 'claimedAt',
-  completedAt: 'completedAt'
+  completedAt: 'completedAt',
+  landedAt: 'landedAt'
 } as const
 
 export type IdempotencyRecordScalarFieldEnum = (typeof IdempotencyRecordScalarFieldEnum)[keyof typeof IdempotencyRecordScalarFieldEnum]
@@ -162,6 +166,7 @@ export const AuditRowScalarFieldEnum = {
   payload: 'payload',
   ledgerEntryId: 'ledgerEntryId',
   traceId: 'traceId',
+  requestId: 'requestId',
   prevHash: 'prevHash',
   hash: 'hash',
   createdAt: 'createdAt'
@@ -179,6 +184,14 @@ export const StepUpAuthorizationScalarFieldEnum = {
 } as const
 
 export type StepUpAuthorizationScalarFieldEnum = (typeof StepUpAuthorizationScalarFieldEnum)[keyof typeof StepUpAuthorizationScalarFieldEnum]
+
+
+export const ReadYourWritesMarkScalarFieldEnum = {
+  userId: 'userId',
+  primaryUntil: 'primaryUntil'
+} as const
+
+export type ReadYourWritesMarkScalarFieldEnum = (typeof ReadYourWritesMarkScalarFieldEnum)[keyof typeof ReadYourWritesMarkScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -29,11 +29,13 @@ export type AggregateAccount = {
 export type AccountAvgAggregateOutputType = {
   balanceMinor: number | null
   version: number | null
+  auditSeq: number | null
 }
 
 export type AccountSumAggregateOutputType = {
   balanceMinor: bigint | null
   version: number | null
+  auditSeq: number | null
 }
 
 export type AccountMinAggregateOutputType = {
@@ -44,6 +46,8 @@ export type AccountMinAggregateOutputType = {
   balanceMinor: bigint | null
   status: string | null
   version: number | null
+  auditSeq: number | null
+  auditHash: string | null
   openedAt: Date | null
   closedAt: Date | null
 }
@@ -56,6 +60,8 @@ export type AccountMaxAggregateOutputType = {
   balanceMinor: bigint | null
   status: string | null
   version: number | null
+  auditSeq: number | null
+  auditHash: string | null
   openedAt: Date | null
   closedAt: Date | null
 }
@@ -68,6 +74,8 @@ export type AccountCountAggregateOutputType = {
   balanceMinor: number
   status: number
   version: number
+  auditSeq: number
+  auditHash: number
   openedAt: number
   closedAt: number
   _all: number
@@ -77,11 +85,13 @@ export type AccountCountAggregateOutputType = {
 export type AccountAvgAggregateInputType = {
   balanceMinor?: true
   version?: true
+  auditSeq?: true
 }
 
 export type AccountSumAggregateInputType = {
   balanceMinor?: true
   version?: true
+  auditSeq?: true
 }
 
 export type AccountMinAggregateInputType = {
@@ -92,6 +102,8 @@ export type AccountMinAggregateInputType = {
   balanceMinor?: true
   status?: true
   version?: true
+  auditSeq?: true
+  auditHash?: true
   openedAt?: true
   closedAt?: true
 }
@@ -104,6 +116,8 @@ export type AccountMaxAggregateInputType = {
   balanceMinor?: true
   status?: true
   version?: true
+  auditSeq?: true
+  auditHash?: true
   openedAt?: true
   closedAt?: true
 }
@@ -116,6 +130,8 @@ export type AccountCountAggregateInputType = {
   balanceMinor?: true
   status?: true
   version?: true
+  auditSeq?: true
+  auditHash?: true
   openedAt?: true
   closedAt?: true
   _all?: true
@@ -215,6 +231,8 @@ export type AccountGroupByOutputType = {
   balanceMinor: bigint
   status: string
   version: number
+  auditSeq: number
+  auditHash: string
   openedAt: Date
   closedAt: Date | null
   _count: AccountCountAggregateOutputType | null
@@ -250,6 +268,8 @@ export type AccountWhereInput = {
   balanceMinor?: Prisma.BigIntFilter<"Account"> | bigint | number
   status?: Prisma.StringFilter<"Account"> | string
   version?: Prisma.IntFilter<"Account"> | number
+  auditSeq?: Prisma.IntFilter<"Account"> | number
+  auditHash?: Prisma.StringFilter<"Account"> | string
   openedAt?: Prisma.DateTimeFilter<"Account"> | Date | string
   closedAt?: Prisma.DateTimeNullableFilter<"Account"> | Date | string | null
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
@@ -265,6 +285,8 @@ export type AccountOrderByWithRelationInput = {
   balanceMinor?: Prisma.SortOrder
   status?: Prisma.SortOrder
   version?: Prisma.SortOrder
+  auditSeq?: Prisma.SortOrder
+  auditHash?: Prisma.SortOrder
   openedAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   user?: Prisma.UserOrderByWithRelationInput
@@ -283,6 +305,8 @@ export type AccountWhereUniqueInput = Prisma.AtLeast<{
   balanceMinor?: Prisma.BigIntFilter<"Account"> | bigint | number
   status?: Prisma.StringFilter<"Account"> | string
   version?: Prisma.IntFilter<"Account"> | number
+  auditSeq?: Prisma.IntFilter<"Account"> | number
+  auditHash?: Prisma.StringFilter<"Account"> | string
   openedAt?: Prisma.DateTimeFilter<"Account"> | Date | string
   closedAt?: Prisma.DateTimeNullableFilter<"Account"> | Date | string | null
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
@@ -298,6 +322,8 @@ export type AccountOrderByWithAggregationInput = {
   balanceMinor?: Prisma.SortOrder
   status?: Prisma.SortOrder
   version?: Prisma.SortOrder
+  auditSeq?: Prisma.SortOrder
+  auditHash?: Prisma.SortOrder
   openedAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.AccountCountOrderByAggregateInput
@@ -318,6 +344,8 @@ export type AccountScalarWhereWithAggregatesInput = {
   balanceMinor?: Prisma.BigIntWithAggregatesFilter<"Account"> | bigint | number
   status?: Prisma.StringWithAggregatesFilter<"Account"> | string
   version?: Prisma.IntWithAggregatesFilter<"Account"> | number
+  auditSeq?: Prisma.IntWithAggregatesFilter<"Account"> | number
+  auditHash?: Prisma.StringWithAggregatesFilter<"Account"> | string
   openedAt?: Prisma.DateTimeWithAggregatesFilter<"Account"> | Date | string
   closedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Account"> | Date | string | null
 }
@@ -329,6 +357,8 @@ export type AccountCreateInput = {
   balanceMinor?: bigint | number
   status?: string
   version?: number
+  auditSeq?: number
+  auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
   user: Prisma.UserCreateNestedOneWithoutAccountsInput
@@ -344,6 +374,8 @@ export type AccountUncheckedCreateInput = {
   balanceMinor?: bigint | number
   status?: string
   version?: number
+  auditSeq?: number
+  auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
   entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutAccountInput
@@ -357,6 +389,8 @@ export type AccountUpdateInput = {
   balanceMinor?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   version?: Prisma.IntFieldUpdateOperationsInput | number
+  auditSeq?: Prisma.IntFieldUpdateOperationsInput | number
+  auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   user?: Prisma.UserUpdateOneRequiredWithoutAccountsNestedInput
@@ -372,6 +406,8 @@ export type AccountUncheckedUpdateInput = {
   balanceMinor?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   version?: Prisma.IntFieldUpdateOperationsInput | number
+  auditSeq?: Prisma.IntFieldUpdateOperationsInput | number
+  auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutAccountNestedInput
@@ -386,6 +422,8 @@ export type AccountCreateManyInput = {
   balanceMinor?: bigint | number
   status?: string
   version?: number
+  auditSeq?: number
+  auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
 }
@@ -397,6 +435,8 @@ export type AccountUpdateManyMutationInput = {
   balanceMinor?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   version?: Prisma.IntFieldUpdateOperationsInput | number
+  auditSeq?: Prisma.IntFieldUpdateOperationsInput | number
+  auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -409,6 +449,8 @@ export type AccountUncheckedUpdateManyInput = {
   balanceMinor?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   version?: Prisma.IntFieldUpdateOperationsInput | number
+  auditSeq?: Prisma.IntFieldUpdateOperationsInput | number
+  auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -431,6 +473,8 @@ export type AccountCountOrderByAggregateInput = {
   balanceMinor?: Prisma.SortOrder
   status?: Prisma.SortOrder
   version?: Prisma.SortOrder
+  auditSeq?: Prisma.SortOrder
+  auditHash?: Prisma.SortOrder
   openedAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrder
 }
@@ -438,6 +482,7 @@ export type AccountCountOrderByAggregateInput = {
 export type AccountAvgOrderByAggregateInput = {
   balanceMinor?: Prisma.SortOrder
   version?: Prisma.SortOrder
+  auditSeq?: Prisma.SortOrder
 }
 
 export type AccountMaxOrderByAggregateInput = {
@@ -448,6 +493,8 @@ export type AccountMaxOrderByAggregateInput = {
   balanceMinor?: Prisma.SortOrder
   status?: Prisma.SortOrder
   version?: Prisma.SortOrder
+  auditSeq?: Prisma.SortOrder
+  auditHash?: Prisma.SortOrder
   openedAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrder
 }
@@ -460,6 +507,8 @@ export type AccountMinOrderByAggregateInput = {
   balanceMinor?: Prisma.SortOrder
   status?: Prisma.SortOrder
   version?: Prisma.SortOrder
+  auditSeq?: Prisma.SortOrder
+  auditHash?: Prisma.SortOrder
   openedAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrder
 }
@@ -467,6 +516,7 @@ export type AccountMinOrderByAggregateInput = {
 export type AccountSumOrderByAggregateInput = {
   balanceMinor?: Prisma.SortOrder
   version?: Prisma.SortOrder
+  auditSeq?: Prisma.SortOrder
 }
 
 export type AccountScalarRelationFilter = {
@@ -559,6 +609,8 @@ export type AccountCreateWithoutUserInput = {
   balanceMinor?: bigint | number
   status?: string
   version?: number
+  auditSeq?: number
+  auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
   entries?: Prisma.LedgerEntryCreateNestedManyWithoutAccountInput
@@ -572,6 +624,8 @@ export type AccountUncheckedCreateWithoutUserInput = {
   balanceMinor?: bigint | number
   status?: string
   version?: number
+  auditSeq?: number
+  auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
   entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutAccountInput
@@ -615,6 +669,8 @@ export type AccountScalarWhereInput = {
   balanceMinor?: Prisma.BigIntFilter<"Account"> | bigint | number
   status?: Prisma.StringFilter<"Account"> | string
   version?: Prisma.IntFilter<"Account"> | number
+  auditSeq?: Prisma.IntFilter<"Account"> | number
+  auditHash?: Prisma.StringFilter<"Account"> | string
   openedAt?: Prisma.DateTimeFilter<"Account"> | Date | string
   closedAt?: Prisma.DateTimeNullableFilter<"Account"> | Date | string | null
 }
@@ -626,6 +682,8 @@ export type AccountCreateWithoutEntriesInput = {
   balanceMinor?: bigint | number
   status?: string
   version?: number
+  auditSeq?: number
+  auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
   user: Prisma.UserCreateNestedOneWithoutAccountsInput
@@ -640,6 +698,8 @@ export type AccountUncheckedCreateWithoutEntriesInput = {
   balanceMinor?: bigint | number
   status?: string
   version?: number
+  auditSeq?: number
+  auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
   auditRows?: Prisma.AuditRowUncheckedCreateNestedManyWithoutAccountInput
@@ -668,6 +728,8 @@ export type AccountUpdateWithoutEntriesInput = {
   balanceMinor?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   version?: Prisma.IntFieldUpdateOperationsInput | number
+  auditSeq?: Prisma.IntFieldUpdateOperationsInput | number
+  auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   user?: Prisma.UserUpdateOneRequiredWithoutAccountsNestedInput
@@ -682,6 +744,8 @@ export type AccountUncheckedUpdateWithoutEntriesInput = {
   balanceMinor?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   version?: Prisma.IntFieldUpdateOperationsInput | number
+  auditSeq?: Prisma.IntFieldUpdateOperationsInput | number
+  auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   auditRows?: Prisma.AuditRowUncheckedUpdateManyWithoutAccountNestedInput
@@ -694,6 +758,8 @@ export type AccountCreateWithoutAuditRowsInput = {
   balanceMinor?: bigint | number
   status?: string
   version?: number
+  auditSeq?: number
+  auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
   user: Prisma.UserCreateNestedOneWithoutAccountsInput
@@ -708,6 +774,8 @@ export type AccountUncheckedCreateWithoutAuditRowsInput = {
   balanceMinor?: bigint | number
   status?: string
   version?: number
+  auditSeq?: number
+  auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
   entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutAccountInput
@@ -736,6 +804,8 @@ export type AccountUpdateWithoutAuditRowsInput = {
   balanceMinor?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   version?: Prisma.IntFieldUpdateOperationsInput | number
+  auditSeq?: Prisma.IntFieldUpdateOperationsInput | number
+  auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   user?: Prisma.UserUpdateOneRequiredWithoutAccountsNestedInput
@@ -750,6 +820,8 @@ export type AccountUncheckedUpdateWithoutAuditRowsInput = {
   balanceMinor?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   version?: Prisma.IntFieldUpdateOperationsInput | number
+  auditSeq?: Prisma.IntFieldUpdateOperationsInput | number
+  auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutAccountNestedInput
@@ -762,6 +834,8 @@ export type AccountCreateManyUserInput = {
   balanceMinor?: bigint | number
   status?: string
   version?: number
+  auditSeq?: number
+  auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
 }
@@ -773,6 +847,8 @@ export type AccountUpdateWithoutUserInput = {
   balanceMinor?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   version?: Prisma.IntFieldUpdateOperationsInput | number
+  auditSeq?: Prisma.IntFieldUpdateOperationsInput | number
+  auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.LedgerEntryUpdateManyWithoutAccountNestedInput
@@ -786,6 +862,8 @@ export type AccountUncheckedUpdateWithoutUserInput = {
   balanceMinor?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   version?: Prisma.IntFieldUpdateOperationsInput | number
+  auditSeq?: Prisma.IntFieldUpdateOperationsInput | number
+  auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutAccountNestedInput
@@ -799,6 +877,8 @@ export type AccountUncheckedUpdateManyWithoutUserInput = {
   balanceMinor?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   status?: Prisma.StringFieldUpdateOperationsInput | string
   version?: Prisma.IntFieldUpdateOperationsInput | number
+  auditSeq?: Prisma.IntFieldUpdateOperationsInput | number
+  auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -851,6 +931,8 @@ export type AccountSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   balanceMinor?: boolean
   status?: boolean
   version?: boolean
+  auditSeq?: boolean
+  auditHash?: boolean
   openedAt?: boolean
   closedAt?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
@@ -867,6 +949,8 @@ export type AccountSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   balanceMinor?: boolean
   status?: boolean
   version?: boolean
+  auditSeq?: boolean
+  auditHash?: boolean
   openedAt?: boolean
   closedAt?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
@@ -880,6 +964,8 @@ export type AccountSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   balanceMinor?: boolean
   status?: boolean
   version?: boolean
+  auditSeq?: boolean
+  auditHash?: boolean
   openedAt?: boolean
   closedAt?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
@@ -893,11 +979,13 @@ export type AccountSelectScalar = {
   balanceMinor?: boolean
   status?: boolean
   version?: boolean
+  auditSeq?: boolean
+  auditHash?: boolean
   openedAt?: boolean
   closedAt?: boolean
 }
 
-export type AccountOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "userId" | "name" | "currency" | "balanceMinor" | "status" | "version" | "openedAt" | "closedAt", ExtArgs["result"]["account"]>
+export type AccountOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "userId" | "name" | "currency" | "balanceMinor" | "status" | "version" | "auditSeq" | "auditHash" | "openedAt" | "closedAt", ExtArgs["result"]["account"]>
 export type AccountInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   entries?: boolean | Prisma.Account$entriesArgs<ExtArgs>
@@ -926,6 +1014,11 @@ export type $AccountPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     balanceMinor: bigint
     status: string
     version: number
+    /**
+     * The head of the account's audit chain (its last row's seq and hash), read under the row lock.
+     */
+    auditSeq: number
+    auditHash: string
     openedAt: Date
     closedAt: Date | null
   }, ExtArgs["result"]["account"]>
@@ -1361,6 +1454,8 @@ export interface AccountFieldRefs {
   readonly balanceMinor: Prisma.FieldRef<"Account", 'BigInt'>
   readonly status: Prisma.FieldRef<"Account", 'String'>
   readonly version: Prisma.FieldRef<"Account", 'Int'>
+  readonly auditSeq: Prisma.FieldRef<"Account", 'Int'>
+  readonly auditHash: Prisma.FieldRef<"Account", 'String'>
   readonly openedAt: Prisma.FieldRef<"Account", 'DateTime'>
   readonly closedAt: Prisma.FieldRef<"Account", 'DateTime'>
 }

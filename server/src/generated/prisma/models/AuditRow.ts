@@ -43,6 +43,7 @@ export type AuditRowMinAggregateOutputType = {
   action: string | null
   ledgerEntryId: string | null
   traceId: string | null
+  requestId: string | null
   prevHash: string | null
   hash: string | null
   createdAt: Date | null
@@ -55,6 +56,7 @@ export type AuditRowMaxAggregateOutputType = {
   action: string | null
   ledgerEntryId: string | null
   traceId: string | null
+  requestId: string | null
   prevHash: string | null
   hash: string | null
   createdAt: Date | null
@@ -68,6 +70,7 @@ export type AuditRowCountAggregateOutputType = {
   payload: number
   ledgerEntryId: number
   traceId: number
+  requestId: number
   prevHash: number
   hash: number
   createdAt: number
@@ -92,6 +95,7 @@ export type AuditRowMinAggregateInputType = {
   action?: true
   ledgerEntryId?: true
   traceId?: true
+  requestId?: true
   prevHash?: true
   hash?: true
   createdAt?: true
@@ -104,6 +108,7 @@ export type AuditRowMaxAggregateInputType = {
   action?: true
   ledgerEntryId?: true
   traceId?: true
+  requestId?: true
   prevHash?: true
   hash?: true
   createdAt?: true
@@ -117,6 +122,7 @@ export type AuditRowCountAggregateInputType = {
   payload?: true
   ledgerEntryId?: true
   traceId?: true
+  requestId?: true
   prevHash?: true
   hash?: true
   createdAt?: true
@@ -217,6 +223,7 @@ export type AuditRowGroupByOutputType = {
   payload: runtime.JsonValue
   ledgerEntryId: string | null
   traceId: string | null
+  requestId: string | null
   prevHash: string
   hash: string
   createdAt: Date
@@ -253,6 +260,7 @@ export type AuditRowWhereInput = {
   payload?: Prisma.JsonFilter<"AuditRow">
   ledgerEntryId?: Prisma.UuidNullableFilter<"AuditRow"> | string | null
   traceId?: Prisma.StringNullableFilter<"AuditRow"> | string | null
+  requestId?: Prisma.UuidNullableFilter<"AuditRow"> | string | null
   prevHash?: Prisma.StringFilter<"AuditRow"> | string
   hash?: Prisma.StringFilter<"AuditRow"> | string
   createdAt?: Prisma.DateTimeFilter<"AuditRow"> | Date | string
@@ -267,6 +275,7 @@ export type AuditRowOrderByWithRelationInput = {
   payload?: Prisma.SortOrder
   ledgerEntryId?: Prisma.SortOrderInput | Prisma.SortOrder
   traceId?: Prisma.SortOrderInput | Prisma.SortOrder
+  requestId?: Prisma.SortOrderInput | Prisma.SortOrder
   prevHash?: Prisma.SortOrder
   hash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -275,6 +284,7 @@ export type AuditRowOrderByWithRelationInput = {
 
 export type AuditRowWhereUniqueInput = Prisma.AtLeast<{
   id?: bigint | number
+  ledgerEntryId?: string
   accountId_seq?: Prisma.AuditRowAccountIdSeqCompoundUniqueInput
   AND?: Prisma.AuditRowWhereInput | Prisma.AuditRowWhereInput[]
   OR?: Prisma.AuditRowWhereInput[]
@@ -283,13 +293,13 @@ export type AuditRowWhereUniqueInput = Prisma.AtLeast<{
   seq?: Prisma.IntFilter<"AuditRow"> | number
   action?: Prisma.StringFilter<"AuditRow"> | string
   payload?: Prisma.JsonFilter<"AuditRow">
-  ledgerEntryId?: Prisma.UuidNullableFilter<"AuditRow"> | string | null
   traceId?: Prisma.StringNullableFilter<"AuditRow"> | string | null
+  requestId?: Prisma.UuidNullableFilter<"AuditRow"> | string | null
   prevHash?: Prisma.StringFilter<"AuditRow"> | string
   hash?: Prisma.StringFilter<"AuditRow"> | string
   createdAt?: Prisma.DateTimeFilter<"AuditRow"> | Date | string
   account?: Prisma.XOR<Prisma.AccountScalarRelationFilter, Prisma.AccountWhereInput>
-}, "id" | "accountId_seq">
+}, "id" | "ledgerEntryId" | "accountId_seq">
 
 export type AuditRowOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
@@ -299,6 +309,7 @@ export type AuditRowOrderByWithAggregationInput = {
   payload?: Prisma.SortOrder
   ledgerEntryId?: Prisma.SortOrderInput | Prisma.SortOrder
   traceId?: Prisma.SortOrderInput | Prisma.SortOrder
+  requestId?: Prisma.SortOrderInput | Prisma.SortOrder
   prevHash?: Prisma.SortOrder
   hash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -320,6 +331,7 @@ export type AuditRowScalarWhereWithAggregatesInput = {
   payload?: Prisma.JsonWithAggregatesFilter<"AuditRow">
   ledgerEntryId?: Prisma.UuidNullableWithAggregatesFilter<"AuditRow"> | string | null
   traceId?: Prisma.StringNullableWithAggregatesFilter<"AuditRow"> | string | null
+  requestId?: Prisma.UuidNullableWithAggregatesFilter<"AuditRow"> | string | null
   prevHash?: Prisma.StringWithAggregatesFilter<"AuditRow"> | string
   hash?: Prisma.StringWithAggregatesFilter<"AuditRow"> | string
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"AuditRow"> | Date | string
@@ -332,6 +344,7 @@ export type AuditRowCreateInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: string | null
   traceId?: string | null
+  requestId?: string | null
   prevHash: string
   hash: string
   createdAt?: Date | string
@@ -346,6 +359,7 @@ export type AuditRowUncheckedCreateInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: string | null
   traceId?: string | null
+  requestId?: string | null
   prevHash: string
   hash: string
   createdAt?: Date | string
@@ -358,6 +372,7 @@ export type AuditRowUpdateInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   traceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   prevHash?: Prisma.StringFieldUpdateOperationsInput | string
   hash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -372,6 +387,7 @@ export type AuditRowUncheckedUpdateInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   traceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   prevHash?: Prisma.StringFieldUpdateOperationsInput | string
   hash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -385,6 +401,7 @@ export type AuditRowCreateManyInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: string | null
   traceId?: string | null
+  requestId?: string | null
   prevHash: string
   hash: string
   createdAt?: Date | string
@@ -397,6 +414,7 @@ export type AuditRowUpdateManyMutationInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   traceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   prevHash?: Prisma.StringFieldUpdateOperationsInput | string
   hash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -410,6 +428,7 @@ export type AuditRowUncheckedUpdateManyInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   traceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   prevHash?: Prisma.StringFieldUpdateOperationsInput | string
   hash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -438,6 +457,7 @@ export type AuditRowCountOrderByAggregateInput = {
   payload?: Prisma.SortOrder
   ledgerEntryId?: Prisma.SortOrder
   traceId?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
   prevHash?: Prisma.SortOrder
   hash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -455,6 +475,7 @@ export type AuditRowMaxOrderByAggregateInput = {
   action?: Prisma.SortOrder
   ledgerEntryId?: Prisma.SortOrder
   traceId?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
   prevHash?: Prisma.SortOrder
   hash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -467,6 +488,7 @@ export type AuditRowMinOrderByAggregateInput = {
   action?: Prisma.SortOrder
   ledgerEntryId?: Prisma.SortOrder
   traceId?: Prisma.SortOrder
+  requestId?: Prisma.SortOrder
   prevHash?: Prisma.SortOrder
   hash?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
@@ -526,6 +548,7 @@ export type AuditRowCreateWithoutAccountInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: string | null
   traceId?: string | null
+  requestId?: string | null
   prevHash: string
   hash: string
   createdAt?: Date | string
@@ -538,6 +561,7 @@ export type AuditRowUncheckedCreateWithoutAccountInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: string | null
   traceId?: string | null
+  requestId?: string | null
   prevHash: string
   hash: string
   createdAt?: Date | string
@@ -580,6 +604,7 @@ export type AuditRowScalarWhereInput = {
   payload?: Prisma.JsonFilter<"AuditRow">
   ledgerEntryId?: Prisma.UuidNullableFilter<"AuditRow"> | string | null
   traceId?: Prisma.StringNullableFilter<"AuditRow"> | string | null
+  requestId?: Prisma.UuidNullableFilter<"AuditRow"> | string | null
   prevHash?: Prisma.StringFilter<"AuditRow"> | string
   hash?: Prisma.StringFilter<"AuditRow"> | string
   createdAt?: Prisma.DateTimeFilter<"AuditRow"> | Date | string
@@ -592,6 +617,7 @@ export type AuditRowCreateManyAccountInput = {
   payload: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: string | null
   traceId?: string | null
+  requestId?: string | null
   prevHash: string
   hash: string
   createdAt?: Date | string
@@ -604,6 +630,7 @@ export type AuditRowUpdateWithoutAccountInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   traceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   prevHash?: Prisma.StringFieldUpdateOperationsInput | string
   hash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -616,6 +643,7 @@ export type AuditRowUncheckedUpdateWithoutAccountInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   traceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   prevHash?: Prisma.StringFieldUpdateOperationsInput | string
   hash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -628,6 +656,7 @@ export type AuditRowUncheckedUpdateManyWithoutAccountInput = {
   payload?: Prisma.JsonNullValueInput | runtime.InputJsonValue
   ledgerEntryId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   traceId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  requestId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   prevHash?: Prisma.StringFieldUpdateOperationsInput | string
   hash?: Prisma.StringFieldUpdateOperationsInput | string
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
@@ -643,6 +672,7 @@ export type AuditRowSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs
   payload?: boolean
   ledgerEntryId?: boolean
   traceId?: boolean
+  requestId?: boolean
   prevHash?: boolean
   hash?: boolean
   createdAt?: boolean
@@ -657,6 +687,7 @@ export type AuditRowSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exte
   payload?: boolean
   ledgerEntryId?: boolean
   traceId?: boolean
+  requestId?: boolean
   prevHash?: boolean
   hash?: boolean
   createdAt?: boolean
@@ -671,6 +702,7 @@ export type AuditRowSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exte
   payload?: boolean
   ledgerEntryId?: boolean
   traceId?: boolean
+  requestId?: boolean
   prevHash?: boolean
   hash?: boolean
   createdAt?: boolean
@@ -685,12 +717,13 @@ export type AuditRowSelectScalar = {
   payload?: boolean
   ledgerEntryId?: boolean
   traceId?: boolean
+  requestId?: boolean
   prevHash?: boolean
   hash?: boolean
   createdAt?: boolean
 }
 
-export type AuditRowOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "seq" | "action" | "payload" | "ledgerEntryId" | "traceId" | "prevHash" | "hash" | "createdAt", ExtArgs["result"]["auditRow"]>
+export type AuditRowOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "accountId" | "seq" | "action" | "payload" | "ledgerEntryId" | "traceId" | "requestId" | "prevHash" | "hash" | "createdAt", ExtArgs["result"]["auditRow"]>
 export type AuditRowInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   account?: boolean | Prisma.AccountDefaultArgs<ExtArgs>
 }
@@ -714,6 +747,10 @@ export type $AuditRowPayload<ExtArgs extends runtime.Types.Extensions.InternalAr
     payload: runtime.JsonValue
     ledgerEntryId: string | null
     traceId: string | null
+    /**
+     * The request (its claim's owner token) that wrote the row: an audited save looks for it.
+     */
+    requestId: string | null
     prevHash: string
     hash: string
     createdAt: Date
@@ -1148,6 +1185,7 @@ export interface AuditRowFieldRefs {
   readonly payload: Prisma.FieldRef<"AuditRow", 'Json'>
   readonly ledgerEntryId: Prisma.FieldRef<"AuditRow", 'String'>
   readonly traceId: Prisma.FieldRef<"AuditRow", 'String'>
+  readonly requestId: Prisma.FieldRef<"AuditRow", 'String'>
   readonly prevHash: Prisma.FieldRef<"AuditRow", 'String'>
   readonly hash: Prisma.FieldRef<"AuditRow", 'String'>
   readonly createdAt: Prisma.FieldRef<"AuditRow", 'DateTime'>

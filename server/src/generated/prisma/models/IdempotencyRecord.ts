@@ -45,6 +45,7 @@ export type IdempotencyRecordMinAggregateOutputType = {
   responseStatus: number | null
   claimedAt: Date | null
   completedAt: Date | null
+  landedAt: Date | null
 }
 
 export type IdempotencyRecordMaxAggregateOutputType = {
@@ -58,6 +59,7 @@ export type IdempotencyRecordMaxAggregateOutputType = {
   responseStatus: number | null
   claimedAt: Date | null
   completedAt: Date | null
+  landedAt: Date | null
 }
 
 export type IdempotencyRecordCountAggregateOutputType = {
@@ -72,6 +74,7 @@ export type IdempotencyRecordCountAggregateOutputType = {
   responseBody: number
   claimedAt: number
   completedAt: number
+  landedAt: number
   _all: number
 }
 
@@ -95,6 +98,7 @@ export type IdempotencyRecordMinAggregateInputType = {
   responseStatus?: true
   claimedAt?: true
   completedAt?: true
+  landedAt?: true
 }
 
 export type IdempotencyRecordMaxAggregateInputType = {
@@ -108,6 +112,7 @@ export type IdempotencyRecordMaxAggregateInputType = {
   responseStatus?: true
   claimedAt?: true
   completedAt?: true
+  landedAt?: true
 }
 
 export type IdempotencyRecordCountAggregateInputType = {
@@ -122,6 +127,7 @@ export type IdempotencyRecordCountAggregateInputType = {
   responseBody?: true
   claimedAt?: true
   completedAt?: true
+  landedAt?: true
   _all?: true
 }
 
@@ -223,6 +229,7 @@ export type IdempotencyRecordGroupByOutputType = {
   responseBody: runtime.JsonValue | null
   claimedAt: Date
   completedAt: Date | null
+  landedAt: Date | null
   _count: IdempotencyRecordCountAggregateOutputType | null
   _avg: IdempotencyRecordAvgAggregateOutputType | null
   _sum: IdempotencyRecordSumAggregateOutputType | null
@@ -260,6 +267,7 @@ export type IdempotencyRecordWhereInput = {
   responseBody?: Prisma.JsonNullableFilter<"IdempotencyRecord">
   claimedAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
   completedAt?: Prisma.DateTimeNullableFilter<"IdempotencyRecord"> | Date | string | null
+  landedAt?: Prisma.DateTimeNullableFilter<"IdempotencyRecord"> | Date | string | null
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
 }
 
@@ -275,6 +283,7 @@ export type IdempotencyRecordOrderByWithRelationInput = {
   responseBody?: Prisma.SortOrderInput | Prisma.SortOrder
   claimedAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  landedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   user?: Prisma.UserOrderByWithRelationInput
 }
 
@@ -294,6 +303,7 @@ export type IdempotencyRecordWhereUniqueInput = Prisma.AtLeast<{
   responseBody?: Prisma.JsonNullableFilter<"IdempotencyRecord">
   claimedAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
   completedAt?: Prisma.DateTimeNullableFilter<"IdempotencyRecord"> | Date | string | null
+  landedAt?: Prisma.DateTimeNullableFilter<"IdempotencyRecord"> | Date | string | null
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
 }, "id" | "userId_key">
 
@@ -309,6 +319,7 @@ export type IdempotencyRecordOrderByWithAggregationInput = {
   responseBody?: Prisma.SortOrderInput | Prisma.SortOrder
   claimedAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  landedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.IdempotencyRecordCountOrderByAggregateInput
   _avg?: Prisma.IdempotencyRecordAvgOrderByAggregateInput
   _max?: Prisma.IdempotencyRecordMaxOrderByAggregateInput
@@ -331,6 +342,7 @@ export type IdempotencyRecordScalarWhereWithAggregatesInput = {
   responseBody?: Prisma.JsonNullableWithAggregatesFilter<"IdempotencyRecord">
   claimedAt?: Prisma.DateTimeWithAggregatesFilter<"IdempotencyRecord"> | Date | string
   completedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"IdempotencyRecord"> | Date | string | null
+  landedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"IdempotencyRecord"> | Date | string | null
 }
 
 export type IdempotencyRecordCreateInput = {
@@ -344,6 +356,7 @@ export type IdempotencyRecordCreateInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Date | string
   completedAt?: Date | string | null
+  landedAt?: Date | string | null
   user: Prisma.UserCreateNestedOneWithoutIdempotencyInput
 }
 
@@ -359,6 +372,7 @@ export type IdempotencyRecordUncheckedCreateInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Date | string
   completedAt?: Date | string | null
+  landedAt?: Date | string | null
 }
 
 export type IdempotencyRecordUpdateInput = {
@@ -372,6 +386,7 @@ export type IdempotencyRecordUpdateInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   user?: Prisma.UserUpdateOneRequiredWithoutIdempotencyNestedInput
 }
 
@@ -387,6 +402,7 @@ export type IdempotencyRecordUncheckedUpdateInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type IdempotencyRecordCreateManyInput = {
@@ -401,6 +417,7 @@ export type IdempotencyRecordCreateManyInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Date | string
   completedAt?: Date | string | null
+  landedAt?: Date | string | null
 }
 
 export type IdempotencyRecordUpdateManyMutationInput = {
@@ -414,6 +431,7 @@ export type IdempotencyRecordUpdateManyMutationInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type IdempotencyRecordUncheckedUpdateManyInput = {
@@ -428,6 +446,7 @@ export type IdempotencyRecordUncheckedUpdateManyInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type IdempotencyRecordListRelationFilter = {
@@ -457,6 +476,7 @@ export type IdempotencyRecordCountOrderByAggregateInput = {
   responseBody?: Prisma.SortOrder
   claimedAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
+  landedAt?: Prisma.SortOrder
 }
 
 export type IdempotencyRecordAvgOrderByAggregateInput = {
@@ -474,6 +494,7 @@ export type IdempotencyRecordMaxOrderByAggregateInput = {
   responseStatus?: Prisma.SortOrder
   claimedAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
+  landedAt?: Prisma.SortOrder
 }
 
 export type IdempotencyRecordMinOrderByAggregateInput = {
@@ -487,6 +508,7 @@ export type IdempotencyRecordMinOrderByAggregateInput = {
   responseStatus?: Prisma.SortOrder
   claimedAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
+  landedAt?: Prisma.SortOrder
 }
 
 export type IdempotencyRecordSumOrderByAggregateInput = {
@@ -554,6 +576,7 @@ export type IdempotencyRecordCreateWithoutUserInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Date | string
   completedAt?: Date | string | null
+  landedAt?: Date | string | null
 }
 
 export type IdempotencyRecordUncheckedCreateWithoutUserInput = {
@@ -567,6 +590,7 @@ export type IdempotencyRecordUncheckedCreateWithoutUserInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Date | string
   completedAt?: Date | string | null
+  landedAt?: Date | string | null
 }
 
 export type IdempotencyRecordCreateOrConnectWithoutUserInput = {
@@ -610,6 +634,7 @@ export type IdempotencyRecordScalarWhereInput = {
   responseBody?: Prisma.JsonNullableFilter<"IdempotencyRecord">
   claimedAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
   completedAt?: Prisma.DateTimeNullableFilter<"IdempotencyRecord"> | Date | string | null
+  landedAt?: Prisma.DateTimeNullableFilter<"IdempotencyRecord"> | Date | string | null
 }
 
 export type IdempotencyRecordCreateManyUserInput = {
@@ -623,6 +648,7 @@ export type IdempotencyRecordCreateManyUserInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Date | string
   completedAt?: Date | string | null
+  landedAt?: Date | string | null
 }
 
 export type IdempotencyRecordUpdateWithoutUserInput = {
@@ -636,6 +662,7 @@ export type IdempotencyRecordUpdateWithoutUserInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type IdempotencyRecordUncheckedUpdateWithoutUserInput = {
@@ -649,6 +676,7 @@ export type IdempotencyRecordUncheckedUpdateWithoutUserInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 export type IdempotencyRecordUncheckedUpdateManyWithoutUserInput = {
@@ -662,6 +690,7 @@ export type IdempotencyRecordUncheckedUpdateManyWithoutUserInput = {
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
 
 
@@ -678,6 +707,7 @@ export type IdempotencyRecordSelect<ExtArgs extends runtime.Types.Extensions.Int
   responseBody?: boolean
   claimedAt?: boolean
   completedAt?: boolean
+  landedAt?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["idempotencyRecord"]>
 
@@ -693,6 +723,7 @@ export type IdempotencyRecordSelectCreateManyAndReturn<ExtArgs extends runtime.T
   responseBody?: boolean
   claimedAt?: boolean
   completedAt?: boolean
+  landedAt?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["idempotencyRecord"]>
 
@@ -708,6 +739,7 @@ export type IdempotencyRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.T
   responseBody?: boolean
   claimedAt?: boolean
   completedAt?: boolean
+  landedAt?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["idempotencyRecord"]>
 
@@ -723,9 +755,10 @@ export type IdempotencyRecordSelectScalar = {
   responseBody?: boolean
   claimedAt?: boolean
   completedAt?: boolean
+  landedAt?: boolean
 }
 
-export type IdempotencyRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "userId" | "key" | "operationId" | "requestHash" | "status" | "ownerToken" | "responseStatus" | "responseBody" | "claimedAt" | "completedAt", ExtArgs["result"]["idempotencyRecord"]>
+export type IdempotencyRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "userId" | "key" | "operationId" | "requestHash" | "status" | "ownerToken" | "responseStatus" | "responseBody" | "claimedAt" | "completedAt" | "landedAt", ExtArgs["result"]["idempotencyRecord"]>
 export type IdempotencyRecordInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }
@@ -753,6 +786,10 @@ export type $IdempotencyRecordPayload<ExtArgs extends runtime.Types.Extensions.I
     responseBody: runtime.JsonValue | null
     claimedAt: Date
     completedAt: Date | null
+    /**
+     * Set in the money's own transaction: the send moved money under this claim.
+     */
+    landedAt: Date | null
   }, ExtArgs["result"]["idempotencyRecord"]>
   composites: {}
 }
@@ -1188,6 +1225,7 @@ export interface IdempotencyRecordFieldRefs {
   readonly responseBody: Prisma.FieldRef<"IdempotencyRecord", 'Json'>
   readonly claimedAt: Prisma.FieldRef<"IdempotencyRecord", 'DateTime'>
   readonly completedAt: Prisma.FieldRef<"IdempotencyRecord", 'DateTime'>
+  readonly landedAt: Prisma.FieldRef<"IdempotencyRecord", 'DateTime'>
 }
     
 

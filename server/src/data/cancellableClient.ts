@@ -1,0 +1,81 @@
+/**
+ * A `pg` client whose statements end at the database when their request's signal fires
+ * (deadline or hang-up): it sends PostgreSQL's CancelRequest for its backend, so a hung
+ * statement stops holding locks and a connection. COMMIT and ROLLBACK are never
+ * cancelled (the commit gate has disarmed the signal before COMMIT anyway).
+ * Used as the pool's `Client` class (a supported `pg.Pool` option).
+ */
+import { connect } from 'node:net';
+import pg from 'pg';
+import { currentContext, type RequestContext } from '../http/requestContext.ts';
+
+/** Where a pool query carries the context of the request that made it (see CancellablePool). */
+const madeBy = Symbol('tidewater.requestContext');
+type Stamped = { [madeBy]?: RequestContext };
+
+/** PostgreSQL's CancelRequest code (protocol §55.2.7): 1234 in the high half, 5678 in the low. */
+const CANCEL_REQUEST_CODE = 80877102;
+
+/** Sends a CancelRequest for a connected client's backend, on a socket of its own. */
+export function sendCancelRequest(client: pg.Client): void {
+  const { processID, secretKey } = client as unknown as { processID: number | null; secretKey: number | null };
+  const { host, port } = (client as unknown as { connectionParameters: { host: string; port: number } }).connectionParameters;
+  if (processID === null || secretKey === null) return;
+  const message = Buffer.alloc(16);
+  message.writeInt32BE(16, 0);
+  message.writeInt32BE(CANCEL_REQUEST_CODE, 4);
+  message.writeInt32BE(processID, 8);
+  message.writeInt32BE(secretKey, 12);
+  const socket = host.startsWith('/') ? connect(`${host}/.s.PGSQL.${port}`) : connect(port, host);
+  socket.setTimeout(2_000, () => socket.destroy());
+  socket.on('error', () => socket.destroy());
+  socket.on('connect', () => socket.end(message));
+}
+
+const neverCancelled = /^\s*(COMMIT|ROLLBACK|END|ABORT)\b/i;
+
+/** pg.Client that cancels its in-flight statement when the current request's signal fires. */
+export class CancellableClient extends pg.Client {
+  // pg's query() is heavily overloaded (promise, callback, Submittable); we pass every form through.
+  override query(...args: unknown[]): never {
+    const first = args[0] as string | ({ text?: string } & Stamped) | undefined;
+    // A pool query may reach its client from another request's release; its stamp says whose it is.
+    const context = (typeof first === 'object' && first?.[madeBy]) || currentContext();
+    const signal = context?.signal;
+    const text = typeof first === 'string' ? first : (first?.text ?? '');
+    const callSuper = (...forwarded: unknown[]) => (super.query as (...a: unknown[]) => never)(...forwarded);
+    if (!signal || signal.aborted || neverCancelled.test(text)) return callSuper(...args);
+
+    const onAbort = () => {
+      context?.log.info({ processId: (this as unknown as { processID: number }).processID }, 'cancelling a statement at the database');
+      sendCancelRequest(this);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => signal.removeEventListener('abort', onAbort);
+    const last = args.at(-1);
+    if (typeof last === 'function') {
+      args[args.length - 1] = (...results: unknown[]) => {
+        done();
+        return (last as (...r: unknown[]) => unknown)(...results);
+      };
+      return callSuper(...args);
+    }
+    const result = callSuper(...args) as unknown;
+    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
+    return result as never;
+  }
+}
+
+/**
+ * A pg.Pool that stamps each query with the request that made it, synchronously where the
+ * request's AsyncLocalStorage context is still right; the CancellableClient that runs it
+ * later reads the stamp.
+ */
+export class CancellablePool extends pg.Pool {
+  override query(...args: unknown[]): never {
+    const first = args[0];
+    const context = currentContext();
+    if (context && typeof first === 'object' && first !== null) (first as Stamped)[madeBy] = context;
+    return (super.query as (...a: unknown[]) => never)(...args);
+  }
+}

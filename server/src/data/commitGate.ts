@@ -1,0 +1,157 @@
+/**
+ * The commit gate (DESIGN.md "Commit gate"; adr/0006): a wrapper around Prisma's driver
+ * adapter that makes the request's deadline and COMMIT agree.
+ *
+ * - No statement starts after the request's signal fired (deadline or hang-up).
+ * - At COMMIT, in one synchronous step: refuse it when the signal fired, else disarm the
+ *   deadline, so nothing cancels a commit that started. A commit that fails re-arms the
+ *   deadline at its original instant.
+ * - COMMIT and ROLLBACK are bounded by the connect timeout (a COMMIT slower than it has an
+ *   unknown outcome); a connection whose COMMIT or ROLLBACK timed out is released only
+ *   when that statement finally settles, never handed to another request mid-statement.
+ *
+ * Where the real COMMIT happens: `@prisma/adapter-pg` reports `usePhantomQuery: false`,
+ * so Prisma would send `COMMIT` through `executeRaw` before calling `commit()` (which only
+ * releases the connection). The gate therefore reports `usePhantomQuery: true` and sends
+ * COMMIT itself from its own `commit()`. PGlite's adapter already commits in `commit()`.
+ */
+import type {
+  SqlDriverAdapter,
+  SqlDriverAdapterFactory,
+  SqlQuery,
+  Transaction,
+} from '@prisma/driver-adapter-utils';
+import { currentContext } from '../http/requestContext.ts';
+import { currentTransactionAttempt } from './transactionAttempt.ts';
+
+/** Options of the gate. */
+export interface CommitGateOptions {
+  /** Bounds each COMMIT and ROLLBACK round trip (the config's DB_CONNECT_TIMEOUT_MS). */
+  commitTimeoutMs: number;
+  /** Test seam: runs just before COMMIT is sent (a slow or failing commit can be injected here). */
+  beforeCommitSent?: () => Promise<void>;
+}
+
+/** A COMMIT that did not answer within its bound: it may or may not have landed. */
+export class CommitOutcomeUnknown extends Error {
+  readonly code = 'COMMIT_OUTCOME_UNKNOWN';
+  constructor(timeoutMs: number) {
+    super(`COMMIT did not answer within ${timeoutMs} ms; its outcome is unknown`);
+    this.name = 'CommitOutcomeUnknown';
+  }
+}
+
+const statement = (sql: string): SqlQuery => ({ sql, args: [], argTypes: [] });
+
+/** Throws the request's abort reason when its signal fired: no statement starts after it. */
+function refuseAfterSignal(): void {
+  const context = currentContext();
+  if (context?.signal.aborted) throw context.signal.reason;
+}
+
+/** Runs `work`, failing after `ms`; `settled` always learns the real outcome later. */
+function bounded(work: Promise<unknown>, ms: number, settled: (error?: unknown) => void): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  work.then(() => settled(), (error) => settled(error));
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new CommitOutcomeUnknown(ms)), ms);
+  });
+  return Promise.race([work, timeout]).then(
+    () => clearTimeout(timer),
+    (error) => {
+      clearTimeout(timer);
+      throw error;
+    },
+  );
+}
+
+function gateTransaction(inner: Transaction, options: CommitGateOptions): Transaction {
+  const sendsOwnCommit = !inner.options.usePhantomQuery;
+  let closed = false;
+
+  /** Ends the transaction once; a second commit or rollback (Prisma's cleanup) is a no-op. */
+  async function finish(sql: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+    if (closed) return;
+    closed = true;
+    if (!sendsOwnCommit) return sql === 'COMMIT' ? inner.commit() : inner.rollback();
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      // A failed or timed-out COMMIT leaves a connection to discard: rollback() releases it.
+      void (sql === 'COMMIT' ? inner.commit() : inner.rollback()).catch(() => {});
+    };
+    await bounded(inner.executeRaw(statement(sql)), options.commitTimeoutMs, release);
+  }
+
+  return {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    options: { ...inner.options, usePhantomQuery: true },
+    queryRaw(query) {
+      refuseAfterSignal();
+      return inner.queryRaw(query);
+    },
+    executeRaw(query) {
+      refuseAfterSignal();
+      return inner.executeRaw(query);
+    },
+    async commit() {
+      const context = currentContext();
+      if (context && !context.deadline.disarmForCommit()) {
+        await finish('ROLLBACK').catch(() => {});
+        throw context.signal.reason;
+      }
+      const attempt = currentTransactionAttempt();
+      try {
+        await options.beforeCommitSent?.();
+        if (attempt) attempt.commitStarted = true;
+        if (context) context.commitStarted = true;
+        await finish('COMMIT');
+      } catch (error) {
+        context?.deadline.rearmAfterFailedCommit();
+        // Failed before COMMIT was sent (e.g. an injected fault): end the transaction here,
+        // since Prisma does not roll back after a failed commit().
+        await finish('ROLLBACK').catch(() => {});
+        throw error;
+      }
+    },
+    async rollback() {
+      await finish('ROLLBACK');
+    },
+    createSavepoint: inner.createSavepoint?.bind(inner),
+    rollbackToSavepoint: inner.rollbackToSavepoint?.bind(inner),
+    releaseSavepoint: inner.releaseSavepoint?.bind(inner),
+  } as Transaction;
+}
+
+function gateAdapter(inner: SqlDriverAdapter, options: CommitGateOptions): SqlDriverAdapter {
+  return {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    queryRaw(query) {
+      refuseAfterSignal();
+      return inner.queryRaw(query);
+    },
+    executeRaw(query) {
+      refuseAfterSignal();
+      return inner.executeRaw(query);
+    },
+    executeScript: (script) => inner.executeScript(script),
+    async startTransaction(isolationLevel) {
+      refuseAfterSignal();
+      return gateTransaction(await inner.startTransaction(isolationLevel), options);
+    },
+    getConnectionInfo: inner.getConnectionInfo?.bind(inner),
+    dispose: () => inner.dispose(),
+  };
+}
+
+/** Wraps a driver adapter factory so every connection it makes passes the gate. */
+export function withCommitGate(inner: SqlDriverAdapterFactory, options: CommitGateOptions): SqlDriverAdapterFactory {
+  return {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    connect: async () => gateAdapter(await inner.connect(), options),
+  };
+}

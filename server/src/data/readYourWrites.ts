@@ -1,0 +1,51 @@
+/**
+ * Read-your-writes marks (DESIGN.md "Read replicas"): after a user's request writes, that
+ * user's next requests read from the primary for READ_YOUR_WRITES_MS (5 s), so the page
+ * they see after saving shows what they saved while the replica catches up.
+ *
+ * The store is pluggable: the in-memory one serves one API process; several API replicas
+ * share marks through `databaseMarks` (a table on the primary).
+ */
+import type { PrismaClient } from '../generated/prisma/client.ts';
+
+/** Where the marks live. */
+export interface ReadYourWritesStore {
+  /** Records that `userId` wrote; their reads go to the primary until `until` (epoch ms). */
+  markWrite(userId: string, until: number): Promise<void>;
+  /** Until when (epoch ms) `userId` reads from the primary; 0 when there is no mark. */
+  primaryUntil(userId: string): Promise<number>;
+}
+
+/** Marks in this process's memory, pruned as they expire. */
+export function memoryMarks(now: () => number = Date.now): ReadYourWritesStore {
+  const marks = new Map<string, number>();
+  return {
+    async markWrite(userId, until) {
+      marks.set(userId, Math.max(until, marks.get(userId) ?? 0));
+      if (marks.size > 10_000) for (const [id, at] of marks) if (at <= now()) marks.delete(id);
+    },
+    async primaryUntil(userId) {
+      const until = marks.get(userId) ?? 0;
+      if (until <= now()) marks.delete(userId);
+      return until > now() ? until : 0;
+    },
+  };
+}
+
+/** Marks in the `read_your_writes_marks` table on the primary, shared by every API process. */
+export function databaseMarks(primary: PrismaClient): ReadYourWritesStore {
+  return {
+    async markWrite(userId, until) {
+      const at = new Date(until);
+      await primary.readYourWritesMark.upsert({
+        where: { userId },
+        create: { userId, primaryUntil: at },
+        update: { primaryUntil: at },
+      });
+    },
+    async primaryUntil(userId) {
+      const mark = await primary.readYourWritesMark.findUnique({ where: { userId } });
+      return mark && mark.primaryUntil.getTime() > Date.now() ? mark.primaryUntil.getTime() : 0;
+    },
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * The one retry layer (DESIGN.md "One retry layer"): only the data layer retries, and only
+ * through a `RetryPolicy`. A failure is retried when the transient classifier calls it
+ * retryable, the caller says rerunning this unit of work is safe, retries are left, the
+ * process-wide retry budget has a token and the request's signal has not fired.
+ */
+import { defaults } from '../config.ts';
+import type { DatabaseKind } from './database.ts';
+import { processRetryBudget, type RetryBudget } from './retryBudget.ts';
+import { classify, type Classification, type TransientKind } from './transient.ts';
+
+/** A classification, or `kind: 'handled'` for an error only a `handle` predicate opted in. */
+export type RetryReason = Omit<Classification, 'kind'> & { kind: TransientKind | 'handled' };
+
+/** What one call of {@link RetryPolicy.execute} needs to know. */
+export interface ExecuteOptions {
+  /** The request's deadline: no attempt starts after it fires, and a wait between attempts ends with its reason. */
+  signal?: AbortSignal;
+  /**
+   * May this unit of work run again after this failure? Default: only when the database
+   * confirmed nothing was applied. A whole transaction that failed before its COMMIT, or a
+   * read, passes `() => true`.
+   */
+  isSafeToRetry?: (reason: RetryReason) => boolean;
+}
+
+/** Runs a unit of work, rerunning it after temporary failures. */
+export interface RetryPolicy {
+  /** Retries after the first attempt (0: never retried). */
+  readonly maxRetries: number;
+  /** Runs `fn(attempt)` (attempt 0 first); resolves to its result or rejects with its last error. */
+  execute<T>(fn: (attempt: number) => Promise<T>, options?: ExecuteOptions): Promise<T>;
+}
+
+/** Options for {@link exponential}; the numbers default to `config.ts`'s table. */
+export interface ExponentialOptions {
+  /** Default `defaults.dbMaxRetries` (4: up to 5 attempts). */
+  maxRetries?: number;
+  /** The first step; default `defaults.dbRetryBaseDelayMs`. Steps double: d, 2d, 4d, … */
+  delayMs?: number;
+  /** No step is longer; default `defaults.dbRetryMaxDelayMs` (10 s, the Retry-After cap). */
+  maxDelayMs?: number;
+  /** Opts more errors in, e.g. `(e, c) => c?.kind === 'statementTimeout'`. */
+  handle?: (error: unknown, classification: Classification | undefined) => boolean;
+  /** Called before each wait: log it at warn with `reason.code`. `attempt` counts retries from 1. */
+  onRetry?: (error: unknown, attempt: number, delayMs: number, reason: RetryReason) => void;
+  /** Default the process-wide {@link processRetryBudget}. */
+  budget?: RetryBudget;
+  /** In [0, 1); default `Math.random`. */
+  random?: () => number;
+  /** Default a timer that rejects with `signal.reason` when the signal fires. */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+/** Waits `ms`, or rejects with `signal.reason` as soon as the signal fires. */
+export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+/** Each wait is a random 50–100 % of its step `min(delayMs × 2^n, maxDelayMs)`, so failures that came together do not retry together. */
+export function exponential(options: ExponentialOptions = {}): RetryPolicy {
+  const maxRetries = options.maxRetries ?? defaults.dbMaxRetries;
+  const delayMs = options.delayMs ?? defaults.dbRetryBaseDelayMs;
+  const maxDelayMs = options.maxDelayMs ?? defaults.dbRetryMaxDelayMs;
+  const {
+    handle,
+    onRetry,
+    budget = processRetryBudget,
+    random = Math.random,
+    sleep = abortableSleep,
+  } = options;
+
+  const reasonFor = (error: unknown): RetryReason | undefined => {
+    const classification = classify(error);
+    if (!handle?.(error, classification)) return classification?.retryable ? classification : undefined;
+    const code = String((error as { code?: unknown } | null)?.code ?? 'HANDLED');
+    return { kind: 'handled', code, confirmedNotApplied: false, ...classification, retryable: true };
+  };
+
+  return {
+    maxRetries,
+    async execute(fn, { signal, isSafeToRetry = (reason: RetryReason) => reason.confirmedNotApplied } = {}) {
+      for (let attempt = 0; ; attempt++) {
+        signal?.throwIfAborted();
+        try {
+          const result = await fn(attempt);
+          budget.recordSuccess();
+          return result;
+        } catch (error) {
+          const reason = reasonFor(error);
+          const allowed = reason && attempt < maxRetries && !signal?.aborted && isSafeToRetry(reason);
+          if (!allowed || !budget.trySpend()) throw error;
+          const waitMs = Math.min(delayMs * 2 ** attempt, maxDelayMs) * (0.5 + 0.5 * random());
+          onRetry?.(error, attempt + 1, waitMs, reason);
+          await sleep(waitMs, signal);
+        }
+      }
+    },
+  };
+}
+
+/** Never retries: one attempt, its error as it came. */
+export function none(): RetryPolicy {
+  return {
+    maxRetries: 0,
+    async execute(fn, options) {
+      options?.signal?.throwIfAborted();
+      return fn(0);
+    },
+  };
+}
+
+/** PGlite is embedded and single-connection, so it is not retried; a server database is. */
+export function policyFor(kind: DatabaseKind, options?: ExponentialOptions): RetryPolicy {
+  return kind === 'pglite' ? none() : exponential(options);
+}

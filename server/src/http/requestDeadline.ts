@@ -1,0 +1,104 @@
+/**
+ * One request's deadline (DESIGN.md "Deadline"; adr/0006): one AbortSignal that the
+ * deadline or the client hanging up fires. The commit gate disarms it atomically when a
+ * COMMIT starts (nothing cancels a commit that started) and re-arms it at its original
+ * instant when the commit fails. Operations marked `x-no-deadline` are exempt: neither
+ * the clock nor a hang-up fires their signal.
+ */
+import { DeadlineExceeded } from './deadlineExceeded.ts';
+
+/** Why a request's signal fired. */
+export class ClientHungUp extends Error {
+  constructor() {
+    super('the client closed the request');
+    this.name = 'ClientHungUp';
+  }
+}
+
+/** The deadline of one request; every method is synchronous, so each is atomic. */
+export class RequestDeadline {
+  private readonly controller = new AbortController();
+  private timer: NodeJS.Timeout | undefined;
+  private expiresAt: number | undefined;
+  private deadlineMs = 0;
+  private disarmed = false;
+  private exempt = false;
+  private clientGone = false;
+
+  /** True while a commit or a result holds the deadline off. */
+  get isDisarmed(): boolean {
+    return this.disarmed;
+  }
+
+  /** Fires when the deadline passes or the client hangs up (unless disarmed or exempt). */
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Starts the clock: the signal fires `ms` from now. */
+  arm(ms: number): void {
+    this.deadlineMs = ms;
+    this.expiresAt = Date.now() + ms;
+    this.schedule();
+  }
+
+  /** Marks the operation exempt (`x-no-deadline`): nothing will fire its signal. */
+  exemptFromDeadline(): void {
+    this.exempt = true;
+    this.clear();
+  }
+
+  /** The client hung up: fire now, unless exempt or a commit has disarmed us. */
+  onClientGone(): void {
+    this.clientGone = true;
+    if (!this.exempt && !this.disarmed) this.fire(new ClientHungUp());
+  }
+
+  /**
+   * The commit gate: refuse (false) when the signal already fired, else disarm (true) so
+   * nothing fires while the commit runs. Synchronous, so check and disarm are one step.
+   */
+  disarmForCommit(): boolean {
+    if (this.controller.signal.aborted) return false;
+    this.disarmed = true;
+    this.clear();
+    return true;
+  }
+
+  /** A commit failed: arm again at the original instant (firing now if it has passed). */
+  rearmAfterFailedCommit(): void {
+    if (!this.disarmed || this.exempt) return;
+    this.disarmed = false;
+    if (this.clientGone) return this.fire(new ClientHungUp());
+    this.schedule();
+  }
+
+  /** The result filter: a result exists and is being written; nothing may cut it now. */
+  disarmForResult(): void {
+    this.disarmed = true;
+    this.clear();
+  }
+
+  /** Ends the request's timers (called when the response finishes). */
+  dispose(): void {
+    this.clear();
+  }
+
+  private schedule(): void {
+    this.clear();
+    if (this.expiresAt === undefined || this.exempt || this.disarmed) return;
+    const remaining = this.expiresAt - Date.now();
+    if (remaining <= 0) return this.fire(new DeadlineExceeded(this.deadlineMs));
+    this.timer = setTimeout(() => this.fire(new DeadlineExceeded(this.deadlineMs)), remaining);
+  }
+
+  private fire(reason: Error): void {
+    this.clear();
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  }
+
+  private clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
