@@ -12,5 +12,7 @@ import { isDeadlineExceeded } from './deadlineExceeded.ts';
 export function outageOf(error: unknown): string | undefined {
   if (isDeadlineExceeded(error)) return 'deadline';
   if (error instanceof CommitOutcomeUnknown) return 'commitOutcomeUnknown';
+  // Prisma's transaction API: no connection within maxWait, or a transaction past its timeout.
+  if ((error as { code?: unknown } | null)?.code === 'P2028') return 'transactionTimeout';
   return classify(error)?.kind;
 }

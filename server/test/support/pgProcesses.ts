@@ -149,15 +149,10 @@ export async function queryOnce<Row extends object>(url: string, sql: string): P
   }
 }
 
-/** Polls `ready` every `intervalMs` until it resolves true; throws after `timeoutMs`. */
-export async function waitFor(
-  what: string,
-  ready: () => Promise<boolean>,
-  timeoutMs = 60_000,
-  intervalMs = 100,
-) {
-  for (const giveUpAt = Date.now() + timeoutMs; !(await ready().catch(() => false));) {
+/** Polls `ready` every `everyMs` until it resolves true; throws after `withinMs`. */
+export async function waitFor(what: string, ready: () => Promise<boolean>, withinMs = 60_000, everyMs = 100) {
+  for (const giveUpAt = Date.now() + withinMs; !(await ready().catch(() => false));) {
     if (Date.now() > giveUpAt) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, intervalMs));
+    await new Promise((done) => setTimeout(done, everyMs));
   }
 }
