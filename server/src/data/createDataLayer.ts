@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.ts';
 import { currentContext } from '../http/requestContext.ts';
 import { ContentionExhausted } from './contentionExhausted.ts';
-import type { DataLayer, TransactionOptions, Tx } from './dataLayer.ts';
+import type { DataLayer, ReadConnection, TransactionOptions, Tx } from './dataLayer.ts';
 import type { Database } from './database.ts';
 import { memoryMarks, type ReadYourWritesStore } from './readYourWrites.ts';
 import { policyFor, type RetryPolicy, type RetryReason } from './retryPolicy.ts';
@@ -137,15 +137,21 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     }, { signal: signal(), isSafeToRetry });
   }
 
+  /** Primary for a request that wrote or a user with a fresh mark; else the read-only side. */
+  function readConnection(): ReadConnection {
+    const context = currentContext();
+    const hasWrites = context?.hasWrites === true;
+    const primary = { client: prisma, isReadOnly: false, isReadReplica: false, hasWrites };
+    if (database.kind === 'pglite') return primary;
+    if (hasWrites || (context?.readFromPrimaryUntil ?? 0) > Date.now()) return primary;
+    return { client: database.readOnlyPrisma, isReadOnly: true, isReadReplica: database.hasReplica, hasWrites };
+  }
+
   return {
     kind: database.kind,
     db: prisma,
-    readDb() {
-      const context = currentContext();
-      if (!database.hasReplica && database.kind === 'pglite') return prisma;
-      if (context?.hasWrites || (context?.readFromPrimaryUntil ?? 0) > Date.now()) return prisma;
-      return database.readOnlyPrisma;
-    },
+    readDb: () => readConnection().client,
+    readConnection,
     runInTransaction,
     read: (fn) => policy.execute(() => underSignal(() => fn(prisma)), { signal: signal(), isSafeToRetry: () => true }),
     async write(fn) {

@@ -167,7 +167,9 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
     try {
       await inRequest(async () => {
         await layer.beginRequest(userId);
+        expect(layer.readConnection()).toMatchObject({ isReadOnly: true, isReadReplica: true, hasWrites: false });
         await layer.write((db) => db.account.update({ where: { id: a }, data: { name: 'renamed' } }));
+        expect(layer.readConnection()).toMatchObject({ isReadOnly: false, isReadReplica: false, hasWrites: true });
         expect((await layer.readDb().account.findUnique({ where: { id: a } }))?.name).toBe('renamed'); // same request
       });
       const nextRequest = await inRequest(async () => {

@@ -46,11 +46,24 @@ export interface TransactionOptions {
   contentionAttempts?: number;
 }
 
+/** Where a read goes, and what that connection is. */
+export interface ReadConnection {
+  readonly client: PrismaClient;
+  /** A read-only session: a write on it fails (25006), on a replica and on the primary alike. */
+  readonly isReadOnly: boolean;
+  /** It is the read replica (possibly falling back to the primary when that is configured). */
+  readonly isReadReplica: boolean;
+  /** The current request has written, so it reads from the primary. */
+  readonly hasWrites: boolean;
+}
+
 /** The data layer's door, as described above. */
 export interface DataLayer {
   readonly kind: DatabaseKind;
   readonly db: PrismaClient;
   readDb(): PrismaClient;
+  /** `readDb()` with what it chose and why. */
+  readConnection(): ReadConnection;
   runInTransaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   read<T>(fn: (db: PrismaClient) => Promise<T>): Promise<T>;
   write<T>(fn: (db: PrismaClient) => Promise<T>): Promise<T>;
