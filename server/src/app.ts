@@ -21,6 +21,7 @@ import type { Logger } from 'pino';
 import type { ServerConfig } from './config.ts';
 import type { Database } from './data/database.ts';
 import { createDataLayer } from './data/createDataLayer.ts';
+import { databaseMarks, memoryMarks } from './data/readYourWrites.ts';
 import { accessTokens } from './domain/accessTokens.ts';
 import type { DomainDeps } from './domain/deps.ts';
 import { healthHandlers } from './domain/health.ts';
@@ -51,7 +52,8 @@ export function createApp(options: {
   validateResponses?: boolean;
 }): Express {
   const { config, database, logger } = options;
-  const data = createDataLayer({ database, config, logger });
+  const marks = config.readYourWritesStore === 'database' ? databaseMarks(database.prisma) : memoryMarks();
+  const data = createDataLayer({ database, config, logger, marks });
   const deps: DomainDeps = { config, data, tokens: accessTokens(config.jwtSecret, config.accessTokenTtlSeconds) };
   const handlers: Handlers = {
     ...userHandlers(deps),

@@ -47,16 +47,20 @@ export const defaults = {
   spaAbortMs: 65_000,
   /** 5 s (READ_YOUR_WRITES_MS): a user's reads go to the primary this long after they wrote. */
   readYourWritesMs: 5_000,
+  /** memory (READ_YOUR_WRITES_STORE): where those marks live; `database` shares them between API processes. */
+  readYourWritesStore: 'memory',
   /** 15 min (ACCESS_TOKEN_TTL_SECONDS): bearer token lifetime; the BFF renews before it ends. */
   accessTokenTtlSeconds: 900,
   /** 30 days (REFRESH_TOKEN_TTL_SECONDS): a rotating refresh token's lifetime. */
   refreshTokenTtlSeconds: 30 * 24 * 3600,
-  /** 5 min: a step-up authorisation's lifetime (single use). */
+  /** 5 min (STEP_UP_TTL_SECONDS): a step-up authorisation's lifetime (single use); long enough to confirm one send, short enough that a stolen one is soon useless. */
   stepUpTtlSeconds: 300,
-  /** 5: failed PIN checks before the PIN locks. */
+  /** 5 (PIN_MAX_ATTEMPTS): PIN checks that may fail in a row before the PIN locks; a 4-digit PIN then gives a guesser 5 in 10,000 per lock. */
   pinMaxAttempts: 5,
-  /** 15 min: how long a locked PIN stays locked. */
+  /** 15 min (PIN_LOCK_SECONDS): how long a locked PIN stays locked; about 480 guesses a day at most. */
   pinLockSeconds: 900,
+  /** 1,000,000 minor units = 10,000.00 EUR (EXTERNAL_DAILY_LIMIT_MINOR): a customer's external transfers per UTC day, across all their accounts; bounds what a stolen session plus PIN can send away. */
+  externalDailyLimitMinor: 1_000_000,
   /** 100 kB (BODY_LIMIT_BYTES): every request body of this API is small; larger is 413. */
   bodyLimitBytes: 100_000,
   /** 8081 (API_PORT). */
@@ -112,8 +116,13 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   bffUpstreamTimeoutMs: 'BFF_UPSTREAM_TIMEOUT_MS',
   spaAbortMs: 'SPA_ABORT_MS',
   readYourWritesMs: 'READ_YOUR_WRITES_MS',
+  readYourWritesStore: 'READ_YOUR_WRITES_STORE',
   accessTokenTtlSeconds: 'ACCESS_TOKEN_TTL_SECONDS',
   refreshTokenTtlSeconds: 'REFRESH_TOKEN_TTL_SECONDS',
+  stepUpTtlSeconds: 'STEP_UP_TTL_SECONDS',
+  pinMaxAttempts: 'PIN_MAX_ATTEMPTS',
+  pinLockSeconds: 'PIN_LOCK_SECONDS',
+  externalDailyLimitMinor: 'EXTERNAL_DAILY_LIMIT_MINOR',
   bodyLimitBytes: 'BODY_LIMIT_BYTES',
   apiPort: 'API_PORT',
   apiHost: 'API_HOST',
@@ -161,6 +170,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dbConnectionApiToken: env.DB_CONNECTION_API_TOKEN || undefined,
     logLevel: env.LOG_LEVEL || 'info',
   } satisfies ServerConfig;
+  if (!['memory', 'database'].includes(config.readYourWritesStore)) {
+    throw new ConfigError(`READ_YOUR_WRITES_STORE must be "memory" or "database", got "${config.readYourWritesStore}"`);
+  }
   checkTimeoutChain(config);
   return config;
 }

@@ -14,6 +14,7 @@ import { inRequest, memoryLogger } from '../../test/support/inRequest.ts';
 import { createDataLayer } from './createDataLayer.ts';
 import type { DataLayer } from './dataLayer.ts';
 import { openDatabase, type Database } from './database.ts';
+import { databaseMarks } from './readYourWrites.ts';
 import { exponential } from './retryPolicy.ts';
 import { retryBudget } from './retryBudget.ts';
 import { classify } from './transient.ts';
@@ -186,6 +187,24 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
     } finally {
       await sql(replica, 'SELECT pg_wal_replay_resume()');
     }
+  });
+
+  it('shares read-your-writes marks between API processes through the database', async () => {
+    const withReplica = await open({ databaseReplicaUrl: replica.urlFor('tidewater') });
+    const shared = { ...config, readYourWritesStore: 'database' };
+    const first = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(withReplica.prisma) });
+    const second = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(withReplica.prisma) });
+    const userId = randomUUID();
+    await inRequest(async () => {
+      await first.beginRequest(userId);
+      await first.write((db) => db.$executeRaw`SELECT 1`);
+    });
+    await sleep(100); // the mark is written after the write, without holding the request
+    const onSecond = await inRequest(async () => {
+      await second.beginRequest(userId);
+      return second.readConnection();
+    });
+    expect(onSecond).toMatchObject({ isReadReplica: false, isReadOnly: false });
   });
 
   it('fails fast while the database is down and works within 1 s of it coming back', async () => {
