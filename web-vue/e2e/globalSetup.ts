@@ -1,0 +1,52 @@
+/**
+ * Starts the real stack once for the suite: builds the SPA, a throwaway PostgreSQL
+ * (server/test/support/pgCluster.ts), the API on it with the chain scaled down, and the
+ * BFF in front of the API serving web-vue/dist. Specs reach the database through a small
+ * control server (stop, start, pause, resume), because they run in worker processes.
+ * Returns the teardown.
+ */
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { startBff } from '../../bff/test/support/bffProcess.ts';
+import { startApi } from '../../server/test/support/apiProcess.ts';
+import { startPrimary } from '../../server/test/support/pgCluster.ts';
+import { apiTimings, stackEnv } from './stackTimings.ts';
+
+const webVueDir = fileURLToPath(new URL('..', import.meta.url));
+
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  execFileSync(process.execPath, [fileURLToPath(new URL('../../node_modules/vite/bin/vite.js', import.meta.url)), 'build', '--logLevel', 'warn'], {
+    cwd: webVueDir,
+    stdio: 'inherit',
+  });
+  const database = await startPrimary();
+  const api = await startApi({ DATABASE_URL: database.urlFor('tidewater'), LOG_LEVEL: 'warn', ...apiTimings });
+  const bff = await startBff({ apiUrl: api.url, env: { LOG_LEVEL: 'warn', BFF_RETRY_AFTER_SECONDS: apiTimings.RETRY_AFTER_SECONDS } });
+
+  const actions: Record<string, () => Promise<void> | void> = {
+    '/db/stop': () => database.stop(),
+    '/db/start': () => database.start(),
+    '/db/pause': () => database.pause(),
+    '/db/resume': () => database.resume(),
+  };
+  const control = createServer((req, res) => {
+    const action = actions[req.url ?? ''];
+    if (req.method !== 'POST' || !action) return void res.writeHead(404).end();
+    Promise.resolve(action()).then(
+      () => res.writeHead(204).end(),
+      (error: unknown) => res.writeHead(500, { 'Content-Type': 'text/plain' }).end(String(error)),
+    );
+  });
+  await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
+  process.env[stackEnv.baseUrl] = bff.url;
+  process.env[stackEnv.controlUrl] = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
+
+  return async () => {
+    control.close();
+    await bff.stop();
+    await api.stop();
+    await database.destroy();
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * The stack's timeout chain, scaled down for the browser suite (DESIGN.md: tests run the
+ * whole chain scaled through the same env vars). The SPA keeps its real constants (5 s and
+ * 20 s hints, 65 s abort, 120 s read budget): a hung database must outlast 20 s through one
+ * read and its retry: the API's deadline is 10 s, its Retry-After the real 10 s, and a
+ * connection attempt waits 4 s (measured: the retry meets a spent retry budget and answers
+ * after one connection attempt, so the read ends at about 10 + 10–12 + 4 ≈ 25 s, well past 20 s).
+ */
+export const apiTimings = {
+  REQUEST_DEADLINE_MS: '10000',
+  DB_STATEMENT_TIMEOUT_MS: '6000',
+  DB_CONNECT_TIMEOUT_MS: '4000',
+  DB_POOL_WAIT_MS: '4000',
+  DB_RETRY_BASE_DELAY_MS: '200',
+  DB_RETRY_MAX_DELAY_MS: '1000',
+  RETRY_AFTER_SECONDS: '10',
+  IDEMPOTENCY_STORE_BUDGET_MS: '2000',
+  IDEMPOTENCY_RELEASE_BUDGET_MS: '2000',
+} as const;
+
+/** Env var names the specs read, set by globalSetup. */
+export const stackEnv = {
+  baseUrl: 'TIDEWATER_E2E_URL',
+  controlUrl: 'TIDEWATER_E2E_CONTROL_URL',
+} as const;

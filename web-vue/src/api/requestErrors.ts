@@ -1,0 +1,40 @@
+/**
+ * The three ways a request can end without an HTTP answer. The request layer throws
+ * these (never a bare DOMException or TypeError) so `toApiProblem` can tell them apart.
+ */
+
+const brand = Symbol.for('tidewater.requestError');
+
+/** Base of the request layer's own errors. */
+abstract class RequestError extends Error {
+  readonly [brand] = true;
+}
+
+/** The SPA's own abort fired (65 s, or the read's remaining budget). Worded as the outage; never retried. */
+export class RequestTimedOut extends RequestError {
+  override readonly name = 'RequestTimedOut';
+  constructor(readonly afterMs: number) {
+    super(`no answer within ${afterMs} ms`);
+  }
+}
+
+/** The visitor stopped a read (the caller's AbortSignal). */
+export class RequestStopped extends RequestError {
+  override readonly name = 'RequestStopped';
+  constructor() {
+    super('stopped by the visitor');
+  }
+}
+
+/** The connection failed before any answer: offline, refused, reset, DNS. */
+export class ConnectionFailed extends RequestError {
+  override readonly name = 'ConnectionFailed';
+  constructor(override readonly cause: unknown) {
+    super('the connection failed before any answer');
+  }
+}
+
+/** True for an error thrown by the request layer itself. */
+export function isRequestError(error: unknown): error is RequestTimedOut | RequestStopped | ConnectionFailed {
+  return typeof error === 'object' && error !== null && brand in error;
+}

@@ -1,0 +1,85 @@
+/**
+ * The one place requests are sent, wrapped around `fetch` (ADR decisions 1 and 2):
+ * - every attempt is aborted by the SPA at SPA_ABORT_MS (65 s) and then throws RequestTimedOut;
+ * - a READ (GET/HEAD) is retried once, after the wait its first answer named plus up to
+ *   20 % jitter, only if the retry starts within READ_BUDGET_MS (120 s) of the first
+ *   attempt; the retry's own abort is cut to what is left of that budget;
+ * - a read is never retried after its own abort, which would only double the wait;
+ * - a WRITE is never retried: sent again it could spend twice;
+ * - the caller's AbortSignal (the visitor's Stop) ends the read at once: RequestStopped;
+ * - a connection that fails before any answer throws ConnectionFailed.
+ * The answer itself (any status) is returned untouched: deciding what it means is toApiProblem's job.
+ */
+import { readRetryWaitMs, withJitter, type AttemptOutcome } from './readRetryWait.ts';
+import { ConnectionFailed, RequestStopped, RequestTimedOut } from './requestErrors.ts';
+import { browserEnvironment, type RequestEnvironment } from './requestEnvironment.ts';
+import { MAX_JITTER_FRACTION, READ_BUDGET_MS, SPA_ABORT_MS } from './timings.ts';
+
+/** Per-request limits; each defaults to the table in timings.ts. */
+export interface RequestLimits {
+  /** Abort one attempt after this (default SPA_ABORT_MS). */
+  abortAfterMs?: number;
+  /** A read's retry must start within this of its first attempt (default READ_BUDGET_MS). */
+  readBudgetMs?: number;
+  /** False: a read is sent once, like a write (the look-up by key: the visitor's "Check again" is its retry). */
+  retryReads?: boolean;
+}
+
+/** A fetch with the SPA's abort and read-retry rules. */
+export type ResilientFetch = (request: Request, limits?: RequestLimits) => Promise<Response>;
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/** Creates the request layer's fetch over `env` (the browser by default). */
+export function createResilientFetch(env: RequestEnvironment = browserEnvironment, defaults: RequestLimits = {}): ResilientFetch {
+  async function attempt(request: Request, abortAfterMs: number, callerSignal: AbortSignal): Promise<AttemptOutcome> {
+    if (callerSignal.aborted) return { error: new RequestStopped() };
+    const controller = new AbortController();
+    let timedOut = false;
+    const cancelTimer = env.setTimer(() => {
+      timedOut = true;
+      controller.abort();
+    }, abortAfterMs);
+    const onStop = () => controller.abort();
+    callerSignal.addEventListener('abort', onStop, { once: true });
+    try {
+      const response = await env.fetch(new Request(request, { signal: controller.signal }));
+      return { response };
+    } catch (cause) {
+      if (timedOut) return { error: new RequestTimedOut(abortAfterMs) };
+      if (callerSignal.aborted) return { error: new RequestStopped() };
+      return { error: new ConnectionFailed(cause) };
+    } finally {
+      cancelTimer();
+      callerSignal.removeEventListener('abort', onStop);
+    }
+  }
+
+  function settle(outcome: AttemptOutcome): Response {
+    if (outcome.error) throw outcome.error;
+    return outcome.response;
+  }
+
+  return async function resilientFetch(request, limits = {}) {
+    const abortAfterMs = limits.abortAfterMs ?? defaults.abortAfterMs ?? SPA_ABORT_MS;
+    const readBudgetMs = limits.readBudgetMs ?? defaults.readBudgetMs ?? READ_BUDGET_MS;
+    const retryReads = limits.retryReads ?? defaults.retryReads ?? true;
+    const callerSignal = request.signal;
+    const isRead = READ_METHODS.has(request.method.toUpperCase());
+    const startedAt = env.now();
+
+    if (!isRead || !retryReads) return settle(await attempt(request, abortAfterMs, callerSignal));
+
+    const first = await attempt(request.clone(), Math.min(abortAfterMs, readBudgetMs), callerSignal);
+    const waitMs = await readRetryWaitMs(first);
+    if (waitMs === null) return settle(first);
+    const jitteredMs = withJitter(waitMs, env.random(), MAX_JITTER_FRACTION);
+    if (env.now() - startedAt + jitteredMs >= readBudgetMs) return settle(first);
+
+    await env.sleep(jitteredMs, callerSignal);
+    if (callerSignal.aborted) throw new RequestStopped();
+    const leftMs = readBudgetMs - (env.now() - startedAt);
+    if (leftMs <= 0) return settle(first);
+    return settle(await attempt(request, Math.min(abortAfterMs, leftMs), callerSignal));
+  };
+}

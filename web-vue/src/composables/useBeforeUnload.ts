@@ -1,0 +1,26 @@
+/**
+ * Asks the browser to confirm leaving while `active` (a money send is pending or holds
+ * its key): the key lives only in this page, and a reload or a new tab would send a
+ * new one that can pay twice. The browser shows its own words.
+ */
+import { onScopeDispose, watch, type Ref } from 'vue';
+
+/** Registers a beforeunload guard for as long as `active` is true. */
+export function useBeforeUnload(active: Ref<boolean>): void {
+  const ask = (event: BeforeUnloadEvent) => {
+    event.preventDefault();
+    event.returnValue = '';
+  };
+  const stopWatching = watch(
+    active,
+    (isActive) => {
+      if (isActive) window.addEventListener('beforeunload', ask);
+      else window.removeEventListener('beforeunload', ask);
+    },
+    { immediate: true },
+  );
+  onScopeDispose(() => {
+    stopWatching();
+    window.removeEventListener('beforeunload', ask);
+  });
+}

@@ -1,0 +1,66 @@
+/**
+ * One read a page shows (ADR decisions 4–6): its data or its problem, the phase of its
+ * wait, and Stop from 20 s. The request layer does the one retry inside the same call,
+ * so the hints time the whole read. A read that said something says "Loaded." when it
+ * loads. A newer run supersedes an older one.
+ */
+import { computed, ref, shallowRef } from 'vue';
+import type { ApiProblem } from '../api/apiProblem.ts';
+import type { Result } from '../api/result.ts';
+import { waitHints } from '../messages.ts';
+import { useWaitPhase } from './useWaitPhase.ts';
+
+/** A read's state and controls. */
+export function useRead<T>(load: (signal: AbortSignal) => Promise<Result<T>>) {
+  const data = shallowRef<T>();
+  const problem = shallowRef<ApiProblem | null>(null);
+  const pending = ref(false);
+  const loadedNote = ref(false);
+  const { phase, saidSomething } = useWaitPhase(pending);
+  let controller: AbortController | null = null;
+
+  /** Runs (or reruns) the read; resolves with its result. */
+  async function run(): Promise<Result<T>> {
+    controller?.abort();
+    const mine = new AbortController();
+    controller = mine;
+    problem.value = null;
+    loadedNote.value = false;
+    pending.value = true;
+    const result = await load(mine.signal);
+    if (controller !== mine) return result; // superseded
+    controller = null;
+    const said = saidSomething.value;
+    pending.value = false;
+    if (result.error) problem.value = result.error;
+    else {
+      data.value = result.data;
+      loadedNote.value = said;
+    }
+    return result;
+  }
+
+  /** Stops the read (offered from 20 s). */
+  function stop(): void {
+    controller?.abort();
+  }
+
+  /** The hint under the control that started the wait: "", a wait hint, or "Loaded.". */
+  const hint = computed(() => {
+    if (pending.value) return phase.value === 'slow' ? waitHints.slow : phase.value === 'still' ? waitHints.still : '';
+    return loadedNote.value ? waitHints.loaded : '';
+  });
+
+  return {
+    data,
+    problem,
+    pending,
+    phase,
+    hint,
+    /** "Loaded." is said but not shown. */
+    hintIsUnseen: computed(() => !pending.value && loadedNote.value),
+    canStop: computed(() => pending.value && phase.value === 'still'),
+    run,
+    stop,
+  };
+}

@@ -1,0 +1,157 @@
+/**
+ * Every sentence the SPA says about an outage, a wait or an error, in one file (ADR-0059
+ * decision 7): one sentence for the outage, and other words only where the visitor's
+ * next step differs (whether money moved, whether a change was saved, whether pressing
+ * the same button again is safe). The servers' titles and details are never shown:
+ * they promise times nobody measured.
+ */
+import { isServiceOutage, type ApiProblem, type ProblemCode } from './api/apiProblem.ts';
+
+/** The outage, whoever reported it: every 503 and the SPA's own 65 s abort. */
+export const OUTAGE = 'The service is temporarily unavailable. Please try again later.';
+
+/** Hints under the control that started a wait. */
+export const waitHints = {
+  /** From 5 s. */
+  slow: 'Taking longer than usual…',
+  /** From 20 s. */
+  still: 'Still trying…',
+  /** From 20 s on a money send that holds its key: a reload would lose the key. */
+  stillKeepOpen: 'Still trying… Keep this page open.',
+  /** Said, unseen, when a read that said something loads (WCAG 4.1.3). */
+  loaded: 'Loaded.',
+} as const;
+
+/** Sentences about a money send's outcome and its key. */
+export const sendMessages = {
+  /** A 503 with `applied: false`: the server knows nothing moved. */
+  nothingChanged: 'The service is temporarily unavailable, and nothing was changed.',
+  /** A send that may have landed and keeps its key: the control re-sends the same key. */
+  mayHaveLanded: "The service is temporarily unavailable, and we can't tell yet whether it went through.",
+  /** A server failure that is not an outage, on a send that keeps its key. */
+  failedMayHaveLanded: "Something went wrong on our side, and we can't tell yet whether it went through.",
+  /** No answer at all: the key is dropped and a check comes first. */
+  lostMayHaveLanded: "We lost the connection, so we can't tell yet whether it went through. Check before sending it again.",
+  /** A 409 with no code, a reused key, or an edit while a key was held. */
+  checkFirst: "We can't tell yet whether it went through. Check before sending it again.",
+  /** The details changed after a send we could not confirm. */
+  editedWhileUnsure: "You changed the details of a send we couldn't confirm. Check whether it went through before sending it again.",
+  /** 409 IDEMPOTENCY_IN_FLIGHT: the first request with this key is still being processed. */
+  inFlight: "It's still being processed. Wait a moment, then try again.",
+  /** 409 IDEMPOTENCY_RESULT_UNKNOWN with `applied: true`: it landed; no send is offered. */
+  wentThrough: "It went through, but we couldn't show its receipt.",
+  /** Only beside a control that re-sends the same key; never during a wait; never on a deposit. */
+  sameKeyIsSafe: "Retrying won't charge you twice.",
+} as const;
+
+/** Sentences of the look-up by key. */
+export const checkMessages = {
+  found: 'It went through.',
+  notYet: "We can't find it yet. It may still go through, so this page will check once more by itself.",
+  notFound: "It didn't go through, and nothing was changed. You can send it again.",
+} as const;
+
+/** Sentences about the session. */
+export const sessionMessages = {
+  /** The start-up page when the session check got anything but an answer or a 4xx. */
+  unavailableTitle: 'Temporarily unavailable',
+  signOutFailed: "We couldn't sign you out. You're still signed in.",
+  signedOut: "You're signed out.",
+  expired: 'You were signed out because you were inactive for a while.',
+  idleTitle: "You're about to be signed out",
+  idleBody: (time: string) => `For your security, we'll sign you out in ${time} unless you stay signed in.`,
+} as const;
+
+/** Sentences about a form field. */
+export const fieldMessages = {
+  required: 'Enter a value.',
+  amountFormat: 'Enter an amount in euros, like 12.34.',
+  amountTooSmall: 'Enter an amount of at least €0.01.',
+  amountTooLarge: 'Enter an amount of at most €1,000,000,000.00.',
+  email: 'Enter an email address, like name@example.com.',
+  password: 'Use at least 10 characters.',
+  handle: 'Use 3 to 20 lowercase letters, digits or underscores.',
+  pin: 'Enter 4 to 6 digits.',
+  displayName: 'Enter your name.',
+  accountName: 'Enter a name of at most 60 characters.',
+  iban: 'Enter an IBAN, like DE89 3704 0044 0532 0130 00.',
+  beneficiaryName: 'Enter the name of the account holder.',
+  recipient: 'Choose an account to send to.',
+  description: 'Use at most 140 characters.',
+} as const;
+
+/** Plain sentences for the API's codes whose next step is the visitor's own. */
+const codeMessages: Partial<Record<ProblemCode, string>> = {
+  INVALID_CREDENTIALS: "That email and password don't match an account.",
+  EMAIL_TAKEN: 'An account with that email already exists. Sign in instead.',
+  HANDLE_TAKEN: 'That handle is taken. Choose another.',
+  PIN_INCORRECT: "That PIN isn't right.",
+  PIN_LOCKED: 'Your PIN is locked after too many wrong tries. Try again later.',
+  AUTHORIZATION_INVALID: 'Your PIN check is no longer valid. Enter your PIN again. Nothing was changed.',
+  AUTHORIZATION_EXPIRED: 'Your PIN check has expired. Enter your PIN again. Nothing was changed.',
+  INSUFFICIENT_FUNDS: "There isn't enough money in this account. Nothing was changed.",
+  DAILY_LIMIT_EXCEEDED: "This would go over today's limit for transfers. Nothing was changed.",
+  INVALID_IBAN: "That IBAN isn't valid. Check it and try again.",
+  SAME_ACCOUNT: 'Choose a different account to send to.',
+  PAYEE_NOT_FOUND: 'No customer has that handle. Check it and try again.',
+  PAYEE_HAS_NO_OPEN_ACCOUNT: "That customer can't receive money right now. Nothing was changed.",
+  ACCOUNT_NOT_FOUND: "We couldn't find that account.",
+  NOT_FOUND: "We couldn't find that.",
+  ACCOUNT_CLOSED: 'That account is closed. Nothing was changed.',
+  ACCOUNT_NOT_EMPTY: 'Move the money out of this account before you close it.',
+  ACCOUNT_IS_PRIMARY: 'Make another account primary before you close this one.',
+  TOO_MANY_REQUESTS: 'Too many tries. Wait a minute, then try again.',
+  VALIDATION_FAILED: "Some details aren't valid. Check them and try again.",
+  MALFORMED_JSON: "Some details aren't valid. Check them and try again.",
+  UNAUTHENTICATED: 'Your session has ended. Please sign in again.',
+  TOKEN_INVALID: 'Your session has ended. Please sign in again.',
+  FORBIDDEN: "You can't do that.",
+  IDEMPOTENCY_IN_FLIGHT: sendMessages.inFlight,
+  IDEMPOTENCY_KEY_REUSED: sendMessages.checkFirst,
+};
+
+/** What the visitor was doing, because the same problem means different next steps. */
+export type ProblemContext =
+  /** Loading something; nothing changes. */
+  | 'read'
+  /** A change with no key (open, rename, close, make primary): may be saved. */
+  | 'change'
+  /** A money send holding an Idempotency-Key. */
+  | 'moneySend'
+  /** The PIN step before a withdrawal or an external transfer. */
+  | 'pinCheck'
+  /** Sign-in, sign-up. */
+  | 'auth';
+
+/** The one sentence for `problem` met while doing `context`. */
+export function problemMessage(problem: ApiProblem, context: ProblemContext): string {
+  // The outage first, before any connection branch (ADR decision 3).
+  if (isServiceOutage(problem)) {
+    if (context === 'moneySend') return problem.applied === false ? sendMessages.nothingChanged : sendMessages.mayHaveLanded;
+    if (context === 'pinCheck') return 'The service is temporarily unavailable, and no money was moved.';
+    if (context === 'change') return "The service is temporarily unavailable, and we can't tell yet whether your change was saved.";
+    return OUTAGE;
+  }
+  if (problem.code === 'STOPPED') return 'Loading stopped.';
+  if (problem.code === 'IDEMPOTENCY_RESULT_UNKNOWN' && problem.applied === true) return sendMessages.wentThrough;
+  if (problem.code === 'CONNECTION_FAILED' || problem.code === 'UNREADABLE_RESPONSE') {
+    if (context === 'moneySend') return sendMessages.lostMayHaveLanded;
+    if (context === 'change') return "We lost the connection, so we can't tell yet whether your change was saved.";
+    if (context === 'pinCheck') return "We couldn't reach Tidewater, and no money was moved. Check your connection and try again.";
+    return "We couldn't reach Tidewater. Check your connection and try again.";
+  }
+  if (problem.code === 'NOT_IMPLEMENTED') {
+    return context === 'read' ? "This isn't available yet." : "This isn't available yet, and nothing was changed.";
+  }
+  if (problem.status === 409 && context === 'moneySend' && problem.code.startsWith('HTTP_')) return sendMessages.checkFirst;
+  const known = codeMessages[problem.code];
+  if (known) return known;
+  if (problem.status !== null && problem.status >= 500) {
+    if (context === 'moneySend') return sendMessages.failedMayHaveLanded;
+    if (context === 'change') return "Something went wrong on our side, and we can't tell yet whether your change was saved.";
+    return 'Something went wrong on our side. Please try again later.';
+  }
+  return context === 'read'
+    ? "Something went wrong while loading this. Please try again."
+    : "Something went wrong, and nothing was changed. Please try again.";
+}

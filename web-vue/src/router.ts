@@ -1,0 +1,59 @@
+/**
+ * The routes (history mode) and the one guard: wait for the start-up session check, send
+ * signed-out visitors to sign-in and signed-in ones away from it. While the service is
+ * unavailable at start-up App.vue shows that page instead of any route.
+ */
+import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
+import { usePageAlertStore } from './stores/pageAlert.ts';
+import { useSessionStore } from './stores/session.ts';
+
+declare module 'vue-router' {
+  interface RouteMeta {
+    /** The document title's first part. */
+    title: string;
+    /** 'app' (signed in) or 'public'. */
+    layout: 'app' | 'public';
+    /** Only for signed-out visitors. */
+    guestOnly?: boolean;
+  }
+}
+
+/** Every page. */
+export const routes: RouteRecordRaw[] = [
+  { path: '/', name: 'dashboard', component: () => import('./pages/DashboardPage.vue'), meta: { title: 'Your accounts', layout: 'app' } },
+  { path: '/sign-in', name: 'sign-in', component: () => import('./pages/SignInPage.vue'), meta: { title: 'Sign in', layout: 'public', guestOnly: true } },
+  { path: '/sign-up', name: 'sign-up', component: () => import('./pages/SignUpPage.vue'), meta: { title: 'Open your Tidewater account', layout: 'public', guestOnly: true } },
+  { path: '/accounts/:accountId', name: 'account', component: () => import('./pages/AccountPage.vue'), props: true, meta: { title: 'Account', layout: 'app' } },
+  { path: '/accounts/:accountId/deposit', name: 'deposit', component: () => import('./pages/DepositPage.vue'), props: true, meta: { title: 'Deposit money', layout: 'app' } },
+  { path: '/accounts/:accountId/withdraw', name: 'withdraw', component: () => import('./pages/WithdrawPage.vue'), props: true, meta: { title: 'Withdraw money', layout: 'app' } },
+  { path: '/accounts/:accountId/manage', name: 'manage', component: () => import('./pages/ManageAccountPage.vue'), props: true, meta: { title: 'Manage account', layout: 'app' } },
+  { path: '/accounts/:accountId/check/:idempotencyKey', name: 'check', component: () => import('./pages/CheckByKeyPage.vue'), props: true, meta: { title: 'Did it go through?', layout: 'app' } },
+  { path: '/transfer', name: 'transfer', component: () => import('./pages/TransferPage.vue'), meta: { title: 'Transfer money', layout: 'app' } },
+  { path: '/:pathMatch(.*)*', name: 'not-found', component: () => import('./pages/NotFoundPage.vue'), meta: { title: 'Page not found', layout: 'public' } },
+];
+
+/** Creates the router with its guard. */
+export function createAppRouter() {
+  const router = createRouter({ history: createWebHistory(), routes });
+
+  router.beforeEach(async (to) => {
+    const session = useSessionStore();
+    await session.whenStarted();
+    if (session.status === 'unavailable' || to.name === 'not-found') return true;
+    const signedIn = session.status === 'signedIn';
+    if (to.meta.layout === 'app' && !signedIn) return { name: 'sign-in', query: to.fullPath === '/' ? {} : { next: to.fullPath } };
+    if (to.meta.guestOnly && signedIn) return { name: 'dashboard' };
+    return true;
+  });
+
+  router.afterEach((to, from) => {
+    const alert = usePageAlertStore();
+    alert.clear();
+    alert.disarm();
+    document.title = `${to.meta.title} · Tidewater`;
+    // Move focus to the new page's heading so a screen reader hears where it landed (not on first load).
+    if (from.matched.length > 0) setTimeout(() => document.querySelector<HTMLElement>('main h1')?.focus(), 0);
+  });
+
+  return router;
+}
