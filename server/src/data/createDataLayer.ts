@@ -10,6 +10,7 @@ import { currentContext } from '../http/requestContext.ts';
 import { ContentionExhausted } from './contentionExhausted.ts';
 import type { DataLayer, ReadConnection, TransactionOptions, Tx } from './dataLayer.ts';
 import type { Database } from './database.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
 import { memoryMarks, type ReadYourWritesStore } from './readYourWrites.ts';
 import { policyFor, type RetryPolicy, type RetryReason } from './retryPolicy.ts';
 import { classify } from './transient.ts';
@@ -137,14 +138,32 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     }, { signal: signal(), isSafeToRetry });
   }
 
+  /**
+   * A client whose reads (find*, count, aggregate, groupBy, $queryRaw) go through the
+   * retry policy as reads outside a transaction: safe to rerun on a dropped connection.
+   * Anything else passes through untouched (and fails on a read-only session).
+   */
+  function withReadRetries(client: PrismaClient): PrismaClient {
+    return client.$extends({
+      query: {
+        $allOperations({ operation, args, query }) {
+          if (!readOperations.has(operation)) return query(args);
+          return policy.execute(() => underSignal(() => query(args)), { signal: signal(), isSafeToRetry: () => true });
+        },
+      },
+    }) as unknown as PrismaClient;
+  }
+  const primaryReads = withReadRetries(prisma);
+  const readOnlyReads = withReadRetries(database.readOnlyPrisma);
+
   /** Primary for a request that wrote or a user with a fresh mark; else the read-only side. */
   function readConnection(): ReadConnection {
     const context = currentContext();
     const hasWrites = context?.hasWrites === true;
-    const primary = { client: prisma, isReadOnly: false, isReadReplica: false, hasWrites };
+    const primary = { client: primaryReads, isReadOnly: false, isReadReplica: false, hasWrites };
     if (database.kind === 'pglite') return primary;
     if (hasWrites || (context?.readFromPrimaryUntil ?? 0) > Date.now()) return primary;
-    return { client: database.readOnlyPrisma, isReadOnly: true, isReadReplica: database.hasReplica, hasWrites };
+    return { client: readOnlyReads, isReadOnly: true, isReadReplica: database.hasReplica, hasWrites };
   }
 
   return {
@@ -168,6 +187,20 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     },
   };
 }
+
+/** Prisma operations that only read. */
+const readOperations = new Set([
+  'findUnique',
+  'findUniqueOrThrow',
+  'findFirst',
+  'findFirstOrThrow',
+  'findMany',
+  'count',
+  'aggregate',
+  'groupBy',
+  '$queryRaw',
+  '$queryRawUnsafe',
+]);
 
 /** verifyCommitted() said the lost commit did not land; carries the commit's error. */
 class CommitNotLanded extends Error {

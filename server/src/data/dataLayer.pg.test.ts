@@ -263,6 +263,23 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
     expect(inserts).toBe(1);
   });
 
+  it('retries a read through readDb() when its connection dropped', async () => {
+    const marker = `rdb_${randomUUID().slice(0, 8)}`;
+    let runs = 0;
+    const read = inRequest(() => {
+      runs += 1;
+      return data.readDb().$queryRawUnsafe(`SELECT 1 AS one, '${marker}' AS marker FROM pg_sleep(1)`);
+    });
+    for (let i = 0; i < 50; i++) {
+      const rows = await sql(primary, `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE query LIKE $1 AND pid <> pg_backend_pid()`, [`%${marker}%`]);
+      if (rows.some((row) => row.killed)) break;
+      await sleep(20);
+    }
+    await expect(read).resolves.toEqual([{ one: 1, marker }]);
+    expect(runs).toBe(1); // one call of ours; the retry happened inside readDb()'s client
+    expect(log.lines.some((line) => line.code === '57P01' && line.msg === 'retrying after a temporary database failure')).toBe(true);
+  });
+
   it('caps total retries with the budget during a sustained outage', async () => {
     const fresh = await open();
     const budget = retryBudget({ capacity: 5, perSecond: 0, perSuccess: 0 });

@@ -43,7 +43,7 @@ export interface RouterHooks {
   authenticate(req: Request): Promise<AccessClaims>;
   /** Names the signed-in caller to the data layer (read-your-writes). */
   beginRequest(userId: string): Promise<void>;
-  /** REQUEST_DEADLINE_MS: armed for every operation not marked `x-no-deadline`. */
+  /** REQUEST_DEADLINE_MS: armed for every operation; `x-no-deadline` ones ignore hang-ups. */
   deadlineMs: number;
 }
 
@@ -74,8 +74,8 @@ export function mountOperations(app: Express, handlers: Handlers, hooks: RouterH
     const method = operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
     app[method](operation.expressPath, async (req: Request, res: Response) => {
       const context = currentContext()!;
-      if (operation.noDeadline) context.deadline.exemptFromDeadline();
-      else context.deadline.arm(hooks.deadlineMs);
+      if (operation.noDeadline) context.deadline.ignoreClientHangUp();
+      context.deadline.arm(hooks.deadlineMs);
       const work = (async () => {
         const caller = operation.secured ? await hooks.authenticate(req) : anonymous;
         if (caller.userId) await hooks.beginRequest(caller.userId);

@@ -2,8 +2,13 @@
  * One request's deadline (DESIGN.md "Deadline"; adr/0006): one AbortSignal that the
  * deadline or the client hanging up fires. The commit gate disarms it atomically when a
  * COMMIT starts (nothing cancels a commit that started) and re-arms it at its original
- * instant when the commit fails. Operations marked `x-no-deadline` are exempt: neither
- * the clock nor a hang-up fires their signal.
+ * instant when the commit fails.
+ *
+ * Operations marked `x-no-deadline` (refresh, revoke, logout) are exempt from the
+ * hang-up: a client that leaves does not take back their work (a refused refresh's
+ * record stays). The clock still bounds them at the same deadline, because without it a
+ * hung database would hold them past the BFF's 55 s (5 logins × 10 s + 7.5 s of retry
+ * waits = 57.5 s at the defaults; adr/0006).
  */
 import { DeadlineExceeded } from './deadlineExceeded.ts';
 
@@ -22,7 +27,7 @@ export class RequestDeadline {
   private expiresAt: number | undefined;
   private deadlineMs = 0;
   private disarmed = false;
-  private exempt = false;
+  private hangUpIgnored = false;
   private clientGone = false;
 
   /** True while a commit or a result holds the deadline off. */
@@ -42,16 +47,15 @@ export class RequestDeadline {
     this.schedule();
   }
 
-  /** Marks the operation exempt (`x-no-deadline`): nothing will fire its signal. */
-  exemptFromDeadline(): void {
-    this.exempt = true;
-    this.clear();
+  /** Marks the operation exempt (`x-no-deadline`): a hang-up does not fire its signal. */
+  ignoreClientHangUp(): void {
+    this.hangUpIgnored = true;
   }
 
   /** The client hung up: fire now, unless exempt or a commit has disarmed us. */
   onClientGone(): void {
     this.clientGone = true;
-    if (!this.exempt && !this.disarmed) this.fire(new ClientHungUp());
+    if (!this.hangUpIgnored && !this.disarmed) this.fire(new ClientHungUp());
   }
 
   /**
@@ -67,9 +71,9 @@ export class RequestDeadline {
 
   /** A commit failed: arm again at the original instant (firing now if it has passed). */
   rearmAfterFailedCommit(): void {
-    if (!this.disarmed || this.exempt) return;
+    if (!this.disarmed) return;
     this.disarmed = false;
-    if (this.clientGone) return this.fire(new ClientHungUp());
+    if (this.clientGone && !this.hangUpIgnored) return this.fire(new ClientHungUp());
     this.schedule();
   }
 
@@ -86,7 +90,7 @@ export class RequestDeadline {
 
   private schedule(): void {
     this.clear();
-    if (this.expiresAt === undefined || this.exempt || this.disarmed) return;
+    if (this.expiresAt === undefined || this.disarmed) return;
     const remaining = this.expiresAt - Date.now();
     if (remaining <= 0) return this.fire(new DeadlineExceeded(this.deadlineMs));
     this.timer = setTimeout(() => this.fire(new DeadlineExceeded(this.deadlineMs)), remaining);
