@@ -1,0 +1,205 @@
+/**
+ * The BFF's one table of defaults, each with its value and its reason (DESIGN.md "The
+ * numbers" and "The BFF"; ADR-0058 D11 of the reference). Every value can be overridden
+ * by the environment variable named beside it; tests run the BFF scaled down through the
+ * same variables. The chain that ties the BFF's waits to the SPA's abort is checked at
+ * start, and the BFF refuses to start when it breaks.
+ */
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
+
+/** The defaults. Milliseconds unless the name says otherwise. */
+export const defaults = {
+  /** 8080 (BFF_PORT): the one port visitors reach. */
+  port: 8080,
+  /** 127.0.0.1 (BFF_HOST): local by default, like the API; containers set 0.0.0.0. */
+  host: '127.0.0.1',
+  /** http://127.0.0.1:8081 (API_URL): the API, on its default port. */
+  apiUrl: 'http://127.0.0.1:8081',
+  /**
+   * 55 s (BFF_UPSTREAM_TIMEOUT_MS): above the API's worst answer, 40 s deadline + 5 s
+   * cancel + 3 s release + 5 s = 53 s, so every answer the API gives reaches the visitor;
+   * after it the BFF answers its own 503, without `applied` (only the API knows).
+   */
+  upstreamTimeoutMs: 55_000,
+  /**
+   * 30 s (BFF_RENEWAL_TIMEOUT_MS): the refresh call's own budget. The API's refresh has no
+   * request deadline (a rotation must not be half-undone by a hang-up), so it gets long
+   * enough to finish on a slow database: a rotated pair that arrives late is still kept.
+   */
+  renewalTimeoutMs: 30_000,
+  /**
+   * 5 s (BFF_RENEWAL_WAIT_MS): how long a visitor's request waits for a renewal before
+   * the BFF answers 503 (the renewal itself runs on to its 30 s and is kept). 5 + 55 = 60 s
+   * is the BFF's worst answer, below the SPA's 65 s abort.
+   */
+  renewalWaitMs: 5_000,
+  /** 60 s (BFF_RENEW_AHEAD_MS): an access token that expires within this is renewed first. */
+  renewAheadMs: 60_000,
+  /**
+   * 60 s (BFF_RENEWAL_REUSE_MS): a request that still presents a refresh token this process
+   * has just rotated gets the rotation's result instead of presenting the spent token
+   * (the API treats a spent token as stolen and ends the whole family).
+   */
+  renewalReuseMs: 60_000,
+  /** 5 s (BFF_REVOKE_TIMEOUT_MS): sign-out's revoke writes one row; a late answer loses nothing. */
+  revokeTimeoutMs: 5_000,
+  /** 5 s (BFF_ME_TIMEOUT_MS): sign-in's read of the profile; reads one row. */
+  meTimeoutMs: 5_000,
+  /**
+   * 5 s (BFF_SESSION_STORE_TIMEOUT_MS): the "session poll" of DESIGN.md: each session-store
+   * round trip (connect and query); a hung store then answers 503 rather than hanging.
+   */
+  sessionStoreTimeoutMs: 5_000,
+  /** 3 s (BFF_HEALTH_PROBE_TIMEOUT_MS): the readiness probe of the API (and the session store). */
+  healthProbeTimeoutMs: 3_000,
+  /** 15 min (SESSION_IDLE_TIMEOUT_MS): a signed-in session ends after this long without activity. */
+  sessionIdleTimeoutMs: 15 * 60_000,
+  /**
+   * 30 min (BFF_SESSION_RETENTION_MS): how long the store keeps a session after its last
+   * save, and the cookie's lifetime. Longer than the inactivity timeout, so a visitor who
+   * comes back after it is told the session ended and its refresh token is revoked;
+   * after it the row is pruned.
+   */
+  sessionRetentionMs: 30 * 60_000,
+  /** 10 s (BFF_RETRY_AFTER_SECONDS): the wait the BFF's own 503s name; the API's back-off cap. */
+  retryAfterSeconds: 10,
+  /** 65 s (SPA_ABORT_MS): mirrored from web-vue; the BFF's worst answer must come before it. */
+  spaAbortMs: 65_000,
+  /** 100 kB (BFF_BODY_LIMIT_BYTES): the BFF's own JSON bodies (sign-in, sign-up) are small. */
+  bodyLimitBytes: 100_000,
+  /** false (COOKIE_SECURE: true | false | auto): `auto` sets Secure when the request is https (behind a trusted proxy). */
+  cookieSecure: 'false',
+  /** unset (BFF_TRUST_PROXY): Express's `trust proxy` (e.g. `1` or `loopback`) when behind a TLS proxy. */
+  trustProxy: '',
+  /** web-vue/dist (BFF_WEB_DIST_DIR): the built SPA. */
+  webDistDir: `${repoRoot}web-vue/dist`,
+  /** spec/docs/index.html (BFF_DOCS_FILE): the rendered Redocly docs. */
+  docsFile: `${repoRoot}spec/docs/index.html`,
+  /** info (LOG_LEVEL). */
+  logLevel: 'info',
+} as const;
+
+type Widen<T> = T extends number ? number : T extends string ? string : T;
+
+/** The resolved configuration: the defaults with the environment's overrides applied. */
+export type BffConfig = { readonly [K in keyof typeof defaults]: Widen<(typeof defaults)[K]> } & {
+  /** SESSION_SECRET: signs the session cookie; random per process when unset (in-memory sessions only). */
+  readonly sessionSecret: string;
+  /** True when SESSION_SECRET was unset and a random one was made. */
+  readonly sessionSecretGenerated: boolean;
+  /** BFF_SESSION_DATABASE_URL: PostgreSQL for sessions; unset means an in-memory store. */
+  readonly sessionDatabaseUrl: string | undefined;
+};
+
+const envNames: { readonly [K in keyof typeof defaults]: string } = {
+  port: 'BFF_PORT',
+  host: 'BFF_HOST',
+  apiUrl: 'API_URL',
+  upstreamTimeoutMs: 'BFF_UPSTREAM_TIMEOUT_MS',
+  renewalTimeoutMs: 'BFF_RENEWAL_TIMEOUT_MS',
+  renewalWaitMs: 'BFF_RENEWAL_WAIT_MS',
+  renewAheadMs: 'BFF_RENEW_AHEAD_MS',
+  renewalReuseMs: 'BFF_RENEWAL_REUSE_MS',
+  revokeTimeoutMs: 'BFF_REVOKE_TIMEOUT_MS',
+  meTimeoutMs: 'BFF_ME_TIMEOUT_MS',
+  sessionStoreTimeoutMs: 'BFF_SESSION_STORE_TIMEOUT_MS',
+  healthProbeTimeoutMs: 'BFF_HEALTH_PROBE_TIMEOUT_MS',
+  sessionIdleTimeoutMs: 'SESSION_IDLE_TIMEOUT_MS',
+  sessionRetentionMs: 'BFF_SESSION_RETENTION_MS',
+  retryAfterSeconds: 'BFF_RETRY_AFTER_SECONDS',
+  spaAbortMs: 'SPA_ABORT_MS',
+  bodyLimitBytes: 'BFF_BODY_LIMIT_BYTES',
+  cookieSecure: 'COOKIE_SECURE',
+  trustProxy: 'BFF_TRUST_PROXY',
+  webDistDir: 'BFF_WEB_DIST_DIR',
+  docsFile: 'BFF_DOCS_FILE',
+  logLevel: 'LOG_LEVEL',
+};
+
+/** A configuration that cannot work; the BFF refuses to start with this message. */
+export class BffConfigError extends Error {
+  override readonly name = 'BffConfigError';
+}
+
+/** Resolves the table against an environment (process.env by default) and checks it. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
+  const resolved: Record<string, unknown> = {};
+  for (const [key, fallback] of Object.entries(defaults)) {
+    const name = envNames[key as keyof typeof defaults];
+    const text = env[name];
+    if (text === undefined || text === '') resolved[key] = fallback;
+    else if (typeof fallback === 'number') {
+      const value = Number(text);
+      if (!Number.isFinite(value) || value < 0)
+        throw new BffConfigError(`${name} must be a non-negative number, got "${text}"`);
+      resolved[key] = value;
+    } else resolved[key] = text;
+  }
+  const sessionSecret = env.SESSION_SECRET || undefined;
+  const config: BffConfig = {
+    ...(resolved as { [K in keyof typeof defaults]: Widen<(typeof defaults)[K]> }),
+    apiUrl: String(resolved.apiUrl).replace(/\/+$/, ''),
+    sessionSecret: sessionSecret ?? randomBytes(32).toString('base64url'),
+    sessionSecretGenerated: sessionSecret === undefined,
+    sessionDatabaseUrl: env.BFF_SESSION_DATABASE_URL || undefined,
+  };
+  const broken = configViolations(config, env);
+  if (broken.length > 0)
+    throw new BffConfigError(`the BFF's configuration cannot work:\n  - ${broken.join('\n  - ')}`);
+  return config;
+}
+
+/**
+ * The longest any BFF answer takes: one upstream wait plus the longest wait before or
+ * after it (a renewal's share, or sign-in's profile read). 55 + 5 = 60 s by default.
+ * Sign-up and sign-in spend their calls inside it.
+ */
+export function answerBudgetMs(
+  config: Pick<BffConfig, 'upstreamTimeoutMs' | 'renewalWaitMs' | 'meTimeoutMs'>,
+): number {
+  return config.upstreamTimeoutMs + Math.max(config.renewalWaitMs, config.meTimeoutMs);
+}
+
+/** The rules the configuration must keep, each with its reason; empty when all hold. */
+export function configViolations(config: BffConfig, env: NodeJS.ProcessEnv = {}): string[] {
+  const worstAnswerMs = answerBudgetMs(config);
+  const links: Array<[boolean, string]> = [
+    [
+      worstAnswerMs < config.spaAbortMs,
+      `upstream timeout + the longest wait before it (${worstAnswerMs} ms) must be below the SPA's abort (${config.spaAbortMs} ms), so the SPA hears the BFF's 503`,
+    ],
+    [
+      config.renewalWaitMs <= config.renewalTimeoutMs,
+      `BFF_RENEWAL_WAIT_MS (${config.renewalWaitMs}) cannot exceed the renewal's own budget BFF_RENEWAL_TIMEOUT_MS (${config.renewalTimeoutMs})`,
+    ],
+    [
+      config.renewalReuseMs >= config.renewalTimeoutMs,
+      `BFF_RENEWAL_REUSE_MS (${config.renewalReuseMs}) must cover a whole renewal (${config.renewalTimeoutMs} ms), so no request that loaded the session before it presents the spent token`,
+    ],
+    [config.sessionIdleTimeoutMs > 0, 'SESSION_IDLE_TIMEOUT_MS must be above 0'],
+    [
+      config.sessionRetentionMs > config.sessionIdleTimeoutMs,
+      `BFF_SESSION_RETENTION_MS (${config.sessionRetentionMs}) must exceed SESSION_IDLE_TIMEOUT_MS (${config.sessionIdleTimeoutMs}), so an ended session is still found, and its refresh token revoked`,
+    ],
+    [
+      ['true', 'false', 'auto'].includes(config.cookieSecure),
+      `COOKIE_SECURE must be true, false or auto, got "${config.cookieSecure}"`,
+    ],
+    [
+      /^https?:\/\/[^/]+$/.test(config.apiUrl),
+      `API_URL must be an http(s) origin without a path, got "${config.apiUrl}"`,
+    ],
+    [
+      config.sessionDatabaseUrl === undefined || !config.sessionSecretGenerated,
+      'SESSION_SECRET is required with BFF_SESSION_DATABASE_URL: sessions outlive this process and other replicas must read their cookies',
+    ],
+    [
+      config.sessionDatabaseUrl !== undefined || (env.NODE_ENV !== 'production' && !env.DATABASE_URL),
+      'BFF_SESSION_DATABASE_URL is required outside the embedded default (NODE_ENV=production or DATABASE_URL set): in-memory sessions die with the process and are not shared by replicas',
+    ],
+  ];
+  return links.filter(([holds]) => !holds).map(([, reason]) => reason);
+}

@@ -1,0 +1,72 @@
+/**
+ * One log line per request (pino-http), named by its traceId: the visitor's `X-Trace-Id`
+ * when it is short and plain (the API's own rule), else a new one. The id is echoed in
+ * the answer and forwarded on every call to the API, so one id finds a request in both
+ * logs. A visitor who hung up is logged as 499. Cookies, the CSRF token and bearer
+ * tokens never reach the log.
+ */
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+
+/** A traceId a visitor may propose (the API honours the same pattern). */
+export const traceIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
+
+/** True when the visitor hung up before the answer was complete. */
+export function visitorHungUp(res: ServerResponse): boolean {
+  return !res.writableFinished;
+}
+
+/** The URL as the visitor sent it (Express strips a router's mount path from `url`). */
+function urlOf(req: IncomingMessage): string {
+  return (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '';
+}
+
+/** pino-http's own stand-in error for a 5xx answer (not a failure of ours). */
+function isStatusError(error: Error): boolean {
+  return /^failed with status code \d+$/.test(error.message);
+}
+
+/** The request-log middleware. */
+export function requestLog(logger: Logger): RequestHandler {
+  return pinoHttp({
+    logger,
+    genReqId: (req: IncomingMessage, res: ServerResponse) => {
+      const proposed = req.headers['x-trace-id'];
+      const traceId = typeof proposed === 'string' && traceIdPattern.test(proposed) ? proposed : randomUUID();
+      res.setHeader('X-Trace-Id', traceId);
+      return traceId;
+    },
+    customAttributeKeys: { reqId: 'traceId' },
+    // Every line this request logs (req.log) carries its traceId.
+    quietReqLogger: true,
+    customLogLevel: (_req, res, error) =>
+      (error && !isStatusError(error)) || res.statusCode >= 500
+        ? 'error'
+        : visitorHungUp(res)
+          ? 'warn'
+          : 'info',
+    customSuccessMessage: (req, res) =>
+      visitorHungUp(res)
+        ? `${req.method} ${urlOf(req)} 499 (the visitor hung up)`
+        : `${req.method} ${urlOf(req)} ${res.statusCode}`,
+    customSuccessObject: (_req, res, value) =>
+      visitorHungUp(res) ? { ...value, clientHungUp: true } : value,
+    // A 5xx we answered on purpose is logged by its status, not as a stack trace.
+    customErrorMessage: (req, res) => `${req.method} ${urlOf(req)} ${res.statusCode}`,
+    customErrorObject: (_req, _res, error, value) =>
+      isStatusError(error) ? { ...value, err: undefined } : value,
+    serializers: {
+      req: (req: { method: string; url: string; raw?: IncomingMessage }) => ({
+        method: req.method,
+        url: req.raw ? urlOf(req.raw) : req.url,
+      }),
+      // The raw status, also when no header went out (a 499).
+      res: (res: { statusCode: number | null; raw?: ServerResponse }) => ({
+        statusCode: res.raw?.statusCode ?? res.statusCode,
+      }),
+    },
+  }) as unknown as RequestHandler;
+}

@@ -1,0 +1,57 @@
+/**
+ * Starts the BFF: load and check the config, open the session store, listen, and close
+ * everything cleanly on SIGINT/SIGTERM. Refuses to start (exit 1) when the config cannot
+ * work or the session store cannot be opened.
+ */
+import { pino } from 'pino';
+import { BffConfigError, loadConfig } from './config.ts';
+import { createApp } from './app.ts';
+import { openSessionStore } from './session/sessionStore.ts';
+import { createApiClient } from './upstream/apiClient.ts';
+import { createRenewals } from './upstream/renewals.ts';
+import { refreshWithApi } from './upstream/tokenCalls.ts';
+
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-bff' } });
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (config.sessionSecretGenerated)
+    logger.warn("SESSION_SECRET is unset: a random one signs this process's cookies");
+  const sessionStore = await openSessionStore(config, logger);
+  const api = createApiClient(config.apiUrl);
+  const renewals = createRenewals(refreshWithApi(api, config.renewalTimeoutMs), config.renewalReuseMs);
+  const app = createApp({ config, logger, api, renewals, sessionStore });
+  const server = app.listen(config.port, config.host, () =>
+    logger.info(
+      {
+        host: config.host,
+        port: config.port,
+        apiUrl: config.apiUrl,
+        sessions: sessionStore.kind,
+        upstreamTimeoutMs: config.upstreamTimeoutMs,
+        sessionIdleTimeoutMs: config.sessionIdleTimeoutMs,
+      },
+      'BFF listening',
+    ),
+  );
+  server.on('error', (error) => {
+    logger.fatal({ err: error }, 'the BFF could not listen');
+    process.exit(1);
+  });
+  const stop = (signal: string) => {
+    logger.info({ signal }, 'shutting down');
+    server.close(
+      () => void Promise.allSettled([api.close(), sessionStore.close()]).finally(() => process.exit(0)),
+    );
+    server.closeIdleConnections();
+    setTimeout(() => process.exit(0), 5_000).unref();
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof BffConfigError) logger.fatal(`refusing to start: ${error.message}`);
+  else logger.fatal({ err: error }, 'the BFF could not start');
+  process.exit(1);
+});

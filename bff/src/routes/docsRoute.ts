@@ -1,0 +1,57 @@
+/**
+ * `/docs`: the rendered Redocly docs (`npm run docs -w spec` writes spec/docs/index.html),
+ * under their own Content-Security-Policy: the page's inline scripts are allowed by their
+ * SHA-256 hashes, computed from the file whenever it changes. When the file is missing:
+ * 503 saying the docs are not built and how to build them.
+ */
+import { createHash } from 'node:crypto';
+import { readFile, stat } from 'node:fs/promises';
+import { Router } from 'express';
+import type { BffDeps } from '../deps.ts';
+import { answerUnavailable } from '../http/problem.ts';
+import { docsContentSecurityPolicy } from '../http/securityHeaders.ts';
+
+/** The base64 SHA-256 of each inline (no `src`) script of an HTML page. */
+export function inlineScriptHashes(html: string): string[] {
+  const hashes: string[] = [];
+  for (const match of html.matchAll(/<script(\s[^>]*)?>([\s\S]*?)<\/script>/gi)) {
+    if (/\ssrc\s*=/i.test(match[1] ?? '')) continue;
+    hashes.push(
+      createHash('sha256')
+        .update(match[2] ?? '', 'utf8')
+        .digest('base64'),
+    );
+  }
+  return [...new Set(hashes)];
+}
+
+/** The docs route. */
+export function docsRoute({ config }: BffDeps): Router {
+  const router = Router();
+  let cached: { mtimeMs: number; html: Buffer; policy: string } | undefined;
+
+  router.get('/docs', async (req, res) => {
+    const file = await stat(config.docsFile).catch(() => undefined);
+    if (!file?.isFile()) {
+      req.log.warn({ docsFile: config.docsFile }, 'the API docs are not built');
+      return answerUnavailable(
+        res,
+        'The API docs are not built. Run `npm run docs -w spec`, then reload.',
+        config.retryAfterSeconds,
+      );
+    }
+    if (cached?.mtimeMs !== file.mtimeMs) {
+      const html = await readFile(config.docsFile);
+      cached = {
+        mtimeMs: file.mtimeMs,
+        html,
+        policy: docsContentSecurityPolicy(inlineScriptHashes(html.toString('utf8'))),
+      };
+    }
+    res.setHeader('Content-Security-Policy', cached.policy);
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('html').send(cached.html);
+  });
+
+  return router;
+}

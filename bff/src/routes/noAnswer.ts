@@ -1,0 +1,27 @@
+/**
+ * What a BFF route answers when the API gave none: nothing to a visitor who hung up (a
+ * 499, logged), else the BFF's own 503 with the route's sentence.
+ */
+import type { Request, Response } from 'express';
+import { answerUnavailable } from '../http/problem.ts';
+import type { ApiNoAnswer } from '../upstream/apiClient.ts';
+import { describeNetworkError } from '../upstream/upstreamFailure.ts';
+
+/** Answers (or not) a call that got no answer. */
+export function answerNoAnswer(
+  req: Request,
+  res: Response,
+  result: ApiNoAnswer,
+  detail: string,
+  retryAfterSeconds: number,
+): void {
+  if (result.failure === 'hungUp') {
+    req.log.info('the visitor hung up; the call to the API was aborted');
+    return;
+  }
+  req.log.warn(
+    { failure: result.failure, cause: describeNetworkError(result.error) },
+    'the API gave no answer; answering 503',
+  );
+  answerUnavailable(res, detail, retryAfterSeconds);
+}

@@ -1,0 +1,124 @@
+/**
+ * Where sessions live. With BFF_SESSION_DATABASE_URL: PostgreSQL through connect-pg-simple
+ * (table `bff_session`, created if missing), shared by every BFF replica and surviving
+ * restarts; each round trip bounded by the session-store budget (5 s), so a hung store
+ * answers 503 instead of hanging. Without it: an in-memory store, allowed only for the
+ * embedded one-command default (config.ts refuses it otherwise) and logged as such.
+ *
+ * Neither store is "touched" on a read: the inactivity timer slides only when a session
+ * is saved (keep-alive and proxied requests), never because `GET /bff/session` looked.
+ */
+import connectPgSimple from 'connect-pg-simple';
+import session, { type Store } from 'express-session';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { BffConfig } from '../config.ts';
+
+/** A session store and what the BFF needs around it. */
+export interface SessionStore {
+  readonly store: Store;
+  readonly kind: 'postgres' | 'memory';
+  /** Resolves when the store answers within `timeoutMs`, rejects otherwise. */
+  ping(timeoutMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Express-session calls `touch` on every unmodified read; without it, only saves slide. */
+function withoutTouch(store: Store): Store {
+  Object.defineProperty(store, 'touch', { value: undefined, writable: true, configurable: true });
+  return store;
+}
+
+function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${timeoutMs} ms`)), timeoutMs);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+/** unique_violation (on pg_type), duplicate_table, duplicate_object: someone else created it. */
+function lostCreateRace(error: unknown): boolean {
+  return ['23505', '42P07', '42710'].includes(String((error as { code?: string } | undefined)?.code));
+}
+
+/** The PostgreSQL store; resolves once its table exists (a store that could not create it never recovers). */
+async function postgresStore(config: BffConfig, logger: Logger): Promise<SessionStore> {
+  const budget = config.sessionStoreTimeoutMs;
+  const pool = new pg.Pool({
+    connectionString: config.sessionDatabaseUrl,
+    max: 10,
+    connectionTimeoutMillis: budget,
+    query_timeout: budget,
+    statement_timeout: budget,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle client's connection dropping must not crash the process; the next query reconnects.
+  pool.on('error', (error) => logger.warn({ err: error }, 'session store connection lost'));
+  const PgStore = connectPgSimple(session);
+  const errorLog = (...args: unknown[]) =>
+    logger.error({ detail: args.map(String).join(' ') }, 'session store error');
+  let store: InstanceType<typeof PgStore> | undefined;
+  // connect-pg-simple checks for its table, then creates it: two replicas starting together
+  // can both try, and the loser's store keeps that failure forever. So a store whose first
+  // query lost that race is dropped, and a new one finds the table.
+  for (let attempt = 1; !store; attempt++) {
+    const candidate = new PgStore({ pool, tableName: 'bff_session', createTableIfMissing: true, errorLog });
+    const probe = new Promise<void>((resolve, reject) =>
+      candidate.get('startup-probe', (error) => (error ? reject(error) : resolve())),
+    );
+    try {
+      await withTimeout(probe, budget * 2, 'the session store');
+      store = candidate;
+    } catch (error) {
+      candidate.close();
+      if (attempt >= 3 || !lostCreateRace(error)) {
+        await pool.end().catch(() => undefined);
+        throw error;
+      }
+      logger.info('another BFF created the session table at the same moment; trying again');
+    }
+  }
+  const opened = store;
+  return {
+    store: withoutTouch(opened),
+    kind: 'postgres',
+    ping: (timeoutMs) =>
+      withTimeout(
+        pool.query('SELECT 1').then(() => undefined),
+        timeoutMs,
+        'the session store',
+      ),
+    close: async () => {
+      opened.close();
+      await pool.end().catch(() => undefined);
+    },
+  };
+}
+
+/** The in-memory store, pruned of expired sessions every minute (MemoryStore only drops them when read). */
+function memoryStore(): SessionStore {
+  const store = new session.MemoryStore();
+  const prune = setInterval(() => store.all(() => undefined), 60_000);
+  prune.unref();
+  return {
+    store: withoutTouch(store),
+    kind: 'memory',
+    ping: async () => undefined,
+    close: async () => clearInterval(prune),
+  };
+}
+
+/** Opens the configured session store. */
+export async function openSessionStore(config: BffConfig, logger: Logger): Promise<SessionStore> {
+  if (config.sessionDatabaseUrl) {
+    const opened = await postgresStore(config, logger);
+    logger.info('sessions are kept in PostgreSQL (table bff_session)');
+    return opened;
+  }
+  logger.warn(
+    'sessions are kept in memory: fine for the embedded one-command default only; they end when this process ends ' +
+      'and are not shared by replicas. Set BFF_SESSION_DATABASE_URL (and SESSION_SECRET) for anything else.',
+  );
+  return memoryStore();
+}

@@ -1,0 +1,160 @@
+/**
+ * `/api/*`: the signed-in visitor's requests, forwarded to the API with the session's
+ * access token. In order: a signed-in session (else 401), the CSRF token on writes (else
+ * 403), a fresh token (freshAccessToken.ts), then one forward:
+ *
+ * - never retried: the visitor's request reaches the API at most once; the SPA decides;
+ * - streamed both ways (undici), with only the headers the API reads (forwardedHeaders.ts);
+ * - the API's answer as it is: status, body, Retry-After, Cache-Control, X-Trace-Id;
+ * - no answer within BFF_UPSTREAM_TIMEOUT_MS (55 s), or a refused/reset connection: the
+ *   BFF's own 503 SERVICE_UNAVAILABLE (Retry-After, no-store) without `applied`, since
+ *   only the API knows whether a money send landed. One status for both, so the SPA has
+ *   one branch for "no answer from the bank" (a 502 would tell it nothing more);
+ * - the visitor hanging up aborts the call to the API (logged as 499, nothing written).
+ *
+ * `/api/auth/*` is not offered here: its answers carry tokens, which never reach the
+ * browser. The SPA signs in, up and out through `/bff/*`.
+ */
+import { pipeline } from 'node:stream/promises';
+import type { Request, RequestHandler, Response } from 'express';
+import { request } from 'undici';
+import type { BffDeps } from '../deps.ts';
+import { csrfRefused } from '../http/csrf.ts';
+import { answerProblem, answerUnavailable, traceIdOf } from '../http/problem.ts';
+import { visitorSignal } from '../http/visitorSignal.ts';
+import { isSignedIn } from '../session/sessionData.ts';
+import { freshAccessToken } from './freshAccessToken.ts';
+import { hasRequestBody, headersTowardsApi, headersTowardsVisitor } from './forwardedHeaders.ts';
+import { UpstreamTimeout, describeNetworkError, upstreamFailureOf } from './upstreamFailure.ts';
+
+/** The path and query to forward, normalised (dot segments resolved); undefined for paths not offered. */
+export function forwardedTarget(originalUrl: string): string | undefined {
+  const url = new URL(originalUrl, 'http://bff.invalid');
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(url.pathname);
+  } catch {
+    return undefined;
+  }
+  const canonical = decoded.toLowerCase().replace(/\/{2,}/g, '/');
+  if (!canonical.startsWith('/api/') || canonical === '/api/auth' || canonical.startsWith('/api/auth/'))
+    return undefined;
+  return `${url.pathname}${url.search}`;
+}
+
+/** Sends the request on and streams the answer back. */
+async function forward(
+  req: Request,
+  res: Response,
+  target: string,
+  accessToken: string,
+  { api, config }: BffDeps,
+): Promise<void> {
+  const visitor = visitorSignal(res);
+  const controller = new AbortController();
+  const onVisitorGone = () => controller.abort(visitor.reason);
+  visitor.addEventListener('abort', onVisitorGone, { once: true });
+  const timer = setTimeout(
+    () => controller.abort(new UpstreamTimeout(config.upstreamTimeoutMs)),
+    config.upstreamTimeoutMs,
+  );
+  const startedAt = Date.now();
+  try {
+    const answer = await request(`${api.apiUrl}${target}`, {
+      method: req.method as 'GET',
+      headers: headersTowardsApi(req.headers, traceIdOf(res), accessToken),
+      body: hasRequestBody(req.method, req.headers) ? req : undefined,
+      signal: controller.signal,
+      dispatcher: api.dispatcher,
+    });
+    res.status(answer.statusCode);
+    for (const [name, value] of headersTowardsVisitor(answer.headers)) res.setHeader(name, value);
+    await pipeline(answer.body, res);
+  } catch (error) {
+    const failure = upstreamFailureOf(error, controller.signal);
+    const upstreamMs = Date.now() - startedAt;
+    if (failure === 'hungUp') {
+      req.log.info({ upstreamMs }, 'the visitor hung up; the request to the API was aborted');
+      return;
+    }
+    if (res.headersSent) {
+      req.log.warn(
+        { upstreamMs, failure, cause: describeNetworkError(error) },
+        "the API's answer broke off midway",
+      );
+      res.destroy();
+      return;
+    }
+    req.log.warn(
+      { upstreamMs, failure, cause: describeNetworkError(error) },
+      'the API gave no answer; answering 503',
+    );
+    answerUnavailable(
+      res,
+      failure === 'timeout'
+        ? 'The bank did not answer in time. If you sent money, check your movements before sending it again.'
+        : 'The bank cannot be reached just now. Please try again in a moment.',
+      config.retryAfterSeconds,
+    );
+  } finally {
+    clearTimeout(timer);
+    visitor.removeEventListener('abort', onVisitorGone);
+  }
+}
+
+/** The `/api/*` proxy. */
+export function apiProxy(deps: BffDeps): RequestHandler {
+  return async (req, res) => {
+    const target = forwardedTarget(req.originalUrl);
+    if (!target) {
+      answerProblem(
+        res,
+        'NOT_FOUND',
+        'Sign-in, sign-up and sign-out go through /bff/login, /bff/register and /bff/logout.',
+      );
+      return;
+    }
+    if (!isSignedIn(req.session)) {
+      answerProblem(res, 'UNAUTHENTICATED', 'Your session has ended. Please sign in again.');
+      return;
+    }
+    if (csrfRefused(req)) {
+      answerProblem(res, 'FORBIDDEN', 'This request needs the X-CSRF-Token header from GET /bff/session.');
+      return;
+    }
+    let token;
+    try {
+      token = await freshAccessToken(req, deps, traceIdOf(res));
+    } catch (error) {
+      req.log.warn({ err: error }, 'the session store failed before forwarding');
+      answerUnavailable(
+        res,
+        'We could not reach your session just now. Please try again in a moment.',
+        deps.config.retryAfterSeconds,
+      );
+      return;
+    }
+    if (token.kind === 'ended') {
+      req.log.info('the API refused the refresh token; the session has ended');
+      answerProblem(res, 'UNAUTHENTICATED', 'Your session has ended. Please sign in again.');
+      return;
+    }
+    if (token.kind === 'unavailable') {
+      req.log.warn(
+        { detail: token.detail },
+        'the session could not be renewed; answering 503 (still signed in)',
+      );
+      answerUnavailable(
+        res,
+        'We could not renew your session just now. You are still signed in; please try again in a moment.',
+        deps.config.retryAfterSeconds,
+      );
+      return;
+    }
+    if (visitorSignal(res).aborted) {
+      req.log.info('the visitor hung up before the request was forwarded');
+      return;
+    }
+    await forward(req, res, target, token.accessToken, deps);
+  };
+}

@@ -1,0 +1,72 @@
+/**
+ * A transparent tap between the BFF and the API for tests: forwards every request as it
+ * is and records what the API answered (status, headers, body bytes), so a test can
+ * compare what the browser got with what the API sent, whatever the API answers today.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request } from 'undici';
+
+/** One answer the API gave. */
+export interface TappedAnswer {
+  method: string;
+  path: string;
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** The running tap. */
+export interface RecordingTap {
+  readonly url: string;
+  readonly answers: TappedAnswer[];
+  stop(): Promise<void>;
+}
+
+/** Starts a tap in front of `target`. */
+export async function startRecordingTap(target: string): Promise<RecordingTap> {
+  const answers: TappedAnswer[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'keep-alive'].includes(name)),
+      );
+      const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
+      request(`${target}${req.url}`, {
+        method: req.method as 'GET',
+        headers: headers as Record<string, string>,
+        body,
+      })
+        .then(async (answer) => {
+          const bytes = Buffer.from(await answer.body.arrayBuffer());
+          answers.push({
+            method: req.method ?? 'GET',
+            path: req.url ?? '/',
+            status: answer.statusCode,
+            headers: answer.headers,
+            body: bytes,
+          });
+          const passed = Object.fromEntries(
+            Object.entries(answer.headers).filter(
+              ([name]) => !['connection', 'keep-alive', 'transfer-encoding'].includes(name),
+            ),
+          );
+          res.writeHead(answer.statusCode, passed as Record<string, string>);
+          res.end(bytes);
+        })
+        .catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    answers,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

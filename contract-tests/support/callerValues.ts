@@ -1,0 +1,106 @@
+/**
+ * The values a request carries that belong to its caller, found BY NAME for every
+ * parameter and body property (never per operation), so a new operation that names its
+ * inputs the way the spec already does is served without editing the tests:
+ *
+ * | name                                     | value                                                 |
+ * |------------------------------------------|-------------------------------------------------------|
+ * | accountId, fromAccountId                 | the caller's first (primary) account                  |
+ * | toAccountId                              | the caller's second own account                       |
+ * | toHandle                                 | the payee's handle (another customer)                 |
+ * | email, password, displayName, handle, pin | the caller's identity                                 |
+ * | refreshToken                             | minted: the `refreshToken` of a fresh sign-in          |
+ * | authorizationId                          | minted: the `authorizationId` of a fresh PIN check     |
+ * | Idempotency-Key (any case)               | a new unique key for every request                    |
+ *
+ * Anything else keeps the spec's example, unless the harness overrides it by name (the
+ * amount of the deposit that funds a new customer). A minted value the API cannot give
+ * yet (its operation answers 501) also keeps the example, and a note says so.
+ */
+import { randomUUID } from 'node:crypto';
+import type { RequestValues } from './specOperations.ts';
+
+/** Who a customer is: what sign-up takes. */
+export interface Identity {
+  email: string;
+  password: string;
+  displayName: string;
+  handle: string;
+  pin: string;
+}
+
+/** A registered, signed-in customer with two accounts. */
+export interface Customer extends Identity {
+  userId: string;
+  accessToken: string;
+  primaryAccountId: string;
+  secondAccountId: string;
+}
+
+/** Answers a single-use value from another operation's answer, or undefined when the API gives none now. */
+export type Mint = (customer: Customer, operationId: string, field: string) => Promise<unknown>;
+
+const OWNED: Record<string, (customer: Customer) => string> = {
+  accountId: (c) => c.primaryAccountId,
+  fromAccountId: (c) => c.primaryAccountId,
+  toAccountId: (c) => c.secondAccountId,
+};
+const IDENTITY = ['email', 'password', 'displayName', 'handle', 'pin'] as const;
+const PAYEE: Record<string, (payee: Customer) => string> = { toHandle: (p) => p.handle };
+/** name → [operationId, field of its answer]. */
+const MINTED: Record<string, readonly [string, string]> = {
+  refreshToken: ['createToken', 'refreshToken'],
+  authorizationId: ['verifyPin', 'authorizationId'],
+};
+const FRESH: Record<string, () => string> = { 'idempotency-key': () => `ct-${randomUUID()}` };
+
+let identities = 0;
+
+/** A new identity nobody has registered: unique email and handle (`^[a-z0-9_]{3,20}$`). */
+export function newIdentity(): Identity {
+  const handle = `ct${Date.now().toString(36).slice(-6)}_${(identities++).toString(36)}${randomUUID().slice(0, 3)}`;
+  return {
+    email: `${handle}@example.com`,
+    password: 'correct horse battery staple',
+    displayName: 'Contract Tester',
+    handle,
+    pin: String(1000 + Math.floor(Math.random() * 9000)),
+  };
+}
+
+/** Request values for one caller; `notes` collects every value that fell back to its example. */
+export function callerValues(options: {
+  identity: Identity;
+  customer?: Customer;
+  payee?: Customer;
+  mint: Mint;
+  /** Values the harness sets itself, by name. */
+  overrides?: Record<string, unknown>;
+}): RequestValues & { notes: string[] } {
+  const { identity, customer, payee, mint, overrides = {} } = options;
+  const notes: string[] = [];
+  return {
+    notes,
+    async valueFor(name, example) {
+      if (name in overrides) return overrides[name];
+      const fresh = FRESH[name.toLowerCase()];
+      if (fresh) return fresh();
+      if ((IDENTITY as readonly string[]).includes(name)) return identity[name as keyof Identity];
+      const owned = OWNED[name];
+      if (owned && customer) return owned(customer);
+      const ofPayee = PAYEE[name];
+      if (ofPayee && payee) return ofPayee(payee);
+      const minted = MINTED[name];
+      if (minted && customer) {
+        const value = await mint(customer, ...minted);
+        if (value !== undefined) return value;
+        notes.push(`${name}: the example (${minted[0]} gave none)`);
+      }
+      return example;
+    },
+    async accessToken() {
+      if (!customer) throw new Error('a secured operation needs a registered customer');
+      return customer.accessToken;
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * The API under test, on the whole timeout chain scaled down (DESIGN.md "The numbers":
+ * tests run the chain scaled through the same env variables), checked by the server's
+ * own `loadConfig` before the process starts, so a broken chain fails here with the
+ * server's message instead of as a process that would not start.
+ */
+import { loadConfig, worstCaseRetryWaitMs, type ServerConfig } from '../../server/src/config.ts';
+import { startApi, type ApiProcess } from '../../server/test/support/apiProcess.ts';
+
+/** The scaled chain: deadline 2 s, and every number under it scaled to fit. */
+export const SCALED_CHAIN: Record<string, string> = {
+  REQUEST_DEADLINE_MS: '2000',
+  /** Below the deadline, so a slow statement ends before its request. */
+  DB_STATEMENT_TIMEOUT_MS: '1500',
+  /** Bounds a login to a hung server (and each BEGIN/COMMIT round trip). */
+  DB_CONNECT_TIMEOUT_MS: '500',
+  DB_POOL_WAIT_MS: '500',
+  /** The real count of retries, with waits scaled: 50, 100, 200, 200 ms steps (≤ 550 ms in all). */
+  DB_MAX_RETRIES: '4',
+  DB_RETRY_BASE_DELAY_MS: '50',
+  DB_RETRY_MAX_DELAY_MS: '200',
+  /** A money send's bookkeeping after its deadline must fit in the 2 s past it. */
+  IDEMPOTENCY_STORE_BUDGET_MS: '300',
+  IDEMPOTENCY_RELEASE_BUDGET_MS: '300',
+  /** 8 attempts × 100 ms fit in the deadline, as 8 × 1 s fit in 40 s. */
+  ACCOUNT_LOCK_WAIT_MS: '100',
+  /** One secret for every API process of the run, so a customer's token works on each. */
+  JWT_SECRET: 'contract-tests-secret-0123456789abcdef0123456789',
+  ACCESS_TOKEN_TTL_SECONDS: '3600',
+  LOG_LEVEL: 'info',
+};
+
+/** What the matrix asserts, derived from the chain. */
+export interface Bounds {
+  config: ServerConfig;
+  /** Every answer arrives within the deadline + 2 s. */
+  answerMs: number;
+  /** The client gives up this long after sending (past the bound: "no answer"). */
+  clientTimeoutMs: number;
+  /** A stopped database: 503 within the sum of the retry waits (+ this much for the attempts themselves). */
+  retryWaitsMs: number;
+  /** While the retry budget is spent, a 503 comes at once. */
+  budgetSpentMs: number;
+  /** The database is back: the same request succeeds within 1 s (over its own healthy time). */
+  recoveryMs: number;
+}
+
+/** The environment of one API process and the bounds it implies; throws the server's ConfigError when the chain breaks. */
+export function scaledEnvironment(overrides: Record<string, string> = {}): { env: Record<string, string>; bounds: Bounds } {
+  const env = { ...SCALED_CHAIN, ...overrides };
+  const config = loadConfig(env);
+  return {
+    env,
+    bounds: {
+      config,
+      answerMs: config.requestDeadlineMs + 2_000,
+      clientTimeoutMs: config.requestDeadlineMs + 3_000,
+      retryWaitsMs: worstCaseRetryWaitMs(config) + 300,
+      budgetSpentMs: 100,
+      recoveryMs: 1_000,
+    },
+  };
+}
+
+const running = new Set<ApiProcess>();
+process.once('exit', () => {
+  for (const api of running) api.child.kill('SIGKILL');
+});
+
+/** Starts the API on the scaled chain; it is killed when this process exits, whatever happened. */
+export async function startScaledApi(databaseUrl: string, overrides: Record<string, string> = {}): Promise<ApiProcess & { bounds: Bounds }> {
+  const { env, bounds } = scaledEnvironment(overrides);
+  const api = await startApi({ ...env, DATABASE_URL: databaseUrl });
+  running.add(api);
+  return {
+    ...api,
+    bounds,
+    async stop() {
+      await api.stop();
+      running.delete(api);
+    },
+  };
+}

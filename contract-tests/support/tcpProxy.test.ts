@@ -1,0 +1,75 @@
+/**
+ * The proxy against a real throwaway PostgreSQL: it forwards, resets a connection in the
+ * middle of a transaction (and knows it did), swallows everything as a blackhole, and
+ * resets every live connection on demand.
+ */
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrimary, type PgCluster } from '../../server/test/support/pgCluster.ts';
+import { startTcpProxy, type TcpProxy } from './tcpProxy.ts';
+
+let cluster: PgCluster;
+let proxy: TcpProxy;
+const clients: pg.Client[] = [];
+
+async function connect(connectionTimeoutMillis = 2_000): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: proxy.urlFor(cluster.urlFor('tidewater')), connectionTimeoutMillis });
+  client.on('error', () => {}); // a reset is the point of these tests
+  clients.push(client);
+  await client.connect();
+  return client;
+}
+
+beforeAll(async () => {
+  cluster = await startPrimary();
+  proxy = await startTcpProxy({ host: '127.0.0.1', port: cluster.port });
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.end().catch(() => {})));
+  await proxy?.close();
+  await cluster?.destroy();
+});
+
+describe('tcpProxy', () => {
+  it('forwards both ways in pass mode', async () => {
+    const client = await connect();
+    expect((await client.query('SELECT 41 + 1 AS answer')).rows).toEqual([{ answer: 42 }]);
+  });
+
+  it('resets a transaction at its first statement after BEGIN (afterBytes 12), and counts it as mid-transaction', async () => {
+    const client = await connect();
+    const before = proxy.stats();
+    proxy.mode('reset-after-bytes', { afterBytes: 12 });
+    await client.query('BEGIN'); // 11 bytes: passes
+    await expect(client.query('SELECT 1')).rejects.toThrow(/Connection terminated|ECONNRESET|read ECONNRESET/);
+    expect(proxy.stats().resets - before.resets).toBe(1);
+    expect(proxy.stats().resetsInTransaction - before.resetsInTransaction).toBe(1);
+  });
+
+  it('lets a new connection log in, then resets its first statement', async () => {
+    const client = await connect();
+    const before = proxy.stats();
+    await expect(client.query('SELECT pg_backend_pid()')).rejects.toThrow();
+    expect(proxy.stats().resets - before.resets).toBe(1);
+    expect(proxy.stats().resetsInTransaction).toBe(before.resetsInTransaction);
+    proxy.mode('pass');
+  });
+
+  it('swallows everything as a blackhole, and resets what it swallowed when it leaves', async () => {
+    const liveBefore = proxy.stats().live;
+    proxy.mode('blackhole');
+    await expect(connect(300)).rejects.toThrow(/timeout/i);
+    proxy.mode('pass');
+    expect(proxy.stats().live).toBe(liveBefore);
+    const client = await connect();
+    expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+  });
+
+  it('resets every live connection on resetAll()', async () => {
+    const [a, b] = [await connect(), await connect()];
+    expect(proxy.resetAll()).toBeGreaterThanOrEqual(2);
+    await expect(a.query('SELECT 1')).rejects.toThrow();
+    await expect(b.query('SELECT 1')).rejects.toThrow();
+  });
+});
