@@ -7,9 +7,9 @@
 import { loadConfig, worstCaseRetryWaitMs, type ServerConfig } from '../../server/src/config.ts';
 import { startApi, type ApiProcess } from '../../server/test/support/apiProcess.ts';
 
-/** The scaled chain: deadline 2 s, and every number under it scaled to fit. */
+/** The scaled chain: deadline 2.5 s (the issue's ~2 s, with room for password hashing on a busy 2-core runner), and every number under it scaled to fit. */
 export const SCALED_CHAIN: Record<string, string> = {
-  REQUEST_DEADLINE_MS: '2000',
+  REQUEST_DEADLINE_MS: '2500',
   /** Below the deadline, so a slow statement ends before its request. */
   DB_STATEMENT_TIMEOUT_MS: '1500',
   /** Bounds a login to a hung server (and each BEGIN/COMMIT round trip). */
