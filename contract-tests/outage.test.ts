@@ -27,7 +27,7 @@ import { expectationFor, judgeOutage, judgeSuccess, loggedFor } from './support/
 import { OutageMatrix, resultsDir } from './support/outageMatrix.ts';
 import { createResponseValidator } from './support/responseValidator.ts';
 import { runCell, type Sent } from './support/runCell.ts';
-import { startScaledApi } from './support/scaledApi.ts';
+import { SCALED_CHAIN, startScaledApi } from './support/scaledApi.ts';
 import { newTraceId, sendRequest } from './support/sendRequest.ts';
 import { buildRequest, operationById, specOperations, type BuiltRequest, type SpecOperation } from './support/specOperations.ts';
 import { startTcpProxy } from './support/tcpProxy.ts';
@@ -99,7 +99,7 @@ beforeAll(async () => {
 afterAll(async () => {
   matrix.notes.push(...customers.mintFailures.map((failure) => `minting failed: ${failure}`));
   matrix.notes.push(`load average at the end: ${load()}`);
-  matrix.notes.push(`run time ${Math.round((Date.now() - startedAt) / 1000)} s; deadline 2 s, bound 4 s; recovery bound 1 s over the operation's warm-up time`);
+  matrix.notes.push(`run time ${Math.round((Date.now() - startedAt) / 1000)} s; deadline ${Number(SCALED_CHAIN.REQUEST_DEADLINE_MS) / 1000} s, bound deadline + 2 s; recovery bound 1 s over the operation's warm-up time`);
   const path = matrix.write();
   console.log(`${matrix.render()}\n(written to ${path})`);
   await teardown.run();
