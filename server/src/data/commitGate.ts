@@ -49,6 +49,20 @@ function refuseAfterSignal(): void {
   if (context?.signal.aborted) throw context.signal.reason;
 }
 
+/** `queryRaw` and `executeRaw` of `inner`, each refused once the request's signal fired. */
+function guardedStatements(inner: Pick<Transaction, 'queryRaw' | 'executeRaw'>): Pick<Transaction, 'queryRaw' | 'executeRaw'> {
+  return {
+    queryRaw(query) {
+      refuseAfterSignal();
+      return inner.queryRaw(query);
+    },
+    executeRaw(query) {
+      refuseAfterSignal();
+      return inner.executeRaw(query);
+    },
+  };
+}
+
 /** Runs `work`, failing after `ms`; `settled` always learns the real outcome later. */
 function bounded(work: Promise<unknown>, ms: number, settled: (error?: unknown) => void): Promise<void> {
   let timer: NodeJS.Timeout | undefined;
@@ -88,14 +102,7 @@ function gateTransaction(inner: Transaction, options: CommitGateOptions): Transa
     provider: inner.provider,
     adapterName: inner.adapterName,
     options: { ...inner.options, usePhantomQuery: true },
-    queryRaw(query) {
-      refuseAfterSignal();
-      return inner.queryRaw(query);
-    },
-    executeRaw(query) {
-      refuseAfterSignal();
-      return inner.executeRaw(query);
-    },
+    ...guardedStatements(inner),
     async commit() {
       const context = currentContext();
       if (context && !context.deadline.disarmForCommit()) {
@@ -129,14 +136,7 @@ function gateAdapter(inner: SqlDriverAdapter, options: CommitGateOptions): SqlDr
   return {
     provider: inner.provider,
     adapterName: inner.adapterName,
-    queryRaw(query) {
-      refuseAfterSignal();
-      return inner.queryRaw(query);
-    },
-    executeRaw(query) {
-      refuseAfterSignal();
-      return inner.executeRaw(query);
-    },
+    ...guardedStatements(inner),
     executeScript: (script) => inner.executeScript(script),
     async startTransaction(isolationLevel) {
       refuseAfterSignal();
