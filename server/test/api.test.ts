@@ -78,6 +78,13 @@ describe.each(backends)('the API on $name', (backend) => {
     expect(accounts.body.items).toEqual([registered.account]);
     const me = await call(api.url, 'GET', '/api/me', { token: tokens.accessToken });
     expect(me.body).toEqual(registered.user);
+    // Bearer tokens never reach the log, however the request went.
+    const traceId = me.headers.get('x-trace-id')!;
+    for (let i = 0; i < 40 && !api.logLines.some((line) => line.includes(traceId)); i++) await new Promise((r) => setTimeout(r, 50));
+    const log = api.logLines.join('\n');
+    expect(log).toContain(traceId);
+    expect(log).not.toContain(tokens.accessToken);
+    expect(log).not.toContain(tokens.refreshToken);
   });
 
   it('opens a second account and reads it; another customer cannot', async () => {

@@ -174,7 +174,8 @@ export interface paths {
     head?: never;
     /**
      * Rename an account
-     * @description Gives one of the customer's accounts a new name.
+     * @description Gives one of the customer's accounts (open or closed) a new name. Another
+     *     customer's account is `404 ACCOUNT_NOT_FOUND`.
      */
     patch: operations['renameAccount'];
     trace?: never;
@@ -190,9 +191,12 @@ export interface paths {
     put?: never;
     /**
      * Close an account
-     * @description Closes an empty account that is not the primary one. A balance above zero is
-     *     `422 ACCOUNT_NOT_EMPTY`, the primary account `422 ACCOUNT_IS_PRIMARY`, an already
-     *     closed account `422 ACCOUNT_CLOSED`.
+     * @description Closes an empty account. A balance above zero is `422 ACCOUNT_NOT_EMPTY`, an
+     *     already closed account `422 ACCOUNT_CLOSED`. The primary account cannot be closed
+     *     while another account is open (`422 ACCOUNT_IS_PRIMARY`: choose another primary
+     *     first); closing the last open account leaves the customer without a primary
+     *     account, and transfers to their handle answer `422 PAYEE_HAS_NO_OPEN_ACCOUNT`.
+     *     The account and its movements stay readable.
      */
     post: operations['closeAccount'];
     delete?: never;
@@ -233,9 +237,10 @@ export interface paths {
     put?: never;
     /**
      * Check the PIN (step-up)
-     * @description Checks the customer's PIN and returns a short-lived, single-use authorization for
-     *     one withdrawal or external transfer. A wrong PIN is `403 PIN_INCORRECT`; after too
-     *     many wrong PINs the PIN is locked (`423 PIN_LOCKED`).
+     * @description Checks the customer's PIN and returns a short-lived (5 minutes), single-use
+     *     authorization for one withdrawal or external transfer. A wrong PIN is
+     *     `403 PIN_INCORRECT`; the fifth wrong PIN in a row locks the PIN for 15 minutes
+     *     (`423 PIN_LOCKED`, with `retryAfterSeconds`).
      */
     post: operations['verifyPin'];
     delete?: never;
@@ -255,8 +260,9 @@ export interface paths {
     put?: never;
     /**
      * Deposit money
-     * @description Pays money into one of the customer's open accounts. A closed account is
-     *     `422 ACCOUNT_CLOSED`. A money send: see Idempotency in the introduction.
+     * @description Pays money into one of the customer's open accounts. An account that is closed,
+     *     absent or another customer's is `404 ACCOUNT_NOT_FOUND`. A money send: see
+     *     Idempotency in the introduction.
      */
     post: operations['deposit'];
     delete?: never;
@@ -276,10 +282,11 @@ export interface paths {
     put?: never;
     /**
      * Withdraw money
-     * @description Takes money out of one of the customer's open accounts. Needs a step-up
-     *     authorization (`401 AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`); the
-     *     balance never goes below zero (`422 INSUFFICIENT_FUNDS`). A money send: see
-     *     Idempotency in the introduction.
+     * @description Takes money out of one of the customer's open accounts (closed, absent or another
+     *     customer's: `404 ACCOUNT_NOT_FOUND`). Needs a step-up authorization
+     *     (`401 AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`), spent only when the money
+     *     moves; the balance never goes below zero (`422 INSUFFICIENT_FUNDS`). A money send:
+     *     see Idempotency in the introduction.
      */
     post: operations['withdraw'];
     delete?: never;
@@ -301,10 +308,11 @@ export interface paths {
      * Transfer inside Tidewater
      * @description Moves money from one of the customer's accounts either to another of their own
      *     accounts (`toAccountId`) or to another customer by handle (`toHandle`; the money
-     *     lands in that customer's primary account). Exactly one of the two. Errors:
-     *     `422 INSUFFICIENT_FUNDS`, `422 SAME_ACCOUNT`, `422 PAYEE_HAS_NO_OPEN_ACCOUNT`,
-     *     `404 ACCOUNT_NOT_FOUND`, `404 PAYEE_NOT_FOUND`. A money send: see Idempotency in
-     *     the introduction.
+     *     lands in that customer's primary account, looked up once per request). Exactly
+     *     one of the two. Errors: `422 INSUFFICIENT_FUNDS`, `422 SAME_ACCOUNT`,
+     *     `422 PAYEE_HAS_NO_OPEN_ACCOUNT` (the payee has no open account left),
+     *     `404 ACCOUNT_NOT_FOUND` (one of your accounts is closed, absent or not yours),
+     *     `404 PAYEE_NOT_FOUND`. A money send: see Idempotency in the introduction.
      */
     post: operations['createInternalTransfer'];
     delete?: never;
@@ -325,10 +333,12 @@ export interface paths {
     /**
      * Transfer to an IBAN
      * @description Sends money from one of the customer's accounts to an external IBAN. Needs a
-     *     step-up authorization (`401 AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`).
-     *     Errors: `422 INVALID_IBAN` (the checksum or the country's length is wrong),
-     *     `422 INSUFFICIENT_FUNDS`, `422 DAILY_LIMIT_EXCEEDED`. A money send: see
-     *     Idempotency in the introduction.
+     *     step-up authorization (`401 AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`),
+     *     spent only when the money moves. Errors: `422 INVALID_IBAN` (the checksum or the
+     *     country's length is wrong), `422 INSUFFICIENT_FUNDS`, `422 DAILY_LIMIT_EXCEEDED`
+     *     (external transfers of one customer are limited per UTC day, 10,000.00 EUR by
+     *     default), `404 ACCOUNT_NOT_FOUND`. A money send: see Idempotency in the
+     *     introduction.
      */
     post: operations['createExternalTransfer'];
     delete?: never;
@@ -348,8 +358,9 @@ export interface paths {
      * List an account's movements
      * @description An account's movements, newest first, a page at a time (`nextCursor` is null on
      *     the last page). With `idempotencyKey`, only the movements of the send made with
-     *     that key: an empty list means it did not land. Another customer's account is
-     *     `404 ACCOUNT_NOT_FOUND`.
+     *     that key on this account, read from the primary database: an empty list means it
+     *     did not land. Another customer's account is `404 ACCOUNT_NOT_FOUND`; a cursor
+     *     this API did not give out is `400 VALIDATION_FAILED`.
      */
     get: operations['listTransactions'];
     put?: never;
@@ -441,7 +452,6 @@ export interface components {
       | 'PAYEE_HAS_NO_OPEN_ACCOUNT'
       | 'TOO_MANY_REQUESTS'
       | 'INTERNAL'
-      | 'NOT_IMPLEMENTED'
       | 'SERVICE_UNAVAILABLE';
     /** @description An error, as RFC 9457 problem details. Clients ignore members they do not know. */
     Problem: {
@@ -888,27 +898,6 @@ export interface components {
       };
     };
     /**
-     * @description `NOT_IMPLEMENTED`: this operation is declared in the contract but not built yet;
-     *     it is built in a later issue, and this response is then removed from it.
-     */
-    NotImplemented: {
-      headers: {
-        [name: string]: unknown;
-      };
-      content: {
-        /**
-         * @example {
-         *       "type": "/problems/not-implemented",
-         *       "title": "Not built yet",
-         *       "status": 501,
-         *       "errorCode": "NOT_IMPLEMENTED",
-         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
-         *     }
-         */
-        'application/problem+json': components['schemas']['Problem'];
-      };
-    };
-    /**
      * @description `SERVICE_UNAVAILABLE`: the server gave up within its deadline because the database
      *     refused, hung, dropped the connection, ran out of connections, or the account
      *     stayed busy. Try again after `Retry-After` seconds (also `retryAfterSeconds`).
@@ -1316,7 +1305,6 @@ export interface operations {
       415: components['responses']['UnsupportedMediaType'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1350,7 +1338,6 @@ export interface operations {
       422: components['responses']['UnprocessableEntity'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1384,7 +1371,6 @@ export interface operations {
       422: components['responses']['UnprocessableEntity'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1424,7 +1410,6 @@ export interface operations {
       429: components['responses']['TooManyRequests'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1480,7 +1465,6 @@ export interface operations {
       422: components['responses']['UnprocessableEntity'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1537,7 +1521,6 @@ export interface operations {
       422: components['responses']['UnprocessableEntity'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1581,7 +1564,6 @@ export interface operations {
       422: components['responses']['UnprocessableEntity'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1635,7 +1617,6 @@ export interface operations {
       422: components['responses']['UnprocessableEntity'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };
@@ -1683,7 +1664,6 @@ export interface operations {
       404: components['responses']['NotFound'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
-      501: components['responses']['NotImplemented'];
       503: components['responses']['ServiceUnavailable'];
     };
   };

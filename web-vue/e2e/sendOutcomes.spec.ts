@@ -36,18 +36,6 @@ async function openDeposit(page: Page): Promise<void> {
   await page.getByLabel('Amount in euros').fill('12.34');
 }
 
-test('a 501 reads plainly and releases the key', async ({ page, signUpViaBff }) => {
-  await signUpViaBff();
-  const keys = await scriptSends(page, '/deposits', [(route) => route.fulfill(problem(501, { errorCode: 'NOT_IMPLEMENTED' }))]);
-  await openDeposit(page);
-  await page.getByRole('button', { name: 'Deposit' }).click();
-  await expect(page.getByRole('alert')).toHaveText("This isn't available yet, and nothing was changed.");
-  await expect(page.getByRole('button', { name: 'Deposit' })).toBeVisible();
-  await expect(page.getByText("Retrying won't charge you twice.")).toHaveCount(0);
-  expect(keys).toHaveLength(1);
-  await saveScreenshot(page, 'deposit-not-built');
-});
-
 test('503 applied: false on a transfer: nothing changed, and Try again re-sends the same key', async ({ page, signUpViaBff }) => {
   await signUpViaBff();
   const keys = await scriptSends(page, '/api/transfers/internal', [

@@ -21,7 +21,6 @@ describe('problemMessage', () => {
     ['a lost connection on a read', { problem: { code: 'CONNECTION_FAILED', status: null }, context: 'read', want: /Check your connection/ }],
     ['a 409 with no code on a send asks for a check', { problem: { code: 'HTTP_409', status: 409 }, context: 'moneySend', want: sendMessages.checkFirst }],
     ['in flight', { problem: { code: 'IDEMPOTENCY_IN_FLIGHT', status: 409 }, context: 'moneySend', want: sendMessages.inFlight }],
-    ['501 on a deposit is plain', { problem: { code: 'NOT_IMPLEMENTED', status: 501 }, context: 'moneySend', want: "This isn't available yet, and nothing was changed." }],
     ['insufficient funds', { problem: { code: 'INSUFFICIENT_FUNDS', status: 422 }, context: 'moneySend', want: /isn't enough money/ }],
     ['a 500 on a send may have landed', { problem: { code: 'INTERNAL', status: 500 }, context: 'moneySend', want: sendMessages.failedMayHaveLanded }],
     ['a 500 on a read', { problem: { code: 'INTERNAL', status: 500 }, context: 'read', want: /Something went wrong on our side/ }],

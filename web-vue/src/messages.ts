@@ -140,9 +140,6 @@ export function problemMessage(problem: ApiProblem, context: ProblemContext): st
     if (context === 'pinCheck') return "We couldn't reach Tidewater, and no money was moved. Check your connection and try again.";
     return "We couldn't reach Tidewater. Check your connection and try again.";
   }
-  if (problem.code === 'NOT_IMPLEMENTED') {
-    return context === 'read' ? "This isn't available yet." : "This isn't available yet, and nothing was changed.";
-  }
   if (problem.status === 409 && context === 'moneySend' && problem.code.startsWith('HTTP_')) return sendMessages.checkFirst;
   const known = codeMessages[problem.code];
   if (known) return known;

@@ -103,7 +103,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
           // A lost lock wait is contention, not an outage: its own bounded count of attempts.
           if (contentionAttempts !== undefined && !commitStarted && classify(error)?.kind === 'lockNotAvailable') {
             lostLocks += 1;
-            if (lostLocks >= contentionAttempts) throw new ContentionExhausted(contentionAttempts, { cause: error });
+            if (lostLocks >= contentionAttempts) throw new ContentionExhausted(contentionAttempts, error);
             continue;
           }
           // fn answered in this attempt (TypeScript cannot see the callback's assignment).

@@ -36,7 +36,6 @@ export const errorCatalog = {
   PIN_LOCKED: { status: 423, title: 'The PIN is locked after too many attempts' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },
   INTERNAL: { status: 500, title: 'Something went wrong on our side' },
-  NOT_IMPLEMENTED: { status: 501, title: 'Not implemented yet' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'The service is temporarily unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;
 

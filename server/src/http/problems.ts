@@ -8,6 +8,7 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import { ApiProblem, isApiProblem, type ProblemExtras } from './apiProblem.ts';
 import { errorCatalog, problemType, type ErrorCode } from './errorCatalog.ts';
 import { outageOf } from './outage.ts';
+import type { RequestContext } from './requestContext.ts';
 
 /** The wire shape of a problem (components.schemas.Problem). */
 export interface ProblemBody extends ProblemExtras {
@@ -66,8 +67,11 @@ export function clientHungUp(req: Request, res: Response): boolean {
   return req.socket.destroyed || (res.closed && !res.writableFinished);
 }
 
-/** Classifies any error into the problem to answer. Exported for tests. */
-export function toProblem(error: unknown, traceId: string, retryAfterSeconds: number): ProblemBody {
+/**
+ * Classifies any error into the problem to answer. An outage carries the wait and what
+ * the request's `outageExtras` add (a money send's `applied: false`). Exported for tests.
+ */
+export function toProblem(error: unknown, traceId: string, retryAfterSeconds: number, outageExtras: ProblemExtras = {}): ProblemBody {
   if (isApiProblem(error)) return problemBody(error.code, traceId, error.detail, error.extras);
   const input = inputProblem(error as HttpishError);
   if (input) return problemBody(input.code, traceId, input.detail, input.extras);
@@ -75,6 +79,7 @@ export function toProblem(error: unknown, traceId: string, retryAfterSeconds: nu
   if (outage) {
     return problemBody('SERVICE_UNAVAILABLE', traceId, 'The service is temporarily unavailable. Please try again later.', {
       retryAfterSeconds,
+      ...outageExtras,
     });
   }
   return problemBody('INTERNAL', traceId, `Something went wrong on our side. Quote ${traceId} if you contact us.`);
@@ -89,7 +94,8 @@ export function problemHandler(retryAfterSeconds: number): ErrorRequestHandler {
       res.locals.clientHungUp = true;
       return;
     }
-    const body = toProblem(error, traceId, retryAfterSeconds);
+    const context = res.locals.context as RequestContext | undefined;
+    const body = toProblem(error, traceId, retryAfterSeconds, context?.outageExtras?.());
     if (body.status >= 500) req.log?.error({ err: error, errorCode: body.errorCode }, 'request failed');
     else req.log?.info({ errorCode: body.errorCode, detail: body.detail }, 'request refused');
     if (res.headersSent) {

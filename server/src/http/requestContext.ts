@@ -5,6 +5,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'pino';
+import type { ProblemExtras } from './apiProblem.ts';
 import type { RequestDeadline } from './requestDeadline.ts';
 
 /** The per-request context. */
@@ -22,6 +23,11 @@ export interface RequestContext {
   readFromPrimaryUntil?: number;
   /** Set by the commit gate when a COMMIT of this request started (money may have moved). */
   commitStarted?: boolean;
+  /**
+   * What an outage 503 of this request adds, asked at the moment it is answered (a money
+   * send sets it once it owns its claim, so a 503 at the deadline can say `applied: false`).
+   */
+  outageExtras?: () => ProblemExtras;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

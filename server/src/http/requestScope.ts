@@ -4,7 +4,7 @@
  * a client that hangs up fires the signal (unless a commit or a result disarmed it).
  */
 import type { RequestHandler } from 'express';
-import { runWithContext } from './requestContext.ts';
+import { runWithContext, type RequestContext } from './requestContext.ts';
 import { RequestDeadline } from './requestDeadline.ts';
 
 /** Opens the request's context for everything after it in the chain. */
@@ -15,7 +15,9 @@ export function requestScope(): RequestHandler {
       if (!res.writableFinished) deadline.onClientGone();
       deadline.dispose();
     });
-    res.locals.deadline = deadline;
-    runWithContext({ traceId: String(req.id), log: req.log, signal: deadline.signal, deadline }, next);
+    const context: RequestContext = { traceId: String(req.id), log: req.log, signal: deadline.signal, deadline };
+    // The error handler reads it from here: it may run outside the request's async context.
+    res.locals.context = context;
+    runWithContext(context, next);
   };
 }

@@ -29,7 +29,6 @@ describe('toApiProblem', () => {
     ['a 409 with no code is HTTP_409', { given: () => bareResponse(409, ''), want: { code: 'HTTP_409', status: 409 } }],
     ['a JSON body without errorCode keeps HTTP_<status>', { given: () => new Response('{"message":"nope"}', { status: 409, headers: { 'Content-Type': 'application/json' } }), want: { code: 'HTTP_409' } }],
     ['422 IDEMPOTENCY_KEY_REUSED', { given: () => problemResponse(422, { errorCode: 'IDEMPOTENCY_KEY_REUSED' }), want: { code: 'IDEMPOTENCY_KEY_REUSED', status: 422 } }],
-    ['501 NOT_IMPLEMENTED', { given: () => problemResponse(501, { errorCode: 'NOT_IMPLEMENTED' }), want: { code: 'NOT_IMPLEMENTED', status: 501 } }],
     ['the trace id is kept', { given: () => problemResponse(500, { errorCode: 'INTERNAL' }), want: { code: 'INTERNAL', traceId: 'trace-1' } }],
   ];
   it.each(answers)('%s', async (_name, { given, want }) => {

@@ -23,6 +23,6 @@ export function judgeSendProblem(problem: ApiProblem): SendVerdict {
   if (problem.code === 'IDEMPOTENCY_IN_FLIGHT') return 'unsettled';
   if (problem.status === 409 && problem.code.startsWith('HTTP_')) return 'verifyRequired';
   if (problem.code === 'IDEMPOTENCY_KEY_REUSED') return 'verifyRequired';
-  if (problem.status !== null && problem.status >= 500 && problem.code !== 'NOT_IMPLEMENTED') return 'unsettled';
+  if (problem.status !== null && problem.status >= 500) return 'unsettled';
   return 'rejected';
 }

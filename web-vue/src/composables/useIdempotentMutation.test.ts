@@ -44,7 +44,6 @@ describe('what an answer does to the key', () => {
     ['422 KEY_REUSED drops it and requires a check', { problem: { code: 'IDEMPOTENCY_KEY_REUSED', status: 422 }, phase: 'verifyRequired', keyKept: false, lostKey: 'key-1' }],
     ['409 RESULT_UNKNOWN applied: true went through', { problem: { code: 'IDEMPOTENCY_RESULT_UNKNOWN', status: 409, applied: true }, phase: 'wentThrough', keyKept: false, lostKey: null }],
     ['a known refusal releases it', { problem: { code: 'INSUFFICIENT_FUNDS', status: 422 }, phase: 'rejected', keyKept: false, lostKey: null }],
-    ['501 NOT_IMPLEMENTED releases it', { problem: { code: 'NOT_IMPLEMENTED', status: 501 }, phase: 'rejected', keyKept: false, lostKey: null }],
   ];
   it.each(cases)('%s', async (_name, { problem, phase, keyKept, lostKey }) => {
     const { mutation } = scripted([fail(problem)]);

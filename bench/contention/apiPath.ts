@@ -1,0 +1,88 @@
+/**
+ * The bank's own path: real HTTP sends to the API (ordered row locks, bounded lock waits,
+ * ACCOUNT_WRITE_ATTEMPTS attempts, busy only after a re-check), each with its own key.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Outcome, Sample } from './stats.ts';
+
+/** A signed-in customer of the API. */
+export interface ApiCustomer {
+  baseUrl: string;
+  token: string;
+  pin: string;
+}
+
+const requestTimeoutMs = 120_000;
+
+/** The members of an answer the bench reads. */
+interface ReplyBody {
+  id?: string;
+  authorizationId?: string;
+  errorCode?: string;
+  retryAfterSeconds?: number;
+}
+
+async function post(customer: ApiCustomer, path: string, body: unknown, key?: string): Promise<{ status: number; body: ReplyBody | undefined }> {
+  const response = await fetch(`${customer.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(requestTimeoutMs),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+/** Signs a new customer up and in. */
+export async function signUp(baseUrl: string, label: string): Promise<ApiCustomer> {
+  const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
+  const visitor = { email: `${label}${suffix}@example.com`, password: 'correct horse battery', displayName: label, handle: `${label}${suffix}`.slice(0, 20), pin: '2468' };
+  const registered = await fetch(`${baseUrl}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(visitor) });
+  if (registered.status !== 201) throw new Error(`register answered ${registered.status}: ${await registered.text()}`);
+  const token = await fetch(`${baseUrl}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: visitor.email, password: visitor.password }) });
+  return { baseUrl, token: ((await token.json()) as { accessToken: string }).accessToken, pin: visitor.pin };
+}
+
+/** Opens an account and, when `fundMinor` is given, pays it in (one deposit). */
+export async function openAccount(customer: ApiCustomer, name: string, fundMinor = 0): Promise<string> {
+  const opened = await post(customer, '/api/accounts', { name });
+  if (opened.status !== 201) throw new Error(`openAccount answered ${opened.status}`);
+  if (fundMinor > 0) {
+    const funded = await post(customer, `/api/accounts/${opened.body!.id}/deposits`, { amountMinor: fundMinor }, randomUUID());
+    if (funded.status !== 201) throw new Error(`funding answered ${funded.status}`);
+  }
+  return opened.body!.id!;
+}
+
+/** `count` step-up authorisations, a few PIN checks at a time (each is a ~0.3 s hash). */
+export async function authorizations(customer: ApiCustomer, count: number): Promise<string[]> {
+  const ids: string[] = [];
+  while (ids.length < count) {
+    const batch = await Promise.all(Array.from({ length: Math.min(4, count - ids.length) }, () => post(customer, '/api/step-up', { pin: customer.pin })));
+    for (const reply of batch) {
+      if (reply.status !== 201) throw new Error(`step-up answered ${reply.status}`);
+      ids.push(reply.body!.authorizationId!);
+    }
+  }
+  return ids;
+}
+
+/** How an answer counts: 201 ok, 503 with a 1 s wait busy, a 422 refused, anything else other. */
+function outcomeOf(reply: { status: number; body: ReplyBody | undefined }): Omit<Sample, 'ms'> {
+  if (reply.status === 201) return { outcome: 'ok' };
+  if (reply.status === 503 && reply.body?.retryAfterSeconds === 1) return { outcome: 'busy' };
+  if (reply.status === 422) return { outcome: 'refused' };
+  return { outcome: 'other' as Outcome, detail: `${reply.status} ${reply.body?.errorCode ?? ''}`.trim() };
+}
+
+/** One deposit. */
+export const apiDeposit = async (customer: ApiCustomer, accountId: string, amountMinor: number) =>
+  outcomeOf(await post(customer, `/api/accounts/${accountId}/deposits`, { amountMinor }, randomUUID()));
+
+/** One internal transfer between the customer's accounts. */
+export const apiTransfer = async (customer: ApiCustomer, fromAccountId: string, toAccountId: string, amountMinor: number) =>
+  outcomeOf(await post(customer, '/api/transfers/internal', { fromAccountId, toAccountId, amountMinor }, randomUUID()));
+
+/** One withdrawal with its authorisation. */
+export const apiWithdraw = async (customer: ApiCustomer, accountId: string, amountMinor: number, authorizationId: string) =>
+  outcomeOf(await post(customer, `/api/accounts/${accountId}/withdrawals`, { amountMinor, authorizationId }, randomUUID()));

@@ -1,0 +1,158 @@
+/**
+ * Renaming, closing and choosing the primary account. They hold no Idempotency-Key (a
+ * second identical request changes nothing more) and never speak of `applied`. Each
+ * saves in one gated transaction (runInTransaction) whose lock waits are bounded like a
+ * money send's; when every attempt loses its lock, the request re-checks what an
+ * attempt checks (404, 422) and only then answers 503 busy (1 s). Another customer's
+ * account is 404, exactly as one that does not exist.
+ *
+ * - rename: one statement (it bounds its own lock wait: `set_config` in its WHERE runs
+ *   before the row lock is waited for). A closed account keeps its history and may be renamed.
+ * - close: only an empty, open account (422 ACCOUNT_NOT_EMPTY, ACCOUNT_CLOSED). The
+ *   primary account cannot be closed while another account is open (422
+ *   ACCOUNT_IS_PRIMARY: choose another first); closing the last open account clears the
+ *   primary, and transfers to the customer's handle then answer 422
+ *   PAYEE_HAS_NO_OPEN_ACCOUNT. The closure is an audit row in the account's chain, and an
+ *   audited save (verifyCommitted looks for it).
+ * - setPrimary: open accounts only (422 ACCOUNT_CLOSED).
+ * Close and setPrimary lock the customer's row before the account, the order every
+ * writer that takes both uses, so they serialise with each other and never deadlock.
+ */
+import { randomUUID } from 'node:crypto';
+import { Prisma, type Account } from '../generated/prisma/client.ts';
+import { isContentionExhausted } from '../data/contentionExhausted.ts';
+import type { Tx } from '../data/dataLayer.ts';
+import { ApiProblem } from '../http/apiProblem.ts';
+import type { Handlers } from '../http/operationRouter.ts';
+import { currentContext } from '../http/requestContext.ts';
+import { nextLink } from './auditChain.ts';
+import { lookForOwnAuditRow } from './auditedSave.ts';
+import type { DomainDeps } from './deps.ts';
+import { toAccount } from './mappers.ts';
+import { limitLockWaits, type Queryable } from './money/accountRows.ts';
+
+/** An account row with its owner's primary account. */
+type AccountWithPrimary = Account & { primaryAccountId: string | null };
+
+const accountColumns = Prisma.raw(`a.id::text AS id, a.user_id::text AS "userId", a.name, a.currency,
+  a.balance_minor AS "balanceMinor", a.status, a.version, a.audit_seq AS "auditSeq", a.audit_hash AS "auditHash",
+  a.opened_at AS "openedAt", a.closed_at AS "closedAt"`);
+
+const notFound = () => new ApiProblem('ACCOUNT_NOT_FOUND', 'No account of yours has this id.');
+
+/** What `ownAccount` locks: nothing, the customer's row, or it and then the account's. */
+type Locks = 'none' | 'customer' | 'customerThenAccount';
+
+/** The customer's account with their primary account id, locked as asked. */
+async function ownAccount(db: Queryable, userId: string, accountId: string, locks: Locks = 'none'): Promise<AccountWithPrimary> {
+  if (locks !== 'none') await db.$queryRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
+  const rows = await db.$queryRaw<AccountWithPrimary[]>`
+    SELECT ${accountColumns}, u.primary_account_id::text AS "primaryAccountId"
+    FROM accounts a JOIN users u ON u.id = a.user_id
+    WHERE a.id = ${accountId}::uuid AND a.user_id = ${userId}::uuid
+    ${locks === 'customerThenAccount' ? Prisma.sql`FOR UPDATE OF a` : Prisma.empty}`;
+  if (!rows[0]) throw notFound();
+  return rows[0];
+}
+
+/** Every refusal of a closure, on the rows as read. */
+async function refuseClosing(db: Queryable, account: AccountWithPrimary): Promise<void> {
+  if (account.status === 'closed') throw new ApiProblem('ACCOUNT_CLOSED', 'The account is already closed.');
+  if (account.balanceMinor !== 0n) throw new ApiProblem('ACCOUNT_NOT_EMPTY', 'Move the money out first: only an empty account can be closed.');
+  if (account.primaryAccountId !== account.id) return;
+  const [others] = await db.$queryRaw<{ open: number }[]>`
+    SELECT count(*)::int AS open FROM accounts WHERE user_id = ${account.userId}::uuid AND status = 'open' AND id <> ${account.id}::uuid`;
+  if ((others?.open ?? 0) > 0) throw new ApiProblem('ACCOUNT_IS_PRIMARY', 'Choose another primary account before closing this one.');
+}
+
+/** The handlers of rename, close and set-primary. */
+export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handlers, 'renameAccount' | 'closeAccount' | 'setPrimaryAccount'> {
+  /** Runs one change; busy only after `recheck` refused nothing. */
+  async function change<T>(label: string, attempt: (tx: Tx) => Promise<T>, recheck: (db: Queryable) => Promise<void>, verifyCommitted?: () => Promise<boolean>): Promise<T> {
+    try {
+      return await data.runInTransaction(attempt, { label, contentionAttempts: config.accountWriteAttempts, ...(verifyCommitted ? { verifyCommitted } : {}) });
+    } catch (error) {
+      if (!isContentionExhausted(error)) throw error;
+      await data.read(recheck);
+      currentContext()?.log.info({ label, attempts: error.attempts }, 'account busy: answering 503 after re-checking');
+      throw new ApiProblem('SERVICE_UNAVAILABLE', 'The account is busy. Try again in a moment.', { retryAfterSeconds: config.busyRetryAfterSeconds });
+    }
+  }
+
+  return {
+    async renameAccount({ caller, path, body }) {
+      const name = body.name.trim();
+      if (!name) throw new ApiProblem('VALIDATION_FAILED', 'The name must not be blank.');
+      const lockTimeout = `${Math.max(1, Math.round(config.accountLockWaitMs))}ms`;
+      const row = await change(
+        'renameAccount',
+        async (tx) => {
+          const [renamed] = await tx.$queryRaw<AccountWithPrimary[]>`
+            UPDATE accounts a SET name = ${name}
+            FROM users u
+            WHERE a.id = ${path.accountId}::uuid AND a.user_id = ${caller.userId}::uuid AND u.id = a.user_id
+              AND set_config('lock_timeout', ${lockTimeout}, true) IS NOT NULL
+            RETURNING ${accountColumns}, u.primary_account_id::text AS "primaryAccountId"`;
+          if (!renamed) throw notFound();
+          return renamed;
+        },
+        async (db) => void (await ownAccount(db, caller.userId, path.accountId)),
+      );
+      return { status: 200, body: toAccount(row, row.primaryAccountId) };
+    },
+
+    async closeAccount({ caller, path }) {
+      const requestId = randomUUID();
+      const traceId = currentContext()?.traceId ?? null;
+      const row = await change(
+        'closeAccount',
+        async (tx) => {
+          await limitLockWaits(tx, config.accountLockWaitMs);
+          const account = await ownAccount(tx, caller.userId, path.accountId, 'customerThenAccount');
+          await refuseClosing(tx, account);
+          const payload = { balanceMinor: account.balanceMinor.toString(), wasPrimary: account.primaryAccountId === account.id };
+          const link = nextLink(account, { accountId: account.id, action: 'close', payload, ledgerEntryId: null, requestId, traceId });
+          const [closed] = await tx.$queryRaw<Account[]>`
+            WITH closed AS (
+              UPDATE accounts SET status = 'closed', closed_at = now(), version = version + 1,
+                     audit_seq = ${link.seq}::int, audit_hash = ${link.hash}
+              WHERE id = ${account.id}::uuid AND audit_seq = ${account.auditSeq}::int
+              RETURNING *
+            ), audit AS (
+              INSERT INTO audit_rows (account_id, seq, action, payload, trace_id, request_id, prev_hash, hash)
+              SELECT id, ${link.seq}::int, 'close', ${JSON.stringify(payload)}::jsonb, ${traceId}::text, ${requestId}::uuid, ${link.prevHash}::text, ${link.hash}::text
+              FROM closed
+            )
+            SELECT ${accountColumns} FROM closed a`;
+          if (!closed) throw new Error(`account ${account.id} moved under its own lock`);
+          if (payload.wasPrimary) await tx.$executeRaw`UPDATE users SET primary_account_id = NULL WHERE id = ${caller.userId}::uuid`;
+          return { ...closed, primaryAccountId: payload.wasPrimary ? null : account.primaryAccountId };
+        },
+        async (db) => refuseClosing(db, await ownAccount(db, caller.userId, path.accountId)),
+        lookForOwnAuditRow(data, requestId, config.idempotencyStoreBudgetMs),
+      );
+      return { status: 200, body: toAccount(row, row.primaryAccountId) };
+    },
+
+    async setPrimaryAccount({ caller, path }) {
+      const refuseClosed = (account: AccountWithPrimary) => {
+        if (account.status !== 'open') throw new ApiProblem('ACCOUNT_CLOSED', 'A closed account cannot be the primary account.');
+      };
+      const row = await change(
+        'setPrimaryAccount',
+        async (tx) => {
+          await limitLockWaits(tx, config.accountLockWaitMs);
+          // The customer's row alone: a closure takes it first too, so none can run meanwhile.
+          const account = await ownAccount(tx, caller.userId, path.accountId, 'customer');
+          refuseClosed(account);
+          if (account.primaryAccountId !== account.id) {
+            await tx.$executeRaw`UPDATE users SET primary_account_id = ${account.id}::uuid WHERE id = ${caller.userId}::uuid`;
+          }
+          return account;
+        },
+        async (db) => refuseClosed(await ownAccount(db, caller.userId, path.accountId)),
+      );
+      return { status: 200, body: toAccount(row, row.id) };
+    },
+  };
+}

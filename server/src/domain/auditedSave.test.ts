@@ -1,0 +1,77 @@
+/**
+ * verifyCommitted of audited saves, against a stand-in data layer: it answers from the
+ * request's own audit row, and looks once more under its own budget when the request's
+ * signal fired after the commit was attempted.
+ */
+import { describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import type { DataLayer } from '../data/dataLayer.ts';
+import { currentContext, runWithContext, type RequestContext } from '../http/requestContext.ts';
+import { lookForOwnAuditRow } from './auditedSave.ts';
+
+const mine = '00000000-0000-4000-8000-0000000000aa';
+
+/** A data layer whose reads see `rows` and refuse, as the gate does, once the current signal fired. */
+function standIn(rows: Set<string>, seen: AbortSignal[] = []): Pick<DataLayer, 'read'> {
+  return {
+    async read(fn) {
+      const signal = currentContext()?.signal;
+      if (signal) seen.push(signal);
+      if (signal?.aborted) throw signal.reason;
+      const db = {
+        $queryRaw: async (strings: TemplateStringsArray, ...values: unknown[]) => [{ found: rows.has(String(values[0])) }],
+      };
+      return fn(db as never);
+    },
+  };
+}
+
+function context(signal: AbortSignal): RequestContext {
+  return { traceId: 't', log: pino({ level: 'silent' }), signal } as RequestContext;
+}
+
+describe('lookForOwnAuditRow', () => {
+  it.each([
+    ['its audit row exists: the commit landed', new Set([mine]), true],
+    ['no row of this request: it did not land', new Set(['00000000-0000-4000-8000-0000000000bb']), false],
+  ])('%s', async (_name, rows, want) => {
+    const verify = lookForOwnAuditRow(standIn(rows), mine, 3_000);
+    expect(await runWithContext(context(new AbortController().signal), verify)).toBe(want);
+  });
+
+  it("looks under its own budget when the request's signal already fired", async () => {
+    const fired = new AbortController();
+    fired.abort(new Error('deadline'));
+    const seen: AbortSignal[] = [];
+    const verify = lookForOwnAuditRow(standIn(new Set([mine]), seen), mine, 3_000);
+    expect(await runWithContext(context(fired.signal), verify)).toBe(true);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).not.toBe(fired.signal);
+    expect(seen[0]!.aborted).toBe(false);
+  });
+
+  it('looks once more under its own budget when the signal fires during the first look', async () => {
+    const controller = new AbortController();
+    const seen: AbortSignal[] = [];
+    const inner = standIn(new Set([mine]), seen);
+    let first = true;
+    const racing: Pick<DataLayer, 'read'> = {
+      read: (fn) => {
+        if (first) {
+          first = false;
+          controller.abort(new Error('deadline'));
+        }
+        return inner.read(fn);
+      },
+    };
+    const verify = lookForOwnAuditRow(racing, mine, 3_000);
+    expect(await runWithContext(context(controller.signal), verify)).toBe(true);
+    expect(seen.map((signal) => signal === controller.signal)).toEqual([true, false]);
+  });
+
+  it('lets a failure of a live request through (the data layer decides)', async () => {
+    const failing: Pick<DataLayer, 'read'> = { read: async () => Promise.reject(new Error('connection refused')) };
+    const verify = lookForOwnAuditRow(failing, mine, 3_000);
+    await expect(runWithContext(context(new AbortController().signal), verify)).rejects.toThrow('connection refused');
+  });
+});

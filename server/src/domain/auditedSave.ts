@@ -1,0 +1,36 @@
+/**
+ * `verifyCommitted` for audited saves (the reference's D10): when a COMMIT's answer was
+ * lost, the data layer asks whether it landed before it runs the transaction again. An
+ * audited save answers by looking for its own audit row, found by the request id it
+ * stamped on every row it wrote (`audit_rows.request_id`, indexed).
+ *
+ * When the request's signal fired after the commit was attempted (its deadline or a
+ * hang-up re-armed by the failed commit), the request may run no statement of its own:
+ * the look runs once more under a budget of its own (IDEMPOTENCY_STORE_BUDGET_MS, 3 s),
+ * reading the primary.
+ */
+import type { DataLayer } from '../data/dataLayer.ts';
+import { currentContext } from '../http/requestContext.ts';
+import { runBookkeeping } from './bookkeeping.ts';
+
+/** Did a row stamped with `requestId` commit? */
+export async function auditRowExists(data: Pick<DataLayer, 'read'>, requestId: string): Promise<boolean> {
+  const rows = await data.read((db) => db.$queryRaw<{ found: boolean }[]>`
+    SELECT EXISTS (SELECT 1 FROM audit_rows WHERE request_id = ${requestId}::uuid) AS found`);
+  return rows[0]?.found === true;
+}
+
+/** The `verifyCommitted` of an audited save stamped with `requestId`. */
+export function lookForOwnAuditRow(data: Pick<DataLayer, 'read'>, requestId: string, budgetMs: number): () => Promise<boolean> {
+  const look = () => auditRowExists(data, requestId);
+  return async () => {
+    if (!currentContext()?.signal.aborted) {
+      try {
+        return await look();
+      } catch (error) {
+        if (!currentContext()?.signal.aborted) throw error;
+      }
+    }
+    return runBookkeeping(look, { budgetMs });
+  };
+}

@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { pino } from 'pino';
+import { isDeadlineExceeded } from '../http/deadlineExceeded.ts';
+import { currentContext, runWithContext, type RequestContext } from '../http/requestContext.ts';
+import { runBookkeeping } from './bookkeeping.ts';
+
+function requestContext(signal: AbortSignal): RequestContext {
+  return { traceId: 't', log: pino({ level: 'silent' }), signal } as RequestContext;
+}
+
+describe('runBookkeeping', () => {
+  it("keeps a step's commit off the request's commitStarted, but not its writes", async () => {
+    const context = requestContext(new AbortController().signal);
+    await runWithContext(context, () =>
+      runBookkeeping(async () => {
+        currentContext()!.commitStarted = true;
+        currentContext()!.hasWrites = true;
+      }),
+    );
+    expect(context.commitStarted).toBeUndefined();
+    expect(context.hasWrites).toBe(true);
+  });
+
+  it("runs under its own budget after the request's signal fired", async () => {
+    const fired = new AbortController();
+    fired.abort(new Error('deadline'));
+    const seen = await runWithContext(requestContext(fired.signal), () =>
+      runBookkeeping(async () => currentContext()!.signal.aborted, { budgetMs: 1_000 }),
+    );
+    expect(seen).toBe(false);
+  });
+
+  it('ends with a DeadlineExceeded when its budget is spent', async () => {
+    const never = new Promise<never>(() => {});
+    const outcome = await runBookkeeping(() => never, { budgetMs: 20 }).catch((error: unknown) => error);
+    expect(isDeadlineExceeded(outcome)).toBe(true);
+  });
+
+  it("without a budget, shares the request's signal", async () => {
+    const controller = new AbortController();
+    const signal = await runWithContext(requestContext(controller.signal), () =>
+      runBookkeeping(async () => currentContext()!.signal),
+    );
+    expect(signal).toBe(controller.signal);
+  });
+});

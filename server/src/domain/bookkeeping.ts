@@ -1,0 +1,42 @@
+/**
+ * Bookkeeping writes of a request (an idempotency claim, its stored answer, its release,
+ * an audited save's look for its own row) run beside the request's own work, not as it:
+ *
+ * - in a copy of the request's context, so a commit they cause never counts as the
+ *   request's `commitStarted` (that flag speaks of money: DESIGN.md "Money", D7);
+ * - optionally under a budget of their own (IDEMPOTENCY_STORE_BUDGET_MS and
+ *   IDEMPOTENCY_RELEASE_BUDGET_MS, 3 s each): the copy's signal fires when the budget is
+ *   spent, not when the request's deadline fires, so a release can still run after the
+ *   deadline and an answer can be stored after the commit disarmed it (D8, D10).
+ *
+ * The data layer and the commit gate read the signal from the current context, so both
+ * honour the budget. A write the copy made still marks the request as one that wrote.
+ */
+import { DeadlineExceeded } from '../http/deadlineExceeded.ts';
+import { currentContext, runWithContext } from '../http/requestContext.ts';
+
+/** Options of one bookkeeping step. */
+export interface BookkeepingOptions {
+  /** Its own budget: it ends with a DeadlineExceeded (an outage) when spent. Without it, the request's signal. */
+  budgetMs?: number;
+}
+
+/** Runs one bookkeeping step as described above. */
+export async function runBookkeeping<T>(work: () => Promise<T>, options: BookkeepingOptions = {}): Promise<T> {
+  const context = currentContext();
+  const controller = options.budgetMs === undefined ? undefined : new AbortController();
+  const timer = controller && setTimeout(() => controller.abort(new DeadlineExceeded(options.budgetMs!)), options.budgetMs);
+  const scope = context && { ...context, commitStarted: false, signal: controller?.signal ?? context.signal };
+  const run = scope ? runWithContext(scope, work) : work();
+  try {
+    if (!controller) return await run;
+    const spent = new Promise<never>((_, reject) => {
+      controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true });
+    });
+    return await Promise.race([run, spent]);
+  } finally {
+    if (timer) clearTimeout(timer);
+    if (context && scope?.hasWrites) context.hasWrites = true;
+    run.catch(() => {}); // a step cut off by its budget may still fail later: nobody waits for it
+  }
+}

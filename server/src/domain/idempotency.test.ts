@@ -1,0 +1,68 @@
+/**
+ * The parts of the idempotency protocol that need no database: the request hash, and
+ * what store and release do with their one row (against a stand-in data layer). The
+ * protocol end to end is test/money/idempotency.test.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import type { DataLayer } from '../data/dataLayer.ts';
+import { hashRequest, idempotencyRecords, type Claim } from './idempotency.ts';
+
+const config = { idempotencyStoreBudgetMs: 3_000, idempotencyReleaseBudgetMs: 3_000, idempotencyStaleAfterMs: 120_000 };
+const claim: Claim = { id: 'c', userId: 'u', key: 'key-12345', ownerToken: 't', startedAt: 0 };
+
+/** A data layer whose writes answer `answer` (or fail with it) and are counted. */
+function standIn(answer: unknown) {
+  const calls: string[] = [];
+  const db = {
+    $queryRaw: async (strings: TemplateStringsArray) => {
+      calls.push(strings.join('?'));
+      if (answer instanceof Error) throw answer;
+      return answer;
+    },
+    $executeRaw: async (strings: TemplateStringsArray) => {
+      calls.push(strings.join('?'));
+      if (answer instanceof Error) throw answer;
+      return 1;
+    },
+  };
+  const data = { write: (fn: (db: never) => unknown) => fn(db as never) } as unknown as DataLayer;
+  return { data, calls };
+}
+
+describe('hashRequest', () => {
+  it.each<[string, Parameters<typeof hashRequest>, boolean]>([
+    ['the same body in another key order', ['deposit', { accountId: 'a' }, { description: 'x', amountMinor: 1 }], true],
+    ['another amount', ['deposit', { accountId: 'a' }, { amountMinor: 2, description: 'x' }], false],
+    ['another account', ['deposit', { accountId: 'b' }, { amountMinor: 1, description: 'x' }], false],
+    ['another operation', ['withdraw', { accountId: 'a' }, { amountMinor: 1, description: 'x' }], false],
+  ])('%s → same hash: %s', (_name, args, same) => {
+    const base = hashRequest('deposit', { accountId: 'a' }, { amountMinor: 1, description: 'x' });
+    expect(hashRequest(...args) === base).toBe(same);
+  });
+});
+
+describe('storing and releasing a claim', () => {
+  it('never stores an empty answer', async () => {
+    const { data, calls } = standIn([]);
+    expect(await idempotencyRecords(data, config).store(claim, 201, undefined)).toBeUndefined();
+    expect(calls).toEqual([]);
+  });
+
+  it('answers the body as the database kept it', async () => {
+    const kept = { b: 2, a: 1 };
+    const { data } = standIn([{ responseBody: kept }]);
+    expect(await idempotencyRecords(data, config).store(claim, 201, { a: 1, b: 2 })).toBe(kept);
+  });
+
+  it('answers the body it has when the store fails: the money moved, the answer is sent', async () => {
+    const { data } = standIn(new Error('connection terminated'));
+    const body = { a: 1 };
+    expect(await idempotencyRecords(data, config).store(claim, 201, body)).toBe(body);
+  });
+
+  it('swallows a failed release: the key is then held until the claim is stale', async () => {
+    const { data, calls } = standIn(new Error('connection terminated'));
+    await expect(idempotencyRecords(data, config).release(claim)).resolves.toBeUndefined();
+    expect(calls[0]).toMatch(/DELETE FROM idempotency_records/);
+  });
+});

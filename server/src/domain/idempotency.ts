@@ -1,0 +1,201 @@
+/**
+ * The idempotency protocol of money sends (DESIGN.md "Money" and "The contract"; the
+ * reference's D6, D8, D9). Keys are scoped per customer. One record per (customer, key):
+ *
+ * 1. **Claim** first, in a one-row write of its own: `Processing`, owned by this request's
+ *    `ownerToken`. Another request with the key finds the record and answers from it:
+ *    another payload → 422 IDEMPOTENCY_KEY_REUSED; `Executed` → the stored answer,
+ *    replayed byte for byte; `Processing` → 409 IDEMPOTENCY_IN_FLIGHT, until it is stale.
+ * 2. **Fence**: the money's own transaction marks the claim `landed_at`, only while this
+ *    request still owns it (else `ClaimTakenOver`: the original request's 500). The mark
+ *    commits with the ledger rows, so a key can move money once, whoever holds it.
+ * 3. **Store** the answer (`Executed`, status and body) under its own 3 s budget. The body
+ *    sent is the one the database kept (jsonb orders keys its way), so the first answer
+ *    and every replay are the same bytes. An empty 2xx is never stored.
+ * 4. **Release** (delete) a claim whose request failed before any commit, under its own
+ *    3 s budget, so the client can send the same key again. A claim whose release failed
+ *    holds its key at 409 IN_FLIGHT until it is stale (120 s), then:
+ *    - not landed: the next request with the same payload takes it over (a conditional
+ *      update on the owner token and the age), and runs the send;
+ *    - landed (money moved, its answer was lost): 409 IDEMPOTENCY_RESULT_UNKNOWN with
+ *      `applied: true`, for good; look the key up with listTransactions.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Config } from '../config.ts';
+import type { DataLayer, Tx } from '../data/dataLayer.ts';
+import { ApiProblem } from '../http/apiProblem.ts';
+import { currentContext } from '../http/requestContext.ts';
+import { runBookkeeping } from './bookkeeping.ts';
+import { canonicalJson, sha256Hex } from './canonicalJson.ts';
+
+/** A claim this request holds. */
+export interface Claim {
+  readonly id: string;
+  readonly userId: string;
+  readonly key: string;
+  /** Names this request: the fence, the release and its audit rows (`request_id`) carry it. */
+  readonly ownerToken: string;
+  /** `performance.now()` just before the claim was written: the request's age for `applied`. */
+  readonly startedAt: number;
+}
+
+/** What claiming a key ends in: the claim, or the stored answer to replay. */
+export type ClaimOutcome = { kind: 'owned'; claim: Claim } | { kind: 'replay'; status: number; body: unknown };
+
+/** The numbers of the protocol (config.ts). */
+export type IdempotencyConfig = Pick<Config, 'idempotencyStoreBudgetMs' | 'idempotencyReleaseBudgetMs' | 'idempotencyStaleAfterMs'>;
+
+const brand = Symbol.for('tidewater.ClaimTakenOver');
+
+/** The request's claim was taken over (it was stale): it must not move money; a 500. */
+export class ClaimTakenOver extends Error {
+  readonly [brand] = true;
+  constructor(readonly key: string) {
+    super(`the idempotency claim on key ${key} was taken over by another request`);
+    this.name = 'ClaimTakenOver';
+  }
+}
+
+/** True for a ClaimTakenOver, even across module copies. */
+export function isClaimTakenOver(error: unknown): error is ClaimTakenOver {
+  return typeof error === 'object' && error !== null && brand in error;
+}
+
+/** The request hash: operationId, path parameters and body, in canonical JSON. */
+export function hashRequest(operationId: string, pathParams: Record<string, unknown>, body: unknown): string {
+  return sha256Hex(canonicalJson({ operationId, path: pathParams, body: body ?? null }));
+}
+
+interface RecordRow {
+  requestHash: string;
+  status: 'Processing' | 'Executed';
+  responseStatus: number | null;
+  responseBody: unknown;
+  landed: boolean;
+  stale: boolean;
+}
+
+/** The protocol over one data layer. */
+export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
+  const staleMs = Math.round(config.idempotencyStaleAfterMs);
+  const log = () => currentContext()?.log;
+
+  async function insertClaim(userId: string, key: string, operationId: string, requestHash: string): Promise<Claim | undefined> {
+    const claim: Claim = { id: randomUUID(), userId, key, ownerToken: randomUUID(), startedAt: performance.now() };
+    const rows = await runBookkeeping(() =>
+      data.write((db) => db.$queryRaw<{ id: string }[]>`
+        INSERT INTO idempotency_records (id, user_id, key, operation_id, request_hash, status, owner_token)
+        VALUES (${claim.id}::uuid, ${userId}::uuid, ${key}, ${operationId}, ${requestHash}, 'Processing', ${claim.ownerToken}::uuid)
+        ON CONFLICT (user_id, key) DO NOTHING
+        RETURNING id`),
+    );
+    return rows.length === 1 ? claim : undefined;
+  }
+
+  async function readRecord(userId: string, key: string): Promise<(RecordRow & { id: string }) | undefined> {
+    const rows = await data.read((db) => db.$queryRaw<(RecordRow & { id: string })[]>`
+      SELECT id, request_hash AS "requestHash", status, response_status AS "responseStatus",
+             response_body AS "responseBody", landed_at IS NOT NULL AS landed,
+             claimed_at <= now() - ${staleMs}::int * interval '1 millisecond' AS stale
+      FROM idempotency_records WHERE user_id = ${userId}::uuid AND key = ${key}`);
+    return rows[0];
+  }
+
+  /** Takes over a stale claim that moved no money; undefined when another request won it. */
+  async function takeOver(record: { id: string }, userId: string, key: string, requestHash: string): Promise<Claim | undefined> {
+    const claim: Claim = { id: record.id, userId, key, ownerToken: randomUUID(), startedAt: performance.now() };
+    const taken = await runBookkeeping(() =>
+      data.write((db) => db.$executeRaw`
+        UPDATE idempotency_records SET owner_token = ${claim.ownerToken}::uuid, claimed_at = now()
+        WHERE id = ${record.id}::uuid AND status = 'Processing' AND landed_at IS NULL AND request_hash = ${requestHash}
+          AND claimed_at <= now() - ${staleMs}::int * interval '1 millisecond'`),
+    );
+    if (taken !== 1) return undefined;
+    log()?.warn({ key }, 'took over a stale idempotency claim whose release had failed');
+    return claim;
+  }
+
+  return {
+    /**
+     * Claims `key` for this request, or answers from its record (see the module's
+     * comment): throws 422 IDEMPOTENCY_KEY_REUSED, 409 IDEMPOTENCY_IN_FLIGHT or
+     * 409 IDEMPOTENCY_RESULT_UNKNOWN (`applied: true`).
+     */
+    async claim(input: { userId: string; key: string; operationId: string; requestHash: string }): Promise<ClaimOutcome> {
+      const { userId, key, operationId, requestHash } = input;
+      // Two rounds at most: a record released between our insert and our read is claimed again once.
+      for (let round = 0; round < 2; round++) {
+        const claim = await insertClaim(userId, key, operationId, requestHash);
+        if (claim) return { kind: 'owned', claim };
+        const record = await readRecord(userId, key);
+        if (!record) continue;
+        if (record.requestHash !== requestHash) {
+          throw new ApiProblem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with another request; make a new key for a new send.');
+        }
+        if (record.status === 'Executed' && record.responseStatus !== null && record.responseBody !== null) {
+          return { kind: 'replay', status: record.responseStatus, body: record.responseBody };
+        }
+        if (!record.stale) {
+          throw new ApiProblem('IDEMPOTENCY_IN_FLIGHT', 'The first request with this Idempotency-Key is still being processed; wait, then send it again with the same key.');
+        }
+        if (record.landed || record.status === 'Executed') {
+          throw new ApiProblem('IDEMPOTENCY_RESULT_UNKNOWN', 'This send landed but its answer was lost. Do not send it again with a new key; look it up by its key.', { applied: true });
+        }
+        const taken = await takeOver(record, userId, key, requestHash);
+        if (taken) return { kind: 'owned', claim: taken };
+        break;
+      }
+      throw new ApiProblem('IDEMPOTENCY_IN_FLIGHT', 'Another request with this Idempotency-Key is being processed; wait, then send it again with the same key.');
+    },
+
+    /** In the money's transaction: marks the claim landed, or throws ClaimTakenOver. */
+    async fence(tx: Tx, claim: Claim): Promise<void> {
+      const fenced = await tx.$executeRaw`
+        UPDATE idempotency_records SET landed_at = now()
+        WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND status = 'Processing' AND landed_at IS NULL`;
+      if (fenced !== 1) throw new ClaimTakenOver(claim.key);
+    },
+
+    /** Stores the answer (own budget); answers the body to send: the stored one, else `body`. */
+    async store(claim: Claim, status: number, body: unknown): Promise<unknown> {
+      if (body === undefined || body === null) {
+        log()?.error({ key: claim.key, status }, 'refusing to store an empty answer: the claim stays Processing');
+        return body;
+      }
+      try {
+        const rows = await runBookkeeping(
+          () =>
+            data.write((db) => db.$queryRaw<{ responseBody: unknown }[]>`
+              UPDATE idempotency_records
+              SET status = 'Executed', response_status = ${status}::int, response_body = ${JSON.stringify(body)}::jsonb, completed_at = now()
+              WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid
+              RETURNING response_body AS "responseBody"`),
+          { budgetMs: config.idempotencyStoreBudgetMs },
+        );
+        if (rows.length === 1) return rows[0]!.responseBody;
+        log()?.error({ key: claim.key }, 'the answer was not stored: the claim is no longer this request\'s');
+      } catch (error) {
+        log()?.warn({ err: error, key: claim.key }, 'could not store the answer; the send landed and is answered anyway');
+      }
+      return body;
+    },
+
+    /** Deletes a claim whose request failed before any commit (own budget); never throws. */
+    async release(claim: Claim): Promise<void> {
+      try {
+        await runBookkeeping(
+          () =>
+            data.write((db) => db.$executeRaw`
+              DELETE FROM idempotency_records
+              WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND landed_at IS NULL`),
+          { budgetMs: config.idempotencyReleaseBudgetMs },
+        );
+      } catch (error) {
+        log()?.warn({ err: error, key: claim.key }, 'could not release the idempotency claim; its key answers 409 until the claim is stale');
+      }
+    },
+  };
+}
+
+/** The protocol's type. */
+export type IdempotencyRecords = ReturnType<typeof idempotencyRecords>;

@@ -1,0 +1,31 @@
+/** A deposit: money into one of the customer's open accounts (201 Transaction). */
+import type { components } from '@tidewater/spec/openapi';
+import { ownOpenAccount } from './checks.ts';
+import { postMovement } from './ledger.ts';
+import type { MoneySendFactory } from './moneySend.ts';
+import { toTransaction } from './transactionView.ts';
+
+type Transaction = components['schemas']['Transaction'];
+
+/** The deposit of `body` into `accountId`. */
+export function depositSend(accountId: string, body: components['schemas']['DepositRequest']): MoneySendFactory<void, Transaction> {
+  return (request) => ({
+    label: 'deposit',
+    async prepare() {},
+    accountIds: () => [accountId],
+    async check(_plan, { accounts }) {
+      ownOpenAccount(accounts, accountId, request.userId);
+    },
+    async save(tx, _plan, accounts) {
+      const entry = await postMovement(tx, accounts.get(accountId)!, {
+        kind: 'deposit',
+        amountMinor: BigInt(body.amountMinor),
+        description: body.description ?? null,
+        counterparty: null,
+        idempotencyKey: request.key,
+        transferId: null,
+      }, request);
+      return toTransaction(entry);
+    },
+  });
+}

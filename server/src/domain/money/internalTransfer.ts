@@ -1,0 +1,94 @@
+/**
+ * A transfer inside Tidewater: to another of the customer's accounts (`toAccountId`), or
+ * to another customer by handle, landing in their primary account. The handle is
+ * resolved once per request, before the first attempt; an attempt only checks that the
+ * account it resolved to is still open (422 PAYEE_HAS_NO_OPEN_ACCOUNT). Both movements
+ * carry one transfer id; the sender's key is written on the sender's own accounts only.
+ */
+import { randomUUID } from 'node:crypto';
+import type { components } from '@tidewater/spec/openapi';
+import type { DataLayer } from '../../data/dataLayer.ts';
+import { ApiProblem } from '../../http/apiProblem.ts';
+import { toMinor } from '../mappers.ts';
+import { covers, ownOpenAccount, payeeOpenAccount } from './checks.ts';
+import { postMovement } from './ledger.ts';
+import type { MoneySendFactory } from './moneySend.ts';
+import { toTransaction } from './transactionView.ts';
+
+type Transfer = components['schemas']['Transfer'];
+type Request = components['schemas']['InternalTransferRequest'];
+
+/** Where the money goes, settled once. */
+interface Plan {
+  toAccountId: string;
+  /** Set for a transfer by handle: the payee, and the sender's own handle for the payee's row. */
+  byHandle?: { handle: string; senderHandle: string };
+}
+
+const sameAccount = () => new ApiProblem('SAME_ACCOUNT', 'The money would go back into the account it leaves.');
+
+/** The transfer of `body`. */
+export function internalTransferSend(data: DataLayer, body: Request): MoneySendFactory<Plan, Transfer> {
+  const amountMinor = BigInt(body.amountMinor);
+  return (request) => ({
+    label: 'createInternalTransfer',
+    async prepare() {
+      if ('toAccountId' in body && body.toAccountId) {
+        if (body.toAccountId === body.fromAccountId) throw sameAccount();
+        return { toAccountId: body.toAccountId };
+      }
+      const handle = (body as { toHandle: string }).toHandle;
+      const [payee, sender] = await data.read((db) =>
+        Promise.all([
+          db.user.findUnique({ where: { handle }, select: { primaryAccountId: true } }),
+          db.user.findUnique({ where: { id: request.userId }, select: { handle: true } }),
+        ]),
+      );
+      if (!payee) throw new ApiProblem('PAYEE_NOT_FOUND', `No customer has the handle ${handle}.`);
+      if (!payee.primaryAccountId) throw new ApiProblem('PAYEE_HAS_NO_OPEN_ACCOUNT', 'The payee has no open account to receive the money.');
+      if (payee.primaryAccountId === body.fromAccountId) throw sameAccount();
+      return { toAccountId: payee.primaryAccountId, byHandle: { handle, senderHandle: sender?.handle ?? '' } };
+    },
+    accountIds: (plan) => [body.fromAccountId, plan.toAccountId],
+    async check(plan, { accounts }) {
+      const from = ownOpenAccount(accounts, body.fromAccountId, request.userId);
+      if (plan.byHandle) payeeOpenAccount(accounts, plan.toAccountId);
+      else ownOpenAccount(accounts, plan.toAccountId, request.userId);
+      covers(from, amountMinor);
+    },
+    async save(tx, plan, accounts) {
+      const from = accounts.get(body.fromAccountId)!;
+      const to = accounts.get(plan.toAccountId)!;
+      const toIsMine = to.userId === request.userId;
+      const transferId = randomUUID();
+      const description = body.description ?? null;
+      const out = await postMovement(tx, from, {
+        kind: 'transfer_out',
+        amountMinor: -amountMinor,
+        description,
+        counterparty: plan.byHandle ? `@${plan.byHandle.handle}` : to.name,
+        idempotencyKey: request.key,
+        transferId,
+      }, request);
+      const into = await postMovement(tx, to, {
+        kind: 'transfer_in',
+        amountMinor,
+        description,
+        counterparty: plan.byHandle ? `@${plan.byHandle.senderHandle}` : from.name,
+        idempotencyKey: toIsMine ? request.key : null,
+        transferId,
+      }, request);
+      return {
+        id: transferId,
+        fromAccountId: from.id,
+        toAccountId: toIsMine ? to.id : null,
+        toHandle: plan.byHandle?.handle ?? null,
+        iban: null,
+        beneficiaryName: null,
+        amountMinor: toMinor(amountMinor),
+        createdAt: out.createdAt.toISOString(),
+        movements: (toIsMine ? [out, into] : [out]).map(toTransaction),
+      };
+    },
+  });
+}

@@ -1,0 +1,129 @@
+/**
+ * Drives every money send the same way (DESIGN.md "Money"; the reference's D6–D10):
+ *
+ * 1. claim the key (idempotency.ts): a replay, a 409 or a 422 ends here;
+ * 2. `prepare` once (input, the payee's handle, the step-up authorisation);
+ * 3. the gated transaction, up to ACCOUNT_WRITE_ATTEMPTS attempts when it loses its lock
+ *    waits: bound lock waits, lock the customer (when the send counts a ceiling) and the
+ *    accounts in id order, `check`, fence the claim, `save`. An unknown commit outcome
+ *    is settled by looking for the request's own audit row (auditedSave.ts);
+ * 4. when every attempt lost its locks: `check` again on fresh rows, then the
+ *    authorisation again, and only when nothing refuses, 503 busy (1 s);
+ * 5. store the answer and send the stored bytes.
+ *
+ * A failure before any commit releases the claim. A 503 says `applied: false` only when
+ * appliedRule.ts allows it; an outage keeps its 503 from the problem handler otherwise.
+ * A claim taken over stays a 500.
+ */
+import type { DomainDeps } from '../deps.ts';
+import { isContentionExhausted } from '../../data/contentionExhausted.ts';
+import { ApiProblem, isApiProblem } from '../../http/apiProblem.ts';
+import type { OperationId } from '@tidewater/spec/operations';
+import type { OperationInput } from '../../http/operationRouter.ts';
+import { outageOf } from '../../http/outage.ts';
+import { currentContext } from '../../http/requestContext.ts';
+import { appliedExtras } from '../appliedRule.ts';
+import { lookForOwnAuditRow } from '../auditedSave.ts';
+import { hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from '../idempotency.ts';
+import { limitLockWaits, lockCustomer, readAccounts } from './accountRows.ts';
+import type { MoneySend, MoneySendFactory } from './moneySend.ts';
+
+/** Every attempt lost its locks and nothing an attempt looks at refused: busy. */
+class AccountBusy extends Error {
+  constructor(readonly attempts: number) {
+    super(`the account stayed busy over ${attempts} attempts`);
+  }
+}
+
+/** The runner of one deps; `run(input, pathParams, factory)` answers a send's 201. */
+export function moneySendRunner({ data, config }: DomainDeps) {
+  const records = idempotencyRecords(data, config);
+
+  async function moveMoney<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, claim: Claim): Promise<Body> {
+    const accountIds = send.accountIds(plan);
+    try {
+      return await data.runInTransaction(
+        async (tx) => {
+          await limitLockWaits(tx, config.accountLockWaitMs);
+          if (send.locksCustomer) await lockCustomer(tx, claim.userId);
+          const accounts = await readAccounts(tx, accountIds, { lock: true });
+          await send.check(plan, { accounts, query: (fn) => fn(tx) });
+          // Last look before the save: is the claim still this request's? It lands with the money.
+          await records.fence(tx, claim);
+          return send.save(tx, plan, accounts);
+        },
+        {
+          label: send.label,
+          contentionAttempts: config.accountWriteAttempts,
+          verifyCommitted: lookForOwnAuditRow(data, claim.ownerToken, config.idempotencyStoreBudgetMs),
+        },
+      );
+    } catch (error) {
+      if (!isContentionExhausted(error)) throw error;
+      // Busy says "send it again": first make sure nothing an attempt looks at refuses it now.
+      const accounts = await data.read((db) => readAccounts(db, accountIds, { lock: false }));
+      await send.check(plan, { accounts, query: (fn) => data.read(fn) });
+      await send.recheckBeforeBusy?.(plan);
+      throw new AccountBusy(error.attempts);
+    }
+  }
+
+  /** What a 503 of this send may say of `applied`, now (appliedRule.ts). */
+  function appliedNow(claim: Claim): { applied?: false } {
+    return appliedExtras({
+      ownsClaim: true,
+      commitStarted: currentContext()?.commitStarted === true,
+      ageMs: performance.now() - claim.startedAt,
+      staleAfterMs: config.idempotencyStaleAfterMs,
+    });
+  }
+
+  /** What a failed send answers (see the module's comment). */
+  async function failureAnswer(error: unknown, claim: Claim): Promise<unknown> {
+    if (isClaimTakenOver(error)) return error;
+    const context = currentContext();
+    const commitStarted = context?.commitStarted === true;
+    if (!commitStarted) await records.release(claim);
+    const applied = appliedNow(claim);
+    if (error instanceof AccountBusy) {
+      context?.log.info({ attempts: error.attempts, ...applied }, 'account busy: answering 503 after re-checking');
+      return new ApiProblem('SERVICE_UNAVAILABLE', 'The account is busy with other payments. Send it again in a moment with the same Idempotency-Key.', {
+        retryAfterSeconds: config.busyRetryAfterSeconds,
+        ...applied,
+      });
+    }
+    if (!isApiProblem(error) && outageOf(error) && applied.applied === false) {
+      context?.log.error({ err: error, outage: outageOf(error) }, 'money send failed before any commit');
+      return new ApiProblem('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable and nothing was moved. Send it again later with the same Idempotency-Key.', {
+        retryAfterSeconds: config.retryAfterSeconds,
+        applied: false,
+      });
+    }
+    return error;
+  }
+
+  return async function run<K extends OperationId, Plan, Body>(
+    input: OperationInput<K>,
+    pathParams: Record<string, string>,
+    factory: MoneySendFactory<Plan, Body>,
+  ): Promise<{ status: 201; body: Body }> {
+    const userId = input.caller.userId;
+    // The validator guarantees the header on every money send.
+    const key = input.req.get('idempotency-key')!;
+    const requestHash = hashRequest(input.operationId, pathParams, input.body);
+    const outcome = await records.claim({ userId, key, operationId: input.operationId, requestHash });
+    if (outcome.kind === 'replay') return { status: outcome.status as 201, body: outcome.body as Body };
+    const { claim } = outcome;
+    const context = currentContext();
+    // Should the router answer 503 at the deadline before this send settles, it says what the rule allows.
+    if (context) context.outageExtras = () => appliedNow(claim);
+    const send = factory({ userId, key, requestId: claim.ownerToken, traceId: currentContext()?.traceId ?? null });
+    try {
+      const plan = await send.prepare();
+      const body = await moveMoney(send, plan, claim);
+      return { status: 201, body: (await records.store(claim, 201, body)) as Body };
+    } catch (error) {
+      throw await failureAnswer(error, claim);
+    }
+  };
+}

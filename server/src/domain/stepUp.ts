@@ -1,0 +1,104 @@
+/**
+ * Step-up (DESIGN.md "Money"): a PIN check that issues a short-lived, single-use
+ * authorisation for one withdrawal or one external transfer.
+ *
+ * - Every check reserves its attempt before the PIN is compared: one committed write
+ *   counts it, and the write that makes it the PIN_MAX_ATTEMPTS-th in a row also locks
+ *   the PIN for PIN_LOCK_SECONDS. Parallel guesses therefore cannot outrun the count. A
+ *   right PIN clears both. A locked PIN answers 423 PIN_LOCKED (with the wait), a wrong
+ *   one 403 PIN_INCORRECT, or 423 when it was the last one allowed.
+ * - The authorisation lives STEP_UP_TTL_SECONDS (database clock). A send reads it before
+ *   its first attempt (401 AUTHORIZATION_INVALID: unknown, another customer's or spent;
+ *   AUTHORIZATION_EXPIRED) and spends it inside the transaction that moves the money, so
+ *   a send that moves nothing (busy, refused, an outage) spends nothing.
+ */
+import { randomUUID } from 'node:crypto';
+import type { DataLayer, Tx } from '../data/dataLayer.ts';
+import { ApiProblem } from '../http/apiProblem.ts';
+import type { Handlers } from '../http/operationRouter.ts';
+import type { DomainDeps } from './deps.ts';
+import { verifySecret } from './secrets.ts';
+
+interface Reservation {
+  pinHash: string;
+  attempts: number;
+  lockedUntil: Date | null;
+}
+
+interface AuthorizationState {
+  userId: string;
+  used: boolean;
+  expired: boolean;
+}
+
+/** The 401 an authorisation in this state earns, or undefined when it can be spent by `userId`. */
+function refusalOf(state: AuthorizationState | undefined, userId: string): ApiProblem | undefined {
+  if (!state || state.userId !== userId || state.used) {
+    return new ApiProblem('AUTHORIZATION_INVALID', 'The step-up authorisation is unknown or already used; check the PIN again.');
+  }
+  if (state.expired) return new ApiProblem('AUTHORIZATION_EXPIRED', 'The step-up authorisation has expired; check the PIN again.');
+  return undefined;
+}
+
+async function authorizationState(db: Pick<Tx, '$queryRaw'>, authorizationId: string): Promise<AuthorizationState | undefined> {
+  const rows = await db.$queryRaw<AuthorizationState[]>`
+    SELECT user_id::text AS "userId", used_at IS NOT NULL AS used, expires_at <= now() AS expired
+    FROM step_up_authorizations WHERE id = ${authorizationId}::uuid`;
+  return rows[0];
+}
+
+/** Before a send's first attempt (and again before a busy answer): throws its 401 when it cannot be spent. */
+export async function checkAuthorization(data: DataLayer, userId: string, authorizationId: string): Promise<void> {
+  const refusal = refusalOf(await data.read((db) => authorizationState(db, authorizationId)), userId);
+  if (refusal) throw refusal;
+}
+
+/** Inside the transaction that moves the money: spends it once, or throws its 401. */
+export async function spendAuthorization(tx: Tx, userId: string, authorizationId: string): Promise<void> {
+  const spent = await tx.$executeRaw`
+    UPDATE step_up_authorizations SET used_at = now()
+    WHERE id = ${authorizationId}::uuid AND user_id = ${userId}::uuid AND used_at IS NULL AND expires_at > now()`;
+  if (spent === 1) return;
+  throw refusalOf(await authorizationState(tx, authorizationId), userId) ?? new ApiProblem('AUTHORIZATION_INVALID');
+}
+
+/** The handler of the PIN check. */
+export function stepUpHandlers({ data, config }: DomainDeps): Pick<Handlers, 'verifyPin'> {
+  async function lockedProblem(userId: string): Promise<ApiProblem> {
+    const rows = await data.read((db) => db.$queryRaw<{ waitSeconds: number | null }[]>`
+      SELECT ceil(extract(epoch FROM pin_locked_until - now()))::int AS "waitSeconds" FROM users WHERE id = ${userId}::uuid`);
+    if (!rows[0]) return new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
+    const waitSeconds = Math.max(1, rows[0].waitSeconds ?? config.pinLockSeconds);
+    return new ApiProblem('PIN_LOCKED', `Too many wrong PINs: try again in ${Math.ceil(waitSeconds / 60)} min.`, { retryAfterSeconds: waitSeconds });
+  }
+
+  return {
+    async verifyPin({ caller, body }) {
+      const userId = caller.userId;
+      // SET reads the row as it is when locked, so parallel checks each count one attempt.
+      const [reserved] = await data.write((db) => db.$queryRaw<Reservation[]>`
+        UPDATE users SET
+          pin_failed_attempts = CASE WHEN pin_locked_until <= now() THEN 1 ELSE pin_failed_attempts + 1 END,
+          pin_locked_until = CASE
+            WHEN (CASE WHEN pin_locked_until <= now() THEN 1 ELSE pin_failed_attempts + 1 END) >= ${config.pinMaxAttempts}::int
+            THEN now() + ${config.pinLockSeconds}::int * interval '1 second' END
+        WHERE id = ${userId}::uuid AND (pin_locked_until IS NULL OR pin_locked_until <= now())
+        RETURNING pin_hash AS "pinHash", pin_failed_attempts AS attempts, pin_locked_until AS "lockedUntil"`);
+      if (!reserved) throw await lockedProblem(userId);
+      if (!(await verifySecret(body.pin, reserved.pinHash))) {
+        if (reserved.lockedUntil) throw await lockedProblem(userId);
+        const left = config.pinMaxAttempts - reserved.attempts;
+        throw new ApiProblem('PIN_INCORRECT', `The PIN is not right; ${left} ${left === 1 ? 'try' : 'tries'} left before it locks.`);
+      }
+      const authorizationId = randomUUID();
+      const [issued] = await data.runInTransaction(async (tx) => {
+        await tx.$executeRaw`UPDATE users SET pin_failed_attempts = 0, pin_locked_until = NULL WHERE id = ${userId}::uuid`;
+        return tx.$queryRaw<{ expiresAt: Date }[]>`
+          INSERT INTO step_up_authorizations (id, user_id, expires_at)
+          VALUES (${authorizationId}::uuid, ${userId}::uuid, now() + ${config.stepUpTtlSeconds}::int * interval '1 second')
+          RETURNING expires_at AS "expiresAt"`;
+      }, { label: 'verifyPin' });
+      return { status: 201, body: { authorizationId, expiresAt: issued!.expiresAt.toISOString() } };
+    },
+  };
+}

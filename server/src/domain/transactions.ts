@@ -1,0 +1,47 @@
+/**
+ * listTransactions: an account's movements, newest first, a page at a time (opaque
+ * cursor of (createdAt, id)); with `idempotencyKey`, only what the send made with that
+ * key wrote on that account (an empty list: it did not land). Only the customer's own
+ * accounts, open or closed (404 otherwise).
+ *
+ * A look-up by key decides whether a lost send landed, so it reads the primary: a
+ * replica that lags would answer "it did not land" for money that moved.
+ */
+import type { Handlers } from '../http/operationRouter.ts';
+import { ApiProblem } from '../http/apiProblem.ts';
+import type { DomainDeps } from './deps.ts';
+import { toTransaction } from './money/transactionView.ts';
+import { decodeCursor, encodeCursor } from './transactionCursor.ts';
+
+const defaultLimit = 20;
+
+/** The handler of listing movements. */
+export function transactionHandlers({ data }: DomainDeps): Pick<Handlers, 'listTransactions'> {
+  return {
+    async listTransactions({ caller, query }) {
+      const { accountId, idempotencyKey, cursor } = query;
+      const limit = Number(query.limit ?? defaultLimit);
+      const after = cursor ? decodeCursor(cursor) : undefined;
+      const list = async (db: ReturnType<typeof data.readDb>) => {
+        const account = await db.account.findFirst({ where: { id: accountId, userId: caller.userId }, select: { id: true } });
+        if (!account) throw new ApiProblem('ACCOUNT_NOT_FOUND', 'No account of yours has this id.');
+        return db.ledgerEntry.findMany({
+          where: {
+            accountId,
+            ...(idempotencyKey ? { idempotencyKey } : {}),
+            ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+          },
+          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+          take: limit + 1,
+        });
+      };
+      const rows = idempotencyKey ? await data.read(list) : await list(data.readDb());
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        status: 200,
+        body: { items: page.map(toTransaction), nextCursor: rows.length > limit && last ? encodeCursor(last) : null },
+      };
+    },
+  };
+}

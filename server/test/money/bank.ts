@@ -1,0 +1,78 @@
+/**
+ * A small client of the bank for the money tests: sign a customer up and in, and make
+ * each call of the money family over real HTTP (support/httpClient.ts). Every send makes
+ * a fresh Idempotency-Key unless the test names one.
+ */
+import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
+import { call, type Reply } from '../support/httpClient.ts';
+
+/** A signed-in customer. */
+export interface Customer {
+  token: string;
+  userId: string;
+  handle: string;
+  pin: string;
+  /** Their first ("Everyday", primary) account. */
+  accountId: string;
+}
+
+let count = 0;
+
+/** A new Idempotency-Key. */
+export const newKey = () => randomUUID();
+
+/** The bank at `url`. */
+export function bank(url: string) {
+  const send = (customer: Customer, method: string, path: string, body?: unknown, key?: string) =>
+    call(url, method, path, { token: customer.token, body, headers: key ? { 'idempotency-key': key } : {} });
+
+  return {
+    url,
+    async signUp(pin = '2468'): Promise<Customer> {
+      count += 1;
+      const suffix = `${Date.now().toString(36)}${count}${Math.floor(Math.random() * 1e4)}`;
+      const visitor = { email: `m${suffix}@example.com`, password: 'correct horse battery', displayName: `Money ${count}`, handle: `m${suffix}`.slice(0, 20), pin };
+      const registered = await call(url, 'POST', '/api/auth/register', { body: visitor });
+      expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+      const token = await call(url, 'POST', '/api/auth/token', { body: { email: visitor.email, password: visitor.password } });
+      expect(token.status).toBe(200);
+      return { token: token.body.accessToken, userId: registered.body.user.id, handle: visitor.handle, pin, accountId: registered.body.account.id };
+    },
+    async openAccount(customer: Customer, name = 'Savings'): Promise<string> {
+      const opened = await send(customer, 'POST', '/api/accounts', { name });
+      expect(opened.status).toBe(201);
+      return opened.body.id;
+    },
+    deposit: (customer: Customer, accountId: string, amountMinor: number, key = newKey(), description?: string) =>
+      send(customer, 'POST', `/api/accounts/${accountId}/deposits`, { amountMinor, ...(description ? { description } : {}) }, key),
+    withdraw: (customer: Customer, accountId: string, amountMinor: number, authorizationId: string, key = newKey()) =>
+      send(customer, 'POST', `/api/accounts/${accountId}/withdrawals`, { amountMinor, authorizationId }, key),
+    transfer: (customer: Customer, body: Record<string, unknown>, key = newKey()) => send(customer, 'POST', '/api/transfers/internal', body, key),
+    external: (customer: Customer, body: Record<string, unknown>, key = newKey()) => send(customer, 'POST', '/api/transfers/external', body, key),
+    verifyPin: (customer: Customer, pin = customer.pin) => send(customer, 'POST', '/api/step-up', { pin }),
+    /** A fresh step-up authorisation id. */
+    async authorize(customer: Customer): Promise<string> {
+      const reply = await send(customer, 'POST', '/api/step-up', { pin: customer.pin });
+      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+      return reply.body.authorizationId;
+    },
+    rename: (customer: Customer, accountId: string, name: string) => send(customer, 'PATCH', `/api/accounts/${accountId}`, { name }),
+    close: (customer: Customer, accountId: string) => send(customer, 'POST', `/api/accounts/${accountId}/close`),
+    setPrimary: (customer: Customer, accountId: string) => send(customer, 'POST', `/api/accounts/${accountId}/primary`),
+    account: (customer: Customer, accountId: string) => send(customer, 'GET', `/api/accounts/${accountId}`),
+    async balance(customer: Customer, accountId: string): Promise<number> {
+      const reply = await send(customer, 'GET', `/api/accounts/${accountId}`);
+      expect(reply.status).toBe(200);
+      return reply.body.balanceMinor;
+    },
+    transactions: (customer: Customer, query: Record<string, string | number>) =>
+      send(customer, 'GET', `/api/transactions?${new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)]))}`),
+  };
+}
+
+/** The bank's client type. */
+export type Bank = ReturnType<typeof bank>;
+
+/** `[status, errorCode]` of a reply, for one readable assertion. */
+export const outcome = (reply: Reply) => [reply.status, reply.body?.errorCode ?? null];

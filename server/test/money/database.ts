@@ -1,0 +1,71 @@
+/**
+ * What the money tests do to the database behind the API's back: read it, hold a row
+ * lock from a separate connection, wait until the API's transaction queues behind that
+ * lock, tamper with rows, and run `npm run audit:verify` against it.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** One query on a fresh connection. */
+export async function query<T extends pg.QueryResultRow = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Runs `fn` while a separate connection holds `lockSql` (e.g. `SELECT … FOR UPDATE`) in an
+ * open transaction; `inside` may run more statements in that transaction before it ends.
+ */
+export async function holdingLock<T>(url: string, lockSql: string, values: unknown[], fn: (inside: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(lockSql, values);
+    const result = await fn(client);
+    await client.query('ROLLBACK').catch(() => {});
+    return result;
+  } finally {
+    await client.end();
+  }
+}
+
+/** Holds the account's row lock (what every money send waits for) while `fn` runs. */
+export const holdingAccount = <T>(url: string, accountId: string, fn: (inside: pg.Client) => Promise<T>) =>
+  holdingLock(url, 'SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId], fn);
+
+/** Resolves once some transaction of the API waits for a row lock (it passed `prepare`). */
+export async function untilSomeoneWaitsForALock(url: string, timeoutMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const [row] = await query<{ waiting: number }>(url, "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock'");
+    if ((row?.waiting ?? 0) > 0) return;
+    await sleep(5);
+  }
+  throw new Error('no transaction started waiting for a lock');
+}
+
+/** The ledger rows a key wrote, and the record of the key. */
+export async function keyState(url: string, key: string) {
+  const ledger = await query<{ account_id: string; amount_minor: string }>(url, 'SELECT account_id, amount_minor FROM ledger_entries WHERE idempotency_key = $1', [key]);
+  const records = await query<{ status: string; owner_token: string; landed_at: Date | null }>(url, 'SELECT status, owner_token, landed_at FROM idempotency_records WHERE key = $1', [key]);
+  return { ledger, records };
+}
+
+/** `npm run audit:verify` from the repository root against `env` (DATABASE_URL or DATA_DIR). */
+export function runAuditVerify(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('npm', ['run', '--silent', 'audit:verify'], { cwd: root, env: { ...process.env, ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}

@@ -1,0 +1,73 @@
+/**
+ * A money send the deadline cuts short: it owns its claim and no commit started, so the
+ * 503 the router answers at the deadline says `applied: false`, and the claim is released
+ * behind it so the same key can be sent again. (The send waits for an account row lock that
+ * another connection holds, and then the database hangs: only the deadline can answer.)
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi, type ApiProcess } from '../support/apiProcess.ts';
+import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
+import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
+import { holdingAccount, keyState, untilSomeoneWaitsForALock } from './database.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('a money send at its deadline', () => {
+  let cluster: PgCluster;
+  let url: string;
+  let api: ApiProcess;
+  let b: Bank;
+  let ada: Customer;
+
+  beforeAll(async () => {
+    cluster = await startPrimary();
+    url = cluster.urlFor('tidewater');
+    api = await startApi({
+      DATABASE_URL: url,
+      VALIDATE_RESPONSES: '1',
+      REQUEST_DEADLINE_MS: '1500',
+      DB_STATEMENT_TIMEOUT_MS: '1000',
+      DB_RETRY_BASE_DELAY_MS: '50',
+      DB_RETRY_MAX_DELAY_MS: '200',
+      ACCOUNT_LOCK_WAIT_MS: '5000',
+      ACCOUNT_WRITE_ATTEMPTS: '1',
+    });
+    b = bank(api.url);
+    ada = await b.signUp();
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await cluster?.destroy();
+  });
+
+  it('answers 503 with applied: false, and the key works again', async () => {
+    const key = newKey();
+    const started = Date.now();
+    // The deposit owns its claim and waits for our lock; then the database hangs.
+    const reply = await holdingAccount(url, ada.accountId, async () => {
+      const pending = b.deposit(ada, ada.accountId, 700, key);
+      await untilSomeoneWaitsForALock(url);
+      await cluster.pause();
+      try {
+        return await pending;
+      } finally {
+        await cluster.resume();
+      }
+    });
+    const elapsed = Date.now() - started;
+    const answeredBy = api.logLines.filter((line) => line.includes(reply.body.traceId) && line.includes('"msg":"request failed"'));
+    expect(answeredBy.some((line) => line.includes('DeadlineExceeded'))).toBe(true);
+    expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect(reply.body).toMatchObject({ applied: false, retryAfterSeconds: 10 });
+    expect(elapsed).toBeGreaterThanOrEqual(1_400);
+    expect(elapsed).toBeLessThan(1_500 + 2_000);
+    // The claim is released behind the answer (the abandoned work ends at the statement timeout).
+    let state = await keyState(url, key);
+    for (let i = 0; i < 40 && state.records.length > 0; i++) {
+      await sleep(100);
+      state = await keyState(url, key);
+    }
+    expect(state).toEqual({ ledger: [], records: [] });
+    expect((await b.deposit(ada, ada.accountId, 700, key)).status).toBe(201);
+  });
+});

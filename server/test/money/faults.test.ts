@@ -1,0 +1,101 @@
+/**
+ * Faults between the API and PostgreSQL, injected by a TCP proxy (faultProxy.ts), around a
+ * money send's COMMIT and BEGIN:
+ *
+ * - a COMMIT that landed but whose answer was lost is found through the request's own
+ *   audit row (verifyCommitted) and is not applied twice: the client gets its 201;
+ * - a COMMIT that never reached the database is found missing and the send runs again,
+ *   once;
+ * - an outage before any commit answers 503 with applied: false and frees the key;
+ * - an outage after the commit started says nothing of applied, and keeps the key.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { startApi, type ApiProcess } from '../support/apiProcess.ts';
+import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
+import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
+import { keyState, runAuditVerify } from './database.ts';
+import { startFaultProxy, type FaultProxy } from './faultProxy.ts';
+
+describe('a money send across a faulty network to PostgreSQL', () => {
+  let cluster: PgCluster;
+  let proxy: FaultProxy;
+  let url: string;
+  let api: ApiProcess;
+  let b: Bank;
+  let ada: Customer;
+
+  beforeAll(async () => {
+    cluster = await startPrimary();
+    url = cluster.urlFor('tidewater');
+    proxy = await startFaultProxy(cluster.port);
+    // One quick retry: enough to show what is and is not rerun, short enough for a test.
+    api = await startApi({ DATABASE_URL: proxy.urlFor('tidewater'), DB_MAX_RETRIES: '1', DB_RETRY_BASE_DELAY_MS: '50' });
+    b = bank(api.url);
+    ada = await b.signUp();
+  });
+  afterEach(() => proxy.reset());
+  afterAll(async () => {
+    await api?.stop();
+    await proxy?.close();
+    await cluster?.destroy();
+  });
+
+  const logged = (text: string) => api.logLines.filter((line) => line.includes(text)).length;
+
+  it('finds a COMMIT whose answer was lost through its audit row, and does not apply it twice', async () => {
+    const key = newKey();
+    const before = logged('a commit whose answer was lost had landed');
+    const fired = proxy.arm('dropAnswerTo', 'COMMIT');
+    const reply = await b.deposit(ada, ada.accountId, 1_234, key);
+    expect(fired()).toBe(1);
+    expect(reply.status).toBe(201);
+    expect(reply.body).toMatchObject({ amountMinor: 1_234, idempotencyKey: key });
+    expect((await keyState(url, key)).ledger).toEqual([{ account_id: ada.accountId, amount_minor: '1234' }]);
+    expect(logged('a commit whose answer was lost had landed')).toBe(before + 1);
+    expect((await b.deposit(ada, ada.accountId, 1_234, key)).body).toEqual(reply.body);
+  });
+
+  it('runs a send again, once, when its COMMIT never reached the database', async () => {
+    const key = newKey();
+    const balance = await b.balance(ada, ada.accountId);
+    const fired = proxy.arm('cutBefore', 'COMMIT');
+    const reply = await b.deposit(ada, ada.accountId, 500, key);
+    expect(fired()).toBe(1);
+    expect(reply.status).toBe(201);
+    expect((await keyState(url, key)).ledger).toHaveLength(1);
+    expect(await b.balance(ada, ada.accountId)).toBe(balance + 500);
+  });
+
+  it('answers an outage before any commit 503 with applied: false, and frees the key', async () => {
+    const key = newKey();
+    const fired = proxy.arm('cutBefore', 'BEGIN', 2); // the attempt and its one retry
+    const reply = await b.deposit(ada, ada.accountId, 300, key);
+    expect(fired()).toBe(2);
+    expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect(reply.body).toMatchObject({ applied: false, retryAfterSeconds: 10 });
+    expect(reply.headers.get('retry-after')).toBe('10');
+    expect(await keyState(url, key)).toEqual({ ledger: [], records: [] });
+    expect((await b.deposit(ada, ada.accountId, 300, key)).status).toBe(201);
+  });
+
+  it('says nothing of applied once a commit started and its outcome stays unknown; the key stays held', async () => {
+    const key = newKey();
+    proxy.arm('dropAnswerTo', 'COMMIT');
+    // Every look for the audit row is cut too: the outcome cannot be learnt.
+    proxy.arm('cutBefore', 'FROM audit_rows WHERE request_id', 10);
+    const reply = await b.deposit(ada, ada.accountId, 200, key);
+    expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect(reply.body).not.toHaveProperty('applied');
+    proxy.reset();
+    // It did land; the claim stays Processing (young): the key answers 409 until it is stale.
+    const state = await keyState(url, key);
+    expect(state.ledger).toHaveLength(1);
+    expect(state.records[0]).toMatchObject({ status: 'Processing', landed_at: expect.any(Date) });
+    expect(outcome(await b.deposit(ada, ada.accountId, 200, key))).toEqual([409, 'IDEMPOTENCY_IN_FLIGHT']);
+  });
+
+  it('leaves an audit trail that verifies', async () => {
+    const verified = await runAuditVerify({ DATABASE_URL: url });
+    expect([verified.code, verified.stderr]).toEqual([0, '']);
+  });
+});

@@ -1,0 +1,154 @@
+/**
+ * The idempotency protocol of money sends on PostgreSQL, over HTTP: one key moves money
+ * once however often and however concurrently it is sent; its answer is replayed byte for
+ * byte; another payload under it is 422; a claim left Processing is 409 until stale, then
+ * taken over (nothing landed) or 409 RESULT_UNKNOWN with applied: true (money landed); a
+ * claim taken over from under its request makes that request a 500 that moves nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashRequest } from '../../src/domain/idempotency.ts';
+import { startApi, type ApiProcess } from '../support/apiProcess.ts';
+import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
+import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
+import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from './database.ts';
+
+/** One deposit, answered as raw bytes. */
+async function rawDeposit(url: string, customer: Customer, accountId: string, amountMinor: number, key: string) {
+  const response = await fetch(`${url}/api/accounts/${accountId}/deposits`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+    body: JSON.stringify({ amountMinor }),
+  });
+  return { status: response.status, text: await response.text() };
+}
+
+describe('idempotency of money sends on PostgreSQL', () => {
+  let cluster: PgCluster;
+  let url: string;
+  let api: ApiProcess;
+  let b: Bank;
+  let ada: Customer;
+  let grace: Customer;
+
+  beforeAll(async () => {
+    cluster = await startPrimary();
+    url = cluster.urlFor('tidewater');
+    // Lock waits long enough for a test to act while a send queues behind its lock.
+    api = await startApi({ DATABASE_URL: url, VALIDATE_RESPONSES: '1', ACCOUNT_LOCK_WAIT_MS: '5000' });
+    b = bank(api.url);
+    [ada, grace] = await Promise.all([b.signUp(), b.signUp()]);
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await cluster?.destroy();
+  });
+
+  it('moves money once for one key sent 20 times at once; every answer is the stored one, byte for byte, or 409 IN_FLIGHT', async () => {
+    const key = newKey();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => rawDeposit(api.url, ada, ada.accountId, 700, key)));
+    const replay = await rawDeposit(api.url, ada, ada.accountId, 700, key);
+    expect(replay.status).toBe(201);
+    for (const answer of answers) {
+      if (answer.status === 201) expect(answer.text).toBe(replay.text);
+      else expect([answer.status, JSON.parse(answer.text).errorCode]).toEqual([409, 'IDEMPOTENCY_IN_FLIGHT']);
+    }
+    expect(answers.filter((a) => a.status === 201).length).toBeGreaterThanOrEqual(1);
+    expect((await keyState(url, key)).ledger).toEqual([{ account_id: ada.accountId, amount_minor: '700' }]);
+  });
+
+  it('replays a transfer with its first status and bytes, and moves nothing more', async () => {
+    await b.deposit(ada, ada.accountId, 1_000);
+    const key = newKey();
+    const body = { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 250 };
+    const send = () =>
+      fetch(`${api.url}/api/transfers/internal`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ada.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+        body: JSON.stringify(body),
+      }).then(async (r) => [r.status, await r.text()]);
+    const first = await send();
+    expect(await send()).toEqual(first);
+    expect(await send()).toEqual(first);
+    expect((await keyState(url, key)).ledger).toHaveLength(1);
+  });
+
+  it('answers 422 IDEMPOTENCY_KEY_REUSED for another payload or another operation under the same key', async () => {
+    const key = newKey();
+    expect((await b.deposit(ada, ada.accountId, 100, key)).status).toBe(201);
+    expect(outcome(await b.deposit(ada, ada.accountId, 101, key))).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(outcome(await b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 100 }, key))).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+  });
+
+  it('scopes keys to their customer', async () => {
+    const key = newKey();
+    expect((await b.deposit(ada, ada.accountId, 100, key)).status).toBe(201);
+    expect((await b.deposit(grace, grace.accountId, 100, key)).status).toBe(201);
+    expect((await keyState(url, key)).ledger).toHaveLength(2);
+  });
+
+  it('releases the key of a refused send: the same key works once the refusal no longer holds', async () => {
+    const carol = await b.signUp();
+    const key = newKey();
+    const authorizationId = await b.authorize(carol);
+    expect(outcome(await b.withdraw(carol, carol.accountId, 900, authorizationId, key))).toEqual([422, 'INSUFFICIENT_FUNDS']);
+    expect((await keyState(url, key)).records).toEqual([]);
+    await b.deposit(carol, carol.accountId, 900);
+    expect((await b.withdraw(carol, carol.accountId, 900, authorizationId, key)).status).toBe(201);
+  });
+
+  /** Leaves a claim as a request whose release failed would: Processing, owned by nobody alive. */
+  async function strandedClaim(customer: Customer, key: string, accountId: string, amountMinor: number, ageSeconds: number) {
+    const requestHash = hashRequest('deposit', { accountId }, { amountMinor });
+    await query(url, `INSERT INTO idempotency_records (id, user_id, key, operation_id, request_hash, status, owner_token, claimed_at)
+      VALUES (gen_random_uuid(), $1, $2, 'deposit', $3, 'Processing', gen_random_uuid(), now() - $4 * interval '1 second')`, [customer.userId, key, requestHash, ageSeconds]);
+  }
+
+  it('answers 409 IN_FLIGHT while a claim is Processing and younger than stale-after', async () => {
+    const key = newKey();
+    await strandedClaim(ada, key, ada.accountId, 400, 5);
+    expect(outcome(await b.deposit(ada, ada.accountId, 400, key))).toEqual([409, 'IDEMPOTENCY_IN_FLIGHT']);
+    expect((await keyState(url, key)).ledger).toEqual([]);
+  });
+
+  it('takes over a stale claim that moved no money, and runs the send', async () => {
+    const key = newKey();
+    await strandedClaim(ada, key, ada.accountId, 400, 121);
+    const [before] = (await keyState(url, key)).records;
+    const reply = await b.deposit(ada, ada.accountId, 400, key);
+    expect(reply.status).toBe(201);
+    const { ledger, records } = await keyState(url, key);
+    expect(ledger).toHaveLength(1);
+    expect(records[0]).toMatchObject({ status: 'Executed' });
+    expect(records[0]!.owner_token).not.toBe(before!.owner_token);
+  });
+
+  it('answers 409 RESULT_UNKNOWN with applied: true for a stale claim whose money landed (its answer was lost)', async () => {
+    const key = newKey();
+    expect((await b.deposit(ada, ada.accountId, 300, key)).status).toBe(201);
+    // As if storing the answer had failed: the money landed, the record never became Executed.
+    const forget = (ageSeconds: number) =>
+      query(url, `UPDATE idempotency_records SET status = 'Processing', response_status = NULL, response_body = NULL, completed_at = NULL,
+        claimed_at = now() - $2 * interval '1 second' WHERE key = $1`, [key, ageSeconds]);
+    await forget(5);
+    expect(outcome(await b.deposit(ada, ada.accountId, 300, key))).toEqual([409, 'IDEMPOTENCY_IN_FLIGHT']);
+    await forget(121);
+    const reply = await b.deposit(ada, ada.accountId, 300, key);
+    expect(outcome(reply)).toEqual([409, 'IDEMPOTENCY_RESULT_UNKNOWN']);
+    expect(reply.body.applied).toBe(true);
+    expect((await keyState(url, key)).ledger).toHaveLength(1);
+  });
+
+  it('keeps a request whose claim was taken over from moving money: it answers 500', async () => {
+    const key = newKey();
+    const reply = await holdingAccount(url, ada.accountId, async (inside) => {
+      const pending = b.deposit(ada, ada.accountId, 600, key);
+      await untilSomeoneWaitsForALock(url);
+      // Another request took the (stale) claim over while this one waited for the account.
+      await query(url, 'UPDATE idempotency_records SET owner_token = gen_random_uuid() WHERE key = $1', [key]);
+      await inside.query('ROLLBACK');
+      return pending;
+    });
+    expect(outcome(reply)).toEqual([500, 'INTERNAL']);
+    expect((await keyState(url, key)).ledger).toEqual([]);
+  });
+});

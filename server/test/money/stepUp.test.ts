@@ -1,0 +1,96 @@
+/**
+ * Step-up on PostgreSQL, with its numbers scaled down (STEP_UP_TTL_SECONDS=2,
+ * PIN_LOCK_SECONDS=3): an authorisation is single use, its customer's only, and expires;
+ * withdrawals and external transfers need one; PIN checks are counted by committed
+ * writes, lock after five failures in a row (parallel guesses included) and unlock.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi, type ApiProcess } from '../support/apiProcess.ts';
+import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
+import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
+import { query } from './database.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const iban = 'DE89370400440532013000';
+
+describe('step-up on PostgreSQL', () => {
+  let cluster: PgCluster;
+  let url: string;
+  let api: ApiProcess;
+  let b: Bank;
+  let ada: Customer;
+  let grace: Customer;
+
+  beforeAll(async () => {
+    cluster = await startPrimary();
+    url = cluster.urlFor('tidewater');
+    api = await startApi({ DATABASE_URL: url, VALIDATE_RESPONSES: '1', STEP_UP_TTL_SECONDS: '2', PIN_LOCK_SECONDS: '3' });
+    b = bank(api.url);
+    [ada, grace] = await Promise.all([b.signUp('1357'), b.signUp('8642')]);
+    await b.deposit(ada, ada.accountId, 10_000);
+  });
+  afterAll(async () => {
+    await api?.stop();
+    await cluster?.destroy();
+  });
+
+  const failedAttempts = async (customer: Customer) =>
+    (await query<{ n: number }>(url, 'SELECT pin_failed_attempts AS n FROM users WHERE id = $1', [customer.userId]))[0]!.n;
+
+  it('issues a single-use authorisation: a second withdrawal or transfer with it is 401 AUTHORIZATION_INVALID', async () => {
+    const issued = await b.verifyPin(ada);
+    expect(issued.status).toBe(201);
+    expect(Date.parse(issued.body.expiresAt) - Date.now()).toBeLessThanOrEqual(2_500);
+    const authorizationId = issued.body.authorizationId;
+    expect((await b.withdraw(ada, ada.accountId, 100, authorizationId)).status).toBe(201);
+    expect(outcome(await b.withdraw(ada, ada.accountId, 100, authorizationId))).toEqual([401, 'AUTHORIZATION_INVALID']);
+    expect(outcome(await b.external(ada, { fromAccountId: ada.accountId, iban, beneficiaryName: 'G', amountMinor: 1, authorizationId }))).toEqual([401, 'AUTHORIZATION_INVALID']);
+  });
+
+  it("refuses an unknown authorisation and another customer's", async () => {
+    expect(outcome(await b.withdraw(ada, ada.accountId, 100, newKey()))).toEqual([401, 'AUTHORIZATION_INVALID']);
+    const gracesOwn = await b.authorize(grace);
+    expect(outcome(await b.withdraw(ada, ada.accountId, 100, gracesOwn))).toEqual([401, 'AUTHORIZATION_INVALID']);
+    expect(outcome(await b.external(ada, { fromAccountId: ada.accountId, iban, beneficiaryName: 'G', amountMinor: 1, authorizationId: gracesOwn }))).toEqual([401, 'AUTHORIZATION_INVALID']);
+  });
+
+  it('lets an authorisation expire: 401 AUTHORIZATION_EXPIRED, and nothing moves', async () => {
+    const authorizationId = await b.authorize(ada);
+    await sleep(2_200);
+    const balance = await b.balance(ada, ada.accountId);
+    expect(outcome(await b.withdraw(ada, ada.accountId, 100, authorizationId))).toEqual([401, 'AUTHORIZATION_EXPIRED']);
+    expect(outcome(await b.external(ada, { fromAccountId: ada.accountId, iban, beneficiaryName: 'G', amountMinor: 1, authorizationId }))).toEqual([401, 'AUTHORIZATION_EXPIRED']);
+    expect(await b.balance(ada, ada.accountId)).toBe(balance);
+  });
+
+  it('counts each wrong PIN as a committed write, locks after five for PIN_LOCK_SECONDS, then lets the right PIN in', async () => {
+    const carol = await b.signUp('2468');
+    for (let attempt = 1; attempt <= 4; attempt++) {
+      const wrong = await b.verifyPin(carol, '0000');
+      expect(outcome(wrong)).toEqual([403, 'PIN_INCORRECT']);
+      expect(await failedAttempts(carol)).toBe(attempt);
+    }
+    const fifth = await b.verifyPin(carol, '0000');
+    expect(outcome(fifth)).toEqual([423, 'PIN_LOCKED']);
+    expect(fifth.body.retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(outcome(await b.verifyPin(carol))).toEqual([423, 'PIN_LOCKED']);
+    await sleep(3_200);
+    expect((await b.verifyPin(carol)).status).toBe(201);
+    expect(await failedAttempts(carol)).toBe(0);
+  });
+
+  it('resets the count on a right PIN, so only failures in a row lock', async () => {
+    const dan = await b.signUp('1122');
+    for (let i = 0; i < 3; i++) await b.verifyPin(dan, '9999');
+    expect((await b.verifyPin(dan)).status).toBe(201);
+    for (let i = 0; i < 4; i++) expect(outcome(await b.verifyPin(dan, '9999'))).toEqual([403, 'PIN_INCORRECT']);
+  });
+
+  it('counts parallel guesses one by one: no more than five are ever compared', async () => {
+    const erin = await b.signUp('7531');
+    const replies = await Promise.all(Array.from({ length: 8 }, () => b.verifyPin(erin, '0000')));
+    const codes = replies.map((reply) => reply.body.errorCode).sort();
+    expect(codes).toEqual([...Array(4).fill('PIN_INCORRECT'), ...Array(4).fill('PIN_LOCKED')].sort());
+    expect(await failedAttempts(erin)).toBe(5);
+  });
+});
