@@ -19,6 +19,12 @@ export const defaults = {
   dbRetryBaseDelayMs: 500,
   /** 10 s (DB_RETRY_MAX_DELAY_MS): the cap of one back-off wait; equals Retry-After. */
   dbRetryMaxDelayMs: 10_000,
+  /** 10 tokens (RETRY_BUDGET_CAPACITY), full at start: a burst of deadlocks (10 requests, or 3 × 3 retries) still retries. */
+  retryBudgetCapacity: 10,
+  /** 0.1 token per success (RETRY_BUDGET_PER_SUCCESS): sustained retries stay near 10 % of the work that succeeds (gRPC retry throttling's ratio). */
+  retryBudgetPerSuccess: 0.1,
+  /** 0.5 token per second (RETRY_BUDGET_PER_SECOND): a quiet process still retries an occasional deadlock; a long outage costs one retry per 2 s per process. */
+  retryBudgetPerSecond: 0.5,
   /** 12 (DB_POOL_MAX): replicas × pool + jobs fit the server's connection limit. */
   dbPoolMax: 12,
   /** 10 s (DB_POOL_WAIT_MS): waiting for a pooled connection ends in a 503, never a hang. */
@@ -104,6 +110,9 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   dbMaxRetries: 'DB_MAX_RETRIES',
   dbRetryBaseDelayMs: 'DB_RETRY_BASE_DELAY_MS',
   dbRetryMaxDelayMs: 'DB_RETRY_MAX_DELAY_MS',
+  retryBudgetCapacity: 'RETRY_BUDGET_CAPACITY',
+  retryBudgetPerSuccess: 'RETRY_BUDGET_PER_SUCCESS',
+  retryBudgetPerSecond: 'RETRY_BUDGET_PER_SECOND',
   dbPoolMax: 'DB_POOL_MAX',
   dbPoolWaitMs: 'DB_POOL_WAIT_MS',
   requestDeadlineMs: 'REQUEST_DEADLINE_MS',

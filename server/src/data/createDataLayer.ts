@@ -12,6 +12,7 @@ import type { DataLayer, ReadConnection, TransactionOptions, Tx } from './dataLa
 import type { Database } from './database.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { memoryMarks, type ReadYourWritesStore } from './readYourWrites.ts';
+import { retryBudget } from './retryBudget.ts';
 import { policyFor, type RetryPolicy, type RetryReason } from './retryPolicy.ts';
 import { classify } from './transient.ts';
 import { runAttempt } from './transactionAttempt.ts';
@@ -33,6 +34,11 @@ export function defaultPolicy(database: Database, config: ServerConfig, logger: 
     maxRetries: config.dbMaxRetries,
     delayMs: config.dbRetryBaseDelayMs,
     maxDelayMs: config.dbRetryMaxDelayMs,
+    budget: retryBudget({
+      capacity: config.retryBudgetCapacity,
+      perSuccess: config.retryBudgetPerSuccess,
+      perSecond: config.retryBudgetPerSecond,
+    }),
     onRetry: (error, attempt, delayMs, reason) =>
       (currentContext()?.log ?? logger).warn(
         { retry: attempt, delayMs: Math.round(delayMs), code: reason.code, kind: reason.kind, err: error },

@@ -5,18 +5,13 @@
  * left, the first failure is final and the request answers 503 at once.
  */
 
-/** The budget's numbers and why. */
+import { defaults } from '../config.ts';
+
+/** The budget's numbers, from the config table (their reasons are there). */
 export const RETRY_BUDGET_DEFAULTS = {
-  /** 10 tokens, full at start: a burst of deadlocks (say 10 requests, or 3 requests × 3 retries) still retries. */
-  capacity: 10,
-  /** 0.1 token per success: sustained retries stay at most ~10 % of the work that succeeds (gRPC retry throttling's ratio). */
-  perSuccess: 0.1,
-  /**
-   * 0.5 token per second whatever happens: a quiet process (too few successes to earn
-   * tokens) still retries an occasional deadlock, while a long outage costs at most one
-   * retry per 2 s per process, not four per request.
-   */
-  perSecond: 0.5,
+  capacity: defaults.retryBudgetCapacity,
+  perSuccess: defaults.retryBudgetPerSuccess,
+  perSecond: defaults.retryBudgetPerSecond,
 } as const;
 
 /** Options for {@link retryBudget}; every number defaults to {@link RETRY_BUDGET_DEFAULTS}. */
