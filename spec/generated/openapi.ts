@@ -950,8 +950,9 @@ export interface components {
      */
     IdempotencyKeyQuery: components['schemas']['IdempotencyKey'];
     /**
-     * @description The opaque `nextCursor` of the previous page.
-     * @example eyJiZWZvcmUiOiIyMDI2LTExLTI5VDEwOjE1OjMwWiJ9
+     * @description The opaque `nextCursor` of the previous page. A cursor this API did not give out
+     *     is refused with 400 `VALIDATION_FAILED` (start again without one).
+     * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ
      */
     Cursor: string;
     /**
@@ -1634,8 +1635,9 @@ export interface operations {
          */
         idempotencyKey?: components['parameters']['IdempotencyKeyQuery'];
         /**
-         * @description The opaque `nextCursor` of the previous page.
-         * @example eyJiZWZvcmUiOiIyMDI2LTExLTI5VDEwOjE1OjMwWiJ9
+         * @description The opaque `nextCursor` of the previous page. A cursor this API did not give out
+         *     is refused with 400 `VALIDATION_FAILED` (start again without one).
+         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ
          */
         cursor?: components['parameters']['Cursor'];
         /**
