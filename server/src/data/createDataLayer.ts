@@ -118,7 +118,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
           if (commitStarted && answered && verifyCommitted && !classification?.confirmedNotApplied) {
             // The COMMIT was sent and its answer lost: ask before anything runs again.
             if (await verifyCommitted()) {
-              logger.info({ label }, 'a commit whose answer was lost had landed');
+              (currentContext()?.log ?? logger).info({ label }, 'a commit whose answer was lost had landed');
               noteWrite();
               return answered.value;
             }
