@@ -7,7 +7,8 @@
  * 4. the JSON body parser, bounded, so bad or huge bodies end as 400/413 before any work;
  * 5. the OpenAPI validator, so handlers only ever see inputs the spec allows (and, in
  *    tests, every answer is checked against the spec on its way out);
- * 6. the operations, one handler per operationId;
+ * 6. the sign-in limiter (it reads the validated body), then the operations, one
+ *    handler per operationId;
  * 7. the problem handler last, turning every error into one honest problem+json answer.
  */
 import { randomUUID } from 'node:crypto';
@@ -36,6 +37,8 @@ import { authenticate } from './http/authenticate.ts';
 import { mountOperations, type Handlers } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';
 import { requestScope } from './http/requestScope.ts';
+import { signInLimit } from './http/signInLimit.ts';
+import { operations } from '@tidewater/spec/operations';
 
 const require = createRequire(import.meta.url);
 const specPath = require.resolve('@tidewater/spec/openapi.json');
@@ -101,6 +104,7 @@ export function createApp(options: {
       validateFormats: true,
     }),
   );
+  app.post(operations.createToken.expressPath, signInLimit(config));
   mountOperations(app, handlers, {
     authenticate: (req) => authenticate(req, deps.tokens),
     beginRequest: (userId) => data.beginRequest(userId),

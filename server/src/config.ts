@@ -61,6 +61,10 @@ export const defaults = {
   refreshTokenTtlSeconds: 30 * 24 * 3600,
   /** 5 min (STEP_UP_TTL_SECONDS): a step-up authorisation's lifetime (single use); long enough to confirm one send, short enough that a stolen one is soon useless. */
   stepUpTtlSeconds: 300,
+  /** 10 (SIGN_IN_FAILURE_LIMIT): failed sign-ins per email per window before 429; a real customer rarely mistypes ten times. */
+  signInFailureLimit: 10,
+  /** 15 min (SIGN_IN_WINDOW_MS): the window those failures count in; at most ~960 guesses a day per email. */
+  signInWindowMs: 900_000,
   /** 5 (PIN_MAX_ATTEMPTS): PIN checks that may fail in a row before the PIN locks; a 4-digit PIN then gives a guesser 5 in 10,000 per lock. */
   pinMaxAttempts: 5,
   /** 15 min (PIN_LOCK_SECONDS): how long a locked PIN stays locked; about 480 guesses a day at most. */
@@ -130,6 +134,8 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   refreshTokenTtlSeconds: 'REFRESH_TOKEN_TTL_SECONDS',
   stepUpTtlSeconds: 'STEP_UP_TTL_SECONDS',
   pinMaxAttempts: 'PIN_MAX_ATTEMPTS',
+  signInFailureLimit: 'SIGN_IN_FAILURE_LIMIT',
+  signInWindowMs: 'SIGN_IN_WINDOW_MS',
   pinLockSeconds: 'PIN_LOCK_SECONDS',
   externalDailyLimitMinor: 'EXTERNAL_DAILY_LIMIT_MINOR',
   bodyLimitBytes: 'BODY_LIMIT_BYTES',

@@ -53,7 +53,7 @@ describe.each(backends)('the API on $name', (backend) => {
   beforeAll(async () => {
     const started = await backend.start();
     cleanup = started.cleanup;
-    api = await startApi({ ...started.env, VALIDATE_RESPONSES: '1' });
+    api = await startApi({ ...started.env, VALIDATE_RESPONSES: '1', SIGN_IN_FAILURE_LIMIT: '3' });
   });
   afterAll(async () => {
     await api?.stop();
@@ -112,6 +112,22 @@ describe.each(backends)('the API on $name', (backend) => {
     expect([wrong.status, wrong.body.errorCode]).toEqual([401, 'INVALID_CREDENTIALS']);
     const nobody = await call(api.url, 'POST', '/api/auth/token', { body: { email: 'nobody@example.com', password: 'whatever123' } });
     expect([nobody.status, nobody.body.errorCode]).toEqual([401, 'INVALID_CREDENTIALS']);
+  });
+
+  it('limits failed sign-ins per email, and never counts the successful ones', async () => {
+    const { visitor } = await signUpAndIn();
+    const signIn = (password: string) => call(api.url, 'POST', '/api/auth/token', { body: { email: visitor.email, password } });
+    for (let i = 0; i < 12; i++) expect((await signIn(visitor.password)).status).toBe(200);
+    for (let i = 0; i < 3; i++) expect((await signIn('not the password')).status).toBe(401);
+    const limited = await signIn(visitor.password);
+    expect(limited.status).toBe(429);
+    expect(limited.contentType).toContain('application/problem+json');
+    expect(limited.body).toMatchObject({ errorCode: 'TOO_MANY_REQUESTS', status: 429 });
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(limited.body.retryAfterSeconds).toBe(Number(limited.headers.get('retry-after')));
+    // Another customer is not slowed by this one's failures.
+    const other = await signUpAndIn();
+    expect((await call(api.url, 'POST', '/api/auth/token', { body: { email: other.visitor.email, password: other.visitor.password } })).status).toBe(200);
   });
 
   it('rotates refresh tokens and ends the family when a spent one comes back', async () => {
