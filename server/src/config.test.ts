@@ -38,6 +38,9 @@ describe('the config table', () => {
     ['a number that is not one', { REQUEST_DEADLINE_MS: 'soon' }, /REQUEST_DEADLINE_MS must be a non-negative number/],
     ['a negative number', { DB_POOL_MAX: '-1' }, /DB_POOL_MAX must be a non-negative number/],
     ['a list with a word in it', { DB_CONNECTION_BACKOFF_MS: '2000,later' }, /DB_CONNECTION_BACKOFF_MS must be a comma-separated list/],
+    ['a list with an empty entry', { DB_CONNECTION_BACKOFF_MS: '2000,,5000' }, /DB_CONNECTION_BACKOFF_MS must be a comma-separated list/],
+    ['a list with a negative entry', { DB_CONNECTION_BACKOFF_MS: '2000,-1,5000' }, /DB_CONNECTION_BACKOFF_MS must be a comma-separated list/],
+    ['a list with another separator', { DB_CONNECTION_BACKOFF_MS: '2000;3000;5000' }, /DB_CONNECTION_BACKOFF_MS must be a comma-separated list/],
   ])('refuses %s', (_name, env, message) => {
     expect(() => loadConfig(env)).toThrow(message);
   });

@@ -154,9 +154,11 @@ export class ConfigError extends Error {
 
 function parseValue(name: string, text: string, fallback: unknown): unknown {
   if (Array.isArray(fallback)) {
-    const list = text.split(',').map((part) => Number(part.trim()));
-    if (list.some((n) => !Number.isFinite(n) || n < 0)) throw new ConfigError(`${name} must be a comma-separated list of non-negative numbers, got "${text}"`);
-    return list;
+    const parts = text.split(',').map((part) => part.trim());
+    if (parts.some((part) => !/^\d+(\.\d+)?$/.test(part))) {
+      throw new ConfigError(`${name} must be a comma-separated list of non-negative numbers (e.g. "2000,3000,5000"), got "${text}"`);
+    }
+    return parts.map(Number);
   }
   if (typeof fallback === 'number') {
     const value = Number(text);

@@ -5,7 +5,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import {
   createConnectionSource,
   isPasswordAuthenticationFailure,
-  parseBackoff,
   validateConnectionSourceOptions,
   withPasswordRotation,
   worstCaseMs,
@@ -384,25 +383,6 @@ describe('connection source configuration', () => {
     expect(thrown).toBeInstanceOf(ConnectionSourceError);
     expect(thrown).toMatchObject({ kind: 'config' });
     expect(service.requests).toHaveLength(0);
-  });
-
-  it.each([
-    ['2000,3000,5000', [2000, 3000, 5000]],
-    [' 20 , 30 ,50 ', [20, 30, 50]],
-    ['0', [0]],
-    ['', []],
-    ['  ', []],
-  ])('parseBackoff(%j) = %j', (text, want) => {
-    expect(parseBackoff(text)).toEqual(want);
-  });
-
-  it.each(['1,x', '-1', '1,,2', '1.5', '2000;3000'])('parseBackoff(%j) is a config error', (text) => {
-    expect(() => parseBackoff(text)).toThrow(/DB_CONNECTION_BACKOFF_MS/);
-    try {
-      parseBackoff(text);
-    } catch (error) {
-      expect(error).toMatchObject({ kind: 'config' });
-    }
   });
 
   it.each([

@@ -58,24 +58,6 @@ const SERVICE_MESSAGE_MAX_BYTES = 4096;
 const SERVICE_MESSAGE_MAX_CHARS = 300;
 
 /**
- * Parses DB_CONNECTION_BACKOFF_MS ("2000,3000,5000") into milliseconds. Blank text gives `[]`.
- * @throws ConnectionSourceError kind `config` when an entry is not a non-negative integer.
- */
-export function parseBackoff(text: string): number[] {
-  if (text.trim() === '') return [];
-  return text.split(',').map((part) => {
-    const entry = part.trim();
-    if (!/^\d+$/.test(entry)) {
-      throw new ConnectionSourceError(
-        'config',
-        `DB_CONNECTION_BACKOFF_MS must be comma-separated non-negative milliseconds (e.g. "2000,3000,5000"), got "${text}"`,
-      );
-    }
-    return Number(entry);
-  });
-}
-
-/**
  * Checks the options before any HTTP call; the server refuses to start when this throws.
  * The key invariant: `backoffMs.length >= attempts - 1` (one wait before every retry).
  * @throws ConnectionSourceError kind `config`, listing every problem found.
