@@ -22,23 +22,29 @@ export function isTokenPair(value: unknown): value is TokenPair {
   );
 }
 
+/** One token call: POST `{ refreshToken }` to `path` within `timeoutMs`; no answer is `unavailable`. */
+async function postRefreshToken(
+  api: ApiClient,
+  path: '/api/auth/refresh' | '/api/auth/revoke',
+  refreshToken: string,
+  traceId: string,
+  timeoutMs: number,
+) {
+  const result = await api.call({ method: 'POST', path, body: { refreshToken }, traceId, timeoutMs });
+  if (result.kind !== 'noAnswer') return result;
+  const label = path.slice('/api/auth/'.length);
+  return {
+    kind: 'unavailable' as const,
+    detail: `${label}: ${result.failure} (${describeNetworkError(result.error)})`,
+  };
+}
+
 /** The renewal: POST /api/auth/refresh within `timeoutMs`, independent of any visitor. */
 export function refreshWithApi(api: ApiClient, timeoutMs: number): RenewFunction {
   return async (refreshToken, traceId) => {
     const askedAt = Date.now();
-    const result = await api.call({
-      method: 'POST',
-      path: '/api/auth/refresh',
-      body: { refreshToken },
-      traceId,
-      timeoutMs,
-    });
-    if (result.kind === 'noAnswer') {
-      return {
-        kind: 'unavailable',
-        detail: `refresh: ${result.failure} (${describeNetworkError(result.error)})`,
-      };
-    }
+    const result = await postRefreshToken(api, '/api/auth/refresh', refreshToken, traceId, timeoutMs);
+    if (result.kind === 'unavailable') return result;
     if (result.status === 200) {
       const pair = jsonOf(result);
       if (isTokenPair(pair)) return { kind: 'renewed', tokens: issuedTokens(pair, askedAt) };
@@ -60,19 +66,8 @@ export async function revokeWithApi(
   traceId: string,
   timeoutMs: number,
 ): Promise<RevokeOutcome> {
-  const result = await api.call({
-    method: 'POST',
-    path: '/api/auth/revoke',
-    body: { refreshToken },
-    traceId,
-    timeoutMs,
-  });
-  if (result.kind === 'noAnswer') {
-    return {
-      kind: 'unavailable',
-      detail: `revoke: ${result.failure} (${describeNetworkError(result.error)})`,
-    };
-  }
+  const result = await postRefreshToken(api, '/api/auth/revoke', refreshToken, traceId, timeoutMs);
+  if (result.kind === 'unavailable') return result;
   // 2xx: revoked. A 4xx other than 408/429 refuses the token itself: nothing is left to revoke.
   if (result.status < 300 || (result.status < 500 && result.status !== 408 && result.status !== 429)) {
     return { kind: 'revoked' };

@@ -106,15 +106,15 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
           return value;
         } catch (error) {
           commitStarted = attempt.commitStarted;
+          const classification = classify(error);
           // A lost lock wait is contention, not an outage: its own bounded count of attempts.
-          if (contentionAttempts !== undefined && !commitStarted && classify(error)?.kind === 'lockNotAvailable') {
+          if (contentionAttempts !== undefined && !commitStarted && classification?.kind === 'lockNotAvailable') {
             lostLocks += 1;
             if (lostLocks >= contentionAttempts) throw new ContentionExhausted(contentionAttempts, error);
             continue;
           }
           // fn answered in this attempt (TypeScript cannot see the callback's assignment).
           const answered = last.answer as { value: T } | undefined;
-          const classification = classify(error);
           if (commitStarted && answered && verifyCommitted && !classification?.confirmedNotApplied) {
             // The COMMIT was sent and its answer lost: ask before anything runs again.
             if (await verifyCommitted()) {
