@@ -45,6 +45,18 @@ describe('the config table', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  // 0 would switch each of them off (pg and PostgreSQL read 0 as "no limit") while the chain check passed.
+  it.each([
+    ['a statement timeout of 0', { DB_STATEMENT_TIMEOUT_MS: '0' }, /DB_STATEMENT_TIMEOUT_MS must be above 0/],
+    ['a connect timeout of 0', { DB_CONNECT_TIMEOUT_MS: '0' }, /DB_CONNECT_TIMEOUT_MS must be above 0/],
+    ['a pool wait of 0', { DB_POOL_WAIT_MS: '0' }, /DB_POOL_WAIT_MS must be above 0/],
+    ['a readiness probe every 0 ms', { DB_READINESS_PROBE_MS: '0' }, /DB_READINESS_PROBE_MS must be above 0/],
+    ['a request deadline of 0', { REQUEST_DEADLINE_MS: '0', DB_STATEMENT_TIMEOUT_MS: '1', DB_MAX_RETRIES: '0' }, /REQUEST_DEADLINE_MS must be above 0/],
+  ])('refuses %s: it would switch the limit off', (_name, env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
   it('holds the scaled-down chain the tests run on', () => {
     const scaled = { REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1500', DB_RETRY_BASE_DELAY_MS: '50', DB_RETRY_MAX_DELAY_MS: '400', BFF_UPSTREAM_TIMEOUT_MS: '15000' };
     expect(timeoutChainViolations(loadConfig(scaled))).toEqual([]);

@@ -27,8 +27,10 @@ export const defaults = {
   retryBudgetPerSecond: 0.5,
   /** 12 (DB_POOL_MAX): replicas × pool + jobs fit the server's connection limit. */
   dbPoolMax: 12,
-  /** 10 s (DB_POOL_WAIT_MS): waiting for a pooled connection ends in a 503, never a hang. */
+  /** 10 s (DB_POOL_WAIT_MS): waiting for a pooled connection ends in a 503, never a hang; not retried (the pool is busy, not broken). */
   dbPoolWaitMs: 10_000,
+  /** 1 s (DB_READINESS_PROBE_MS): while the database cannot be reached, one probe login per this interval per process; every other request waits for it (adr/0011). */
+  dbReadinessProbeMs: 1_000,
   /** 40 s (REQUEST_DEADLINE_MS): above statement timeout + its cancel; 40 + 5 + 3 + 5 = 53 < 55. */
   requestDeadlineMs: 40_000,
   /** 5 s: the time a cancelled statement may take to be acknowledged (part of the chain, not configurable). */
@@ -119,6 +121,7 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   retryBudgetPerSecond: 'RETRY_BUDGET_PER_SECOND',
   dbPoolMax: 'DB_POOL_MAX',
   dbPoolWaitMs: 'DB_POOL_WAIT_MS',
+  dbReadinessProbeMs: 'DB_READINESS_PROBE_MS',
   requestDeadlineMs: 'REQUEST_DEADLINE_MS',
   idempotencyStoreBudgetMs: 'IDEMPOTENCY_STORE_BUDGET_MS',
   idempotencyReleaseBudgetMs: 'IDEMPOTENCY_RELEASE_BUDGET_MS',
@@ -146,6 +149,18 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   dbConnectionBackoffMs: 'DB_CONNECTION_BACKOFF_MS',
   dbConnectionAttemptTimeoutMs: 'DB_CONNECTION_ATTEMPT_TIMEOUT_MS',
 };
+
+/**
+ * Limits that 0 would switch off: pg and PostgreSQL read a 0 timeout as "no limit", so a
+ * 0 would pass the chain check while nothing bounded the wait any more.
+ */
+const mustBePositive: Array<keyof typeof defaults> = [
+  'dbConnectTimeoutMs',
+  'dbStatementTimeoutMs',
+  'dbPoolWaitMs',
+  'dbReadinessProbeMs',
+  'requestDeadlineMs',
+];
 
 /** A configuration that cannot work; the server refuses to start with this message. */
 export class ConfigError extends Error {
@@ -175,6 +190,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     const envName = envNames[key as keyof typeof defaults];
     const text = envName ? env[envName] : undefined;
     resolved[key] = text === undefined || text === '' ? fallback : parseValue(envName!, text, fallback);
+  }
+  for (const key of mustBePositive) {
+    if (!((resolved[key] as number) > 0)) throw new ConfigError(`${envNames[key]} must be above 0 (0 would switch the limit off), got ${String(resolved[key])}`);
   }
   const config = {
     ...(resolved as unknown as Config),
