@@ -91,7 +91,7 @@ export const faults: Fault[] = [
     id: 'pool',
     title: 'pool exhausted',
     // The holder waits on the lock until its statement timeout (1.9 s); every other
-    // request gives up on the pool well before: at most 5 waits of 150 ms plus the retry waits.
+    // request gives up on the pool well before: one wait of 150 ms (a pool wait is not retried).
     apiEnv: { DB_POOL_MAX: '1', DB_POOL_WAIT_MS: '150', DB_STATEMENT_TIMEOUT_MS: '1900' },
     inject: async ({ cluster, database, sendHolder }) => {
       const releaseLocks = await lockEveryTable(cluster.urlFor(database));

@@ -280,6 +280,36 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
     expect(log.lines.some((line) => line.code === '57P01' && line.msg === 'retrying after a temporary database failure')).toBe(true);
   });
 
+  it('answers a pool-wait timeout after one pool wait: waiting for a pooled connection is not retried', async () => {
+    const small = { ...config, dbPoolMax: 1, dbPoolWaitMs: 300, dbConnectTimeoutMs: 2_000 };
+    const layer = createDataLayer({ database: await open(small), config: small, logger: log.logger });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let holding = () => {};
+    const holds = new Promise<void>((resolve) => (holding = resolve));
+    const holder = layer.runInTransaction(async (tx) => {
+      await tx.$executeRaw`SELECT 1`;
+      holding();
+      await held; // the pool's one connection stays checked out
+    });
+    await holds;
+    let attempts = 0;
+    const started = Date.now();
+    const error = await inRequest(
+      () => layer.write(async (db) => {
+        attempts += 1;
+        return db.$executeRaw`SELECT 1`;
+      }),
+      { deadlineMs: 10_000 },
+    ).then(() => undefined, (e: unknown) => e);
+    const tookMs = Date.now() - started;
+    release();
+    await holder;
+    expect(classify(error)).toMatchObject({ kind: 'poolTimeout', retryable: false });
+    expect(attempts).toBe(1);
+    expect(tookMs).toBeLessThan(300 + 600); // one pool wait, not five and their back-offs
+  });
+
   it('caps total retries with the budget during a sustained outage', async () => {
     const fresh = await open();
     const budget = retryBudget({ capacity: 5, perSecond: 0, perSuccess: 0 });

@@ -118,7 +118,7 @@ const scenarios: [string, { given: (context: Context) => Promise<unknown>; want:
     const a = await open({ connectionTimeoutMillis: 200 });
     await a.begin();
     return rejection(a.run('SELECT 1', true)).finally(() => a.rollback());
-  }, want: { kind: 'poolTimeout', code: 'POOL_TIMEOUT', confirmedNotApplied: true, retryable: true, shape: plainError('timeout exceeded when trying to connect') } }],
+  }, want: { kind: 'poolTimeout', code: 'POOL_TIMEOUT', confirmedNotApplied: true, retryable: false, shape: plainError('timeout exceeded when trying to connect') } }],
   ['hung server (SIGSTOP): connect timeout', { given: async ({ open, cluster }) => {
     const a = await open({ connectionTimeoutMillis: 300 });
     await cluster.pause();

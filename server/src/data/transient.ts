@@ -21,7 +21,7 @@ export type TransientKind =
   | 'cannotConnectNow' // 57P03 (starting, stopping, recovering); SQL Server login-time unavailability
   | 'adminShutdown' // 57P01 (terminated, fast shutdown), 57P02 (crash shutdown)
   | 'connection' // 08xxx, socket errors, P1001, a connection that ended
-  | 'poolTimeout' // pg pool had no free connection within its wait
+  | 'poolTimeout' // pg pool had no free connection within its wait: recognised, not retried (the pool is busy, not broken)
   | 'throttled' // SQL Server / Azure SQL resource governance
   | 'statementTimeout'; // 57014, pg's query_timeout, SQL Server -2: recognised, not retried by default
 
@@ -32,7 +32,11 @@ export interface Classification {
   code: string;
   /** The database or driver guarantees the failed work had no effect, so even a lone write may rerun. */
   confirmedNotApplied: boolean;
-  /** Whether the retry layer may retry it at all; false only for timeouts (a slow query is likely slow again). */
+  /**
+   * Whether the retry layer may retry it at all; false for timeouts: a slow query is likely
+   * slow again, and a request that waited a whole pool wait for a connection would only wait
+   * another (five pool waits would outlast the deadline).
+   */
   retryable: boolean;
 }
 
@@ -63,7 +67,7 @@ const NETWORK = table([
 
 /** pg's code-less errors, matched by exact message, with the code we report for them. */
 const PG_MESSAGES = new Map<string, readonly [string, Rule]>([
-  ['timeout exceeded when trying to connect', ['POOL_TIMEOUT', ['poolTimeout', true]]],
+  ['timeout exceeded when trying to connect', ['POOL_TIMEOUT', ['poolTimeout', true, false]]],
   ['Connection terminated due to connection timeout', ['CONNECT_TIMEOUT', ['connection', true]]],
   ['timeout expired', ['CONNECT_TIMEOUT', ['connection', true]]], // pg.Client's connectionTimeoutMillis
   ['Client has encountered a connection error and is not queryable', ['NOT_QUERYABLE', ['connection', true]]],
@@ -75,7 +79,7 @@ const PG_MESSAGES = new Map<string, readonly [string, Rule]>([
 const PRISMA = table([
   ['P1001 DatabaseNotReachable', 'connection', true],
   ['P1017 ConnectionClosed SocketTimeout', 'connection', false],
-  ['P2024', 'poolTimeout', true],
+  ['P2024', 'poolTimeout', true, false],
   ['P2034 TransactionWriteConflict', 'serialization', true], // write conflict or deadlock
   ['TooManyConnections', 'tooManyConnections', true],
 ]);
