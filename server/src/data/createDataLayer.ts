@@ -159,17 +159,19 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
       },
     }) as unknown as PrismaClient;
   }
-  const primaryReads = withReadRetries(prisma);
+  const primaryReads = withReadRetries(database.primaryReadOnlyPrisma);
   const readOnlyReads = withReadRetries(database.readOnlyPrisma);
 
-  /** Primary for a request that wrote or a user with a fresh mark; else the read-only side. */
+  /**
+   * Read-only in every case: the primary's read-only side for a request that wrote or a
+   * user with a fresh mark (and wherever there is no replica), else the replica.
+   */
   function readConnection(): ReadConnection {
     const context = currentContext();
     const hasWrites = context?.hasWrites === true;
-    const primary = { client: primaryReads, isReadOnly: false, isReadReplica: false, hasWrites };
-    if (database.kind === 'pglite') return primary;
-    if (hasWrites || (context?.readFromPrimaryUntil ?? 0) > Date.now()) return primary;
-    return { client: readOnlyReads, isReadOnly: true, isReadReplica: database.hasReplica, hasWrites };
+    const fresh = hasWrites || (context?.readFromPrimaryUntil ?? 0) > Date.now();
+    if (!database.hasReplica || fresh) return { client: primaryReads, isReadOnly: true, isReadReplica: false, hasWrites };
+    return { client: readOnlyReads, isReadOnly: true, isReadReplica: true, hasWrites };
   }
 
   return {

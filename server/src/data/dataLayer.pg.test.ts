@@ -19,6 +19,9 @@ import { exponential } from './retryPolicy.ts';
 import { retryBudget } from './retryBudget.ts';
 import { classify } from './transient.ts';
 
+/** The SQLSTATE under a Prisma error (adapter-pg keeps it at meta.driverAdapterError.cause.originalCode). */
+const sqlStateOf = (error: unknown) =>
+  (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } }).meta?.driverAdapterError?.cause?.originalCode ?? String(error);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the data layer on PostgreSQL with a streaming replica', () => {
@@ -141,6 +144,36 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
     }
   });
 
+  it('refuses a write through readDb() in every routing case (25006)', async () => {
+    const withReplica = await open({ databaseReplicaUrl: replica.urlFor('tidewater') });
+    const noReplica = createDataLayer({ database, config, logger: log.logger });
+    const replicated = createDataLayer({ database: withReplica, config, logger: log.logger });
+    const userId = randomUUID();
+    const writeThroughReadDb = (layer: DataLayer) =>
+      layer.readDb().$executeRaw`UPDATE accounts SET name = name WHERE false`.then(() => 'written', (e: unknown) => sqlStateOf(e));
+    const cases = await inRequest(async () => ({
+      'the primary, no replica': await writeThroughReadDb(noReplica),
+      'the replica': await (async () => (await replicated.beginRequest(userId), writeThroughReadDb(replicated)))(),
+      'after a write in the same request': await (async () => {
+        await replicated.write((db) => db.$executeRaw`SELECT 1`);
+        expect(replicated.readConnection()).toMatchObject({ isReadOnly: true, isReadReplica: false, hasWrites: true });
+        return writeThroughReadDb(replicated);
+      })(),
+    }));
+    await sleep(100); // the read-your-writes mark is written after the write
+    const inTheWindow = await inRequest(async () => {
+      await replicated.beginRequest(userId);
+      expect(replicated.readConnection()).toMatchObject({ isReadOnly: true, isReadReplica: false, hasWrites: false });
+      return writeThroughReadDb(replicated);
+    });
+    expect({ ...cases, 'in the read-your-writes window': inTheWindow }).toEqual({
+      'the primary, no replica': '25006',
+      'the replica': '25006',
+      'after a write in the same request': '25006',
+      'in the read-your-writes window': '25006',
+    });
+  });
+
   it('falls back to the primary with one warning when the replica is down', async () => {
     const fallbackLog = memoryLogger();
     const withFallback = await open({ databaseReplicaUrl: replica.urlFor('tidewater'), replicaFallbackToPrimary: true }, fallbackLog.logger);
@@ -170,7 +203,7 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
         await layer.beginRequest(userId);
         expect(layer.readConnection()).toMatchObject({ isReadOnly: true, isReadReplica: true, hasWrites: false });
         await layer.write((db) => db.account.update({ where: { id: a }, data: { name: 'renamed' } }));
-        expect(layer.readConnection()).toMatchObject({ isReadOnly: false, isReadReplica: false, hasWrites: true });
+        expect(layer.readConnection()).toMatchObject({ isReadOnly: true, isReadReplica: false, hasWrites: true });
         expect((await layer.readDb().account.findUnique({ where: { id: a } }))?.name).toBe('renamed'); // same request
       });
       const nextRequest = await inRequest(async () => {
@@ -204,7 +237,7 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
       await second.beginRequest(userId);
       return second.readConnection();
     });
-    expect(onSecond).toMatchObject({ isReadReplica: false, isReadOnly: false });
+    expect(onSecond).toMatchObject({ isReadReplica: false, isReadOnly: true });
   });
 
   it('fails fast while the database is down and works within 1 s of it coming back', async () => {

@@ -13,6 +13,7 @@
  *   confirmed it was not applied. Several rows belong in `runInTransaction`.
  * - `readDb()`: the read replica when there is one and the caller may read stale data;
  *   the primary when this request or (for READ_YOUR_WRITES_MS) this user has written.
+ *   Always a read-only connection: a write through it fails (25006), PGlite included.
  * - `db`: the primary, for the rare direct use (migrations, CLIs, tests).
  *
  * A single statement inside a transaction is never retried on its own: after a deadlock
@@ -49,7 +50,7 @@ export interface TransactionOptions {
 /** Where a read goes, and what that connection is. */
 export interface ReadConnection {
   readonly client: PrismaClient;
-  /** A read-only session: a write on it fails (25006), on a replica and on the primary alike. */
+  /** A read-only session: a write on it fails (25006), on a replica, on the primary and on PGlite alike (always true). */
   readonly isReadOnly: boolean;
   /** It is the read replica (possibly falling back to the primary when that is configured). */
   readonly isReadReplica: boolean;

@@ -3,9 +3,11 @@
  * needs a server to try the bank), else PostgreSQL through `@prisma/adapter-pg` with the
  * pool limits of the config table. Every connection passes the commit gate.
  *
- * Two clients: `prisma` (the primary, read-write) and `readOnlyPrisma` (the read replica
- * when DATABASE_REPLICA_URL is set, else a small read-only pool on the primary). Read-only
- * connections are read-only sessions (`default_transaction_read_only`), so a write that
+ * Three clients: `prisma` (the primary, read-write), `readOnlyPrisma` (the read replica
+ * when DATABASE_REPLICA_URL is set, else the primary's read-only pool) and
+ * `primaryReadOnlyPrisma` (a small read-only pool on the primary, for the reads of a
+ * request or user that just wrote). Read-only connections are read-only sessions
+ * (`default_transaction_read_only`; read-only transactions on PGlite), so a write that
  * sneaks onto one fails on a developer's machine too, not only where a replica exists.
  */
 import { mkdirSync } from 'node:fs';
@@ -20,6 +22,7 @@ import type { ServerConfig } from '../config.ts';
 import { CancellableClient, CancellablePool } from './cancellableClient.ts';
 import { withCommitGate, type CommitGateOptions } from './commitGate.ts';
 import { migrateUp, pgliteMigrationClient } from './migrate.ts';
+import { pgliteReadOnly } from './pgliteReadOnly.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
 
 /** Which engine is underneath: the retry policy differs (PGlite is never retried). */
@@ -30,8 +33,10 @@ export interface Database {
   readonly kind: DatabaseKind;
   /** The primary, read-write. */
   readonly prisma: PrismaClient;
-  /** Read-only: the replica (falling back to the primary when configured), else the primary. PGlite: `prisma`. */
+  /** Read-only: the replica (falling back to the primary when configured), else `primaryReadOnlyPrisma`. */
   readonly readOnlyPrisma: PrismaClient;
+  /** Read-only on the primary: fresh reads that can never write (read-your-writes). */
+  readonly primaryReadOnlyPrisma: PrismaClient;
   /** True when reads can go to a replica. */
   readonly hasReplica: boolean;
   /** The pg pools, for statistics (empty for PGlite). */
@@ -92,15 +97,17 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   const pglite = new PGlite(config.dataDir);
   await pglite.waitReady;
   const prisma = new PrismaClient({ adapter: gate(new PrismaPGlite(pglite)) });
+  const readOnlyPrisma = new PrismaClient({ adapter: gate(new PrismaPGlite(pgliteReadOnly(pglite))) });
   return {
     kind: 'pglite',
     prisma,
-    readOnlyPrisma: prisma,
+    readOnlyPrisma,
+    primaryReadOnlyPrisma: readOnlyPrisma,
     hasReplica: false,
     pools: [],
     migrate: () => migrateUp({ dbClient: pgliteMigrationClient(pglite) }),
     close: async () => {
-      await prisma.$disconnect();
+      await Promise.all([prisma.$disconnect(), readOnlyPrisma.$disconnect()]);
       await pglite.close();
     },
   };
@@ -130,16 +137,18 @@ async function openPostgres(
     readAdapter = config.replicaFallbackToPrimary && logger ? withReplicaFallback(replica, primaryReadOnly, logger) : replica;
   }
   const prisma = new PrismaClient({ adapter: gate(new PrismaPg(primaryPool)) });
-  const readOnlyPrisma = new PrismaClient({ adapter: gate(readAdapter) });
+  const primaryReadOnlyPrisma = new PrismaClient({ adapter: gate(primaryReadOnly) });
+  const readOnlyPrisma = replicaPool ? new PrismaClient({ adapter: gate(readAdapter) }) : primaryReadOnlyPrisma;
   return {
     kind: 'postgres',
     prisma,
     readOnlyPrisma,
+    primaryReadOnlyPrisma,
     hasReplica: replicaPool !== undefined,
     pools,
     migrate: () => migrateUp({ databaseUrl: url }),
     close: async () => {
-      await Promise.all([prisma.$disconnect(), readOnlyPrisma.$disconnect()]);
+      await Promise.all([...new Set([prisma, readOnlyPrisma, primaryReadOnlyPrisma])].map((client) => client.$disconnect()));
       await Promise.all(pools.map((p) => p.end().catch(() => {})));
     },
   };
