@@ -90,6 +90,8 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     const attemptOnce = async (): Promise<T> => {
       for (;;) {
         last.answer = undefined;
+        const context = currentContext();
+        const commitStartedBefore = context?.commitStarted;
         const { attempt, result } = runAttempt(() =>
           prisma.$transaction(
             async (tx) => {
@@ -118,10 +120,12 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
           if (commitStarted && answered && verifyCommitted && !classification?.confirmedNotApplied) {
             // The COMMIT was sent and its answer lost: ask before anything runs again.
             if (await verifyCommitted()) {
-              (currentContext()?.log ?? logger).info({ label }, 'a commit whose answer was lost had landed');
+              (context?.log ?? logger).info({ label }, 'a commit whose answer was lost had landed');
               noteWrite();
               return answered.value;
             }
+            // Proven not landed: for the request, this commit moved nothing (its claim may be released).
+            if (context) context.commitStarted = commitStartedBefore;
             throw new CommitNotLanded(error);
           }
           throw error;

@@ -21,7 +21,10 @@ export interface RequestContext {
   hasWrites?: boolean;
   /** Epoch ms until which this user's reads go to the primary (they wrote recently). */
   readFromPrimaryUntil?: number;
-  /** Set by the commit gate when a COMMIT of this request started (money may have moved). */
+  /**
+   * Set by the commit gate when a COMMIT of this request started (money may have moved);
+   * put back by the data layer when an audited check proved that commit did not land.
+   */
   commitStarted?: boolean;
   /**
    * What an outage 503 of this request adds, asked at the moment it is answered (a money

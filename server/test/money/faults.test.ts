@@ -13,7 +13,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiProcess } from '../support/apiProcess.ts';
 import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
 import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
-import { keyState, runAuditVerify } from './database.ts';
+import { keyState, query, runAuditVerify } from './database.ts';
 import { startFaultProxy, type FaultProxy } from './faultProxy.ts';
 
 describe('a money send across a faulty network to PostgreSQL', () => {
@@ -92,6 +92,25 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     expect(state.ledger).toHaveLength(1);
     expect(state.records[0]).toMatchObject({ status: 'Processing', landed_at: expect.any(Date) });
     expect(outcome(await b.deposit(ada, ada.accountId, 200, key))).toEqual([409, 'IDEMPOTENCY_IN_FLIGHT']);
+  });
+
+  it('frees the key when a COMMIT is refused for good and its audit row proves nothing landed', async () => {
+    // A deferred constraint trigger refuses the ledger row at COMMIT: a permanent error, after the commit started.
+    await query(url, `CREATE FUNCTION refuse_7777() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.amount_minor = 7777 THEN RAISE EXCEPTION 'refused at commit'; END IF; RETURN NULL; END $$`);
+    await query(url, `CREATE CONSTRAINT TRIGGER refuse_7777 AFTER INSERT ON ledger_entries
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_7777()`);
+    const key = newKey();
+    try {
+      const refused = await b.deposit(ada, ada.accountId, 7_777, key);
+      expect(outcome(refused)).toEqual([500, 'INTERNAL']);
+      expect(await keyState(url, key)).toEqual({ ledger: [], records: [] });
+      // The key is free at once (not 409 IN_FLIGHT for the 120 s of stale-after): the same send runs again.
+      expect(outcome(await b.deposit(ada, ada.accountId, 7_777, key))).toEqual([500, 'INTERNAL']);
+    } finally {
+      await query(url, 'DROP TRIGGER refuse_7777 ON ledger_entries; DROP FUNCTION refuse_7777()');
+    }
+    expect((await b.deposit(ada, ada.accountId, 7_777, key)).status).toBe(201);
   });
 
   it('leaves an audit trail that verifies', async () => {
