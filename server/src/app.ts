@@ -43,6 +43,10 @@ import { operations } from '@tidewater/spec/operations';
 const require = createRequire(import.meta.url);
 const specPath = require.resolve('@tidewater/spec/openapi.json');
 
+/** The client left before its answer was written (the response closed unfinished). */
+const hungUp = (res: { writableFinished: boolean }) => !res.writableFinished;
+const hangUpMessage = 'client closed the request before its answer';
+
 /** A traceId the client may propose: short and plain, else we make our own. */
 const traceIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
 
@@ -83,12 +87,16 @@ export function createApp(options: {
       customAttributeKeys: { reqId: 'traceId' },
       // Every line this request logs (req.log, the retry warnings included) carries its traceId.
       quietReqLogger: true,
-      customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'info' : 'info'),
-      customSuccessObject: (_req, res, value) => (res.locals.clientHungUp ? { ...value, res: { statusCode: 499 } } : value),
+      // A client that hung up is one line, whenever it left (mid-work, after a COMMIT started,
+      // on an operation exempt from hang-ups): 499 and the same words. The response closed
+      // before it finished, so pino-http logs it at 'close'.
+      customLogLevel: (_req, res, error) => (hungUp(res) ? 'info' : error || res.statusCode >= 500 ? 'error' : 'info'),
+      customSuccessMessage: (_req, res) => (hungUp(res) ? hangUpMessage : 'request completed'),
+      customErrorMessage: (_req, res) => (hungUp(res) ? hangUpMessage : 'request errored'),
       // Method and URL only: headers carry bearer tokens, which never reach a log line.
       serializers: {
         req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-        res: (res: { statusCode: number | null }) => ({ statusCode: res.statusCode }),
+        res: (res: { statusCode: number | null; raw: { writableFinished: boolean } }) => ({ statusCode: hungUp(res.raw) ? 499 : res.statusCode }),
       },
     }),
   );

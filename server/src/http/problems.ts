@@ -1,7 +1,7 @@
 /**
  * Turns whatever a request ends in into one honest answer (RFC 9457 problem+json):
  * a catalogued ApiProblem as itself, bad input as 400/413/415, an outage as 503 with
- * Retry-After and no-store, a client that hung up as nothing at all (logged 499), and
+ * Retry-After and no-store, a client that hung up as nothing at all (app.ts logs its 499), and
  * anything unexplained as a 500 that names its traceId and nothing of its internals.
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
@@ -90,8 +90,8 @@ export function problemHandler(retryAfterSeconds: number): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const traceId = String(req.id ?? '');
     if (clientHungUp(req, res)) {
-      req.log?.info({ status: 499, err: error }, 'client closed the request before its answer');
-      res.locals.clientHungUp = true;
+      // Its one 499 line is the request's completion line (app.ts); this is what the work ended in.
+      req.log?.debug({ err: error }, 'the work of a request whose client hung up ended');
       return;
     }
     const context = res.locals.context as RequestContext | undefined;

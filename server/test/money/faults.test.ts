@@ -10,7 +10,9 @@
  * - an outage after the commit started says nothing of applied, and keeps the key.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { startApi, type ApiProcess } from '../support/apiProcess.ts';
+import { call } from '../support/httpClient.ts';
 import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
 import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
 import { keyState, query, runAuditVerify } from './database.ts';
@@ -111,6 +113,47 @@ describe('a money send across a faulty network to PostgreSQL', () => {
       await query(url, 'DROP TRIGGER refuse_7777 ON ledger_entries; DROP FUNCTION refuse_7777()');
     }
     expect((await b.deposit(ada, ada.accountId, 7_777, key)).status).toBe(201);
+  });
+
+  /** The API's completion line for a trace id, once it is logged. */
+  async function completionOf(traceId: string): Promise<{ msg: string; status: number | undefined }> {
+    for (let waited = 0; waited < 10_000; waited += 50) {
+      const line = api.logLines.map((text) => JSON.parse(text)).find((entry) => entry.traceId === traceId && entry.responseTime !== undefined);
+      if (line) return { msg: line.msg, status: line.res?.statusCode };
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`no completion line for ${traceId}`);
+  }
+
+  /** Sends a request that the client abandons `afterMs` after sending. */
+  async function hangUpOn(path: string, body: unknown, key: string | undefined, afterMs: number): Promise<string> {
+    const traceId = `hangup-${randomUUID()}`;
+    const headers: Record<string, string> = { 'x-trace-id': traceId, ...(key ? { 'idempotency-key': key } : {}) };
+    const outcome = await call(api.url, 'POST', path, { token: ada.token, body, headers, signal: AbortSignal.timeout(afterMs) }).catch((e: unknown) => e);
+    expect((outcome as Error).name).toBe('TimeoutError');
+    return traceId;
+  }
+
+  it('logs a hang-up after the COMMIT started as 499, like any other hang-up', async () => {
+    // A deferred trigger makes this deposit's COMMIT take 1 s; the client leaves 300 ms into it.
+    await query(url, `CREATE FUNCTION slow_4444() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.amount_minor = 4444 THEN PERFORM pg_sleep(1); END IF; RETURN NULL; END $$`);
+    await query(url, `CREATE CONSTRAINT TRIGGER slow_4444 AFTER INSERT ON ledger_entries
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_4444()`);
+    const key = newKey();
+    try {
+      const traceId = await hangUpOn(`/api/accounts/${ada.accountId}/deposits`, { amountMinor: 4_444 }, key, 300);
+      expect(await completionOf(traceId)).toEqual({ msg: 'client closed the request before its answer', status: 499 });
+    } finally {
+      await query(url, 'DROP TRIGGER slow_4444 ON ledger_entries; DROP FUNCTION slow_4444()');
+    }
+    expect((await keyState(url, key)).ledger).toHaveLength(1); // the commit that started landed
+  });
+
+  it('logs a hang-up on an operation exempt from hang-ups (logout) as 499', async () => {
+    await cluster.pause();
+    const traceId = await hangUpOn('/api/auth/logout', undefined, undefined, 300).finally(() => cluster.resume());
+    expect(await completionOf(traceId)).toEqual({ msg: 'client closed the request before its answer', status: 499 });
   });
 
   it('leaves an audit trail that verifies', async () => {
