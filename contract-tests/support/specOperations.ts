@@ -39,7 +39,7 @@ export interface SpecOperation {
   body?: { required: boolean; mediaType: string; hasExample: boolean; example: unknown };
   /** Needs a bearer token (its `security`, else the document's, names a scheme). */
   secured: boolean;
-  /** `x-no-deadline: true`: exempt from the request deadline. */
+  /** `x-no-deadline: true`: a hang-up does not cancel it; the deadline still bounds it. */
   noDeadline: boolean;
   /** `x-money-send: true`. */
   moneySend: boolean;

@@ -58,7 +58,7 @@ export interface paths {
      * Refresh the token pair
      * @description Exchanges a refresh token for a new pair; the old refresh token is spent
      *     (rotation). An unknown, spent, revoked or expired token is `401 TOKEN_INVALID`.
-     *     Exempt from the request deadline (`x-no-deadline`).
+     *     A hang-up does not cancel it (`x-no-deadline`); the request deadline still bounds it.
      */
     post: operations['refreshToken'];
     delete?: never;
@@ -79,7 +79,8 @@ export interface paths {
     /**
      * Revoke a refresh token
      * @description Revokes one refresh token. Idempotent: an unknown or already revoked token is
-     *     also `204`. Exempt from the request deadline (`x-no-deadline`).
+     *     also `204`. A hang-up does not cancel it (`x-no-deadline`); the request deadline
+     *     still bounds it.
      */
     post: operations['revokeToken'];
     delete?: never;
@@ -100,8 +101,8 @@ export interface paths {
     /**
      * Sign out everywhere
      * @description Revokes every refresh token of the signed-in customer. Access tokens already
-     *     issued stay valid until they expire. Exempt from the request deadline
-     *     (`x-no-deadline`).
+     *     issued stay valid until they expire. A hang-up does not cancel it
+     *     (`x-no-deadline`); the request deadline still bounds it.
      */
     post: operations['logout'];
     delete?: never;

@@ -3,8 +3,8 @@
 /**
  * Every operation of spec/openapi.yaml, keyed by operationId: its HTTP method (upper
  * case), its path as an OpenAPI template and in Express `:param` form, and whether it
- * is a money send (`x-money-send`: Idempotency-Key, 409, 422), exempt from the request
- * deadline (`x-no-deadline`) and secured by a bearer token.
+ * is a money send (`x-money-send`: Idempotency-Key, 409, 422), not cancelled by a
+ * hang-up (`x-no-deadline`; the deadline still bounds it) and secured by a bearer token.
  */
 export const operations = {
   register: {
