@@ -157,6 +157,10 @@ describe.each(driverNames)('classify on real PostgreSQL errors through %s', (_la
     cluster = await startPrimary({ settings: { deadlock_timeout: '100ms' } });
     await context().admin('CREATE TABLE t (id int PRIMARY KEY, v int); INSERT INTO t VALUES (1, 0), (2, 0)');
     await context().admin('CREATE ROLE app LOGIN CONNECTION LIMIT 1; GRANT ALL ON t TO app');
+    // The crash scenarios below SIGKILL a backend: with the test cluster's synchronous_commit
+    // off, crash recovery could lose this setup (the role "app" was seen gone). A checkpoint
+    // writes it to the data files, which outlive a crash of the server's processes.
+    await context().admin('CHECKPOINT');
   });
   afterEach(() => Promise.all(sessions.splice(0).map(closeQuietly)));
   afterAll(() => cluster?.destroy());
