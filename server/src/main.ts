@@ -1,5 +1,5 @@
 /**
- * Starts the API: load and check the config (the timeout chain), open the database
+ * Starts the API: guard the process (processGuard.ts), load and check the config (the timeout chain), open the database
  * (a connection service, DATABASE_URL, else the embedded PGlite), apply migrations, listen, and close
  * everything cleanly on SIGINT/SIGTERM.
  */
@@ -7,8 +7,10 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
 import { openBankDatabase } from './data/openBankDatabase.ts';
 import { createApp } from './app.ts';
+import { guardProcess } from './processGuard.ts';
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-api' } });
+guardProcess(logger);
 
 async function main(): Promise<void> {
   const config = loadConfig();

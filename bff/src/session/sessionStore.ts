@@ -45,7 +45,20 @@ function lostCreateRace(error: unknown): boolean {
 /** The PostgreSQL store; resolves once its table exists (a store that could not create it never recovers). */
 async function postgresStore(config: BffConfig, logger: Logger): Promise<SessionStore> {
   const budget = config.sessionStoreTimeoutMs;
+  const onConnectionError = (error: Error) => logger.warn({ err: error }, 'session store connection lost');
+  /**
+   * Every connection listens for its own errors for its whole life, checked out or idle
+   * (adr/0011): pg-pool's listener covers an idle one only, and an 'error' event with no
+   * listener ends the process. A failed connection is then unusable and dropped on release.
+   */
+  class ListeningClient extends pg.Client {
+    constructor(settings?: pg.ClientConfig) {
+      super(settings);
+      this.on('error', onConnectionError);
+    }
+  }
   const pool = new pg.Pool({
+    Client: ListeningClient,
     connectionString: config.sessionDatabaseUrl,
     max: 10,
     connectionTimeoutMillis: budget,
@@ -53,8 +66,8 @@ async function postgresStore(config: BffConfig, logger: Logger): Promise<Session
     statement_timeout: budget,
     idleTimeoutMillis: 30_000,
   });
-  // An idle client's connection dropping must not crash the process; the next query reconnects.
-  pool.on('error', (error) => logger.warn({ err: error }, 'session store connection lost'));
+  // pg-pool re-emits an idle client's error here after dropping it; the client's own listener logged it.
+  pool.on('error', () => {});
   const PgStore = connectPgSimple(session);
   const errorLog = (...args: unknown[]) =>
     logger.error({ detail: args.map(String).join(' ') }, 'session store error');

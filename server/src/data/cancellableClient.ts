@@ -34,8 +34,29 @@ export function sendCancelRequest(client: pg.Client): void {
 
 const neverCancelled = /^\s*(COMMIT|ROLLBACK|END|ABORT)\b/i;
 
-/** pg.Client that cancels its in-flight statement when the current request's signal fires. */
+/** What the pool's clients are made with: pg's settings plus who hears a connection's errors. */
+export type CancellablePoolConfig = pg.PoolConfig & {
+  /** Told of every error a connection emits, whoever holds it (never fatal). */
+  onConnectionError?: (error: Error) => void;
+};
+
+/**
+ * pg.Client that cancels its in-flight statement when the current request's signal fires,
+ * and that listens for its own errors for its whole life (adr/0011). pg-pool's listener
+ * covers only an idle connection, and a holder's can come too late: pg-pool hands a
+ * released connection to a waiting `connect()` synchronously, while pg is still parsing
+ * the socket's data, and the waiter attaches its listener a microtask later. A FATAL
+ * (57P01, the server stopping) in the same chunk then had no listener and ended the
+ * process. pg marks the connection unusable before it emits, so its holder's next
+ * statement fails ("not queryable", classified) and the pool discards it on release.
+ */
 export class CancellableClient extends pg.Client {
+  constructor(config?: string | CancellablePoolConfig) {
+    super(config);
+    const report = typeof config === 'object' ? config.onConnectionError : undefined;
+    this.on('error', (error: Error) => report?.(error));
+  }
+
   // pg's query() is heavily overloaded (promise, callback, Submittable); we pass every form through.
   override query(...args: unknown[]): never {
     const first = args[0] as string | ({ text?: string } & Stamped) | undefined;

@@ -19,7 +19,7 @@ import type pg from 'pg';
 import type { Logger } from 'pino';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { ServerConfig } from '../config.ts';
-import { CancellableClient, CancellablePool } from './cancellableClient.ts';
+import { CancellableClient, CancellablePool, type CancellablePoolConfig } from './cancellableClient.ts';
 import { withCommitGate, type CommitGateOptions } from './commitGate.ts';
 import { migrateUp, pgliteMigrationClient } from './migrate.ts';
 import { pgliteReadOnly } from './pgliteReadOnly.ts';
@@ -119,10 +119,12 @@ async function openPostgres(
   gate: (factory: SqlDriverAdapterFactory) => SqlDriverAdapterFactory,
   logger: Logger | undefined,
 ): Promise<Database> {
+  const onConnectionError = (error: Error) => logger?.warn({ err: error }, 'a database connection failed; it will be discarded');
   const pool = (poolUrl: string, poolOptions: { readOnly?: boolean; max?: number } = {}) => {
-    const created = new CancellablePool(poolConfig(poolUrl, config, poolOptions));
-    // An idle client whose server went away emits 'error'; the pool drops it. Logged, never fatal.
-    created.on('error', (error) => logger?.warn({ err: error }, 'a pooled database connection failed while idle'));
+    const settings: CancellablePoolConfig = { ...poolConfig(poolUrl, config, poolOptions), onConnectionError };
+    const created = new CancellablePool(settings);
+    // pg-pool re-emits an idle client's error here after dropping it; the client's own listener logged it.
+    created.on('error', () => {});
     return created;
   };
   const primaryPool = pool(url);

@@ -6,7 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { runner } from 'node-pg-migrate';
 import type { PGlite } from '@electric-sql/pglite';
-import type { ClientBase } from 'pg';
+import pg, { type ClientBase } from 'pg';
 
 /** Where the migration files live. */
 export const migrationsDir = fileURLToPath(new URL('../../prisma/migrations', import.meta.url));
@@ -35,10 +35,22 @@ type Target = { databaseUrl: string } | { dbClient: MigrationClient };
 
 /** Runs every pending migration up; answers the names it applied. */
 export async function migrateUp(target: Target, log: (message: string) => void = () => {}): Promise<string[]> {
-  const connection =
-    'databaseUrl' in target ? { databaseUrl: target.databaseUrl } : { dbClient: target.dbClient as unknown as ClientBase };
+  if (!('databaseUrl' in target)) return runMigrations(target.dbClient as unknown as ClientBase, log);
+  // Our own client, not node-pg-migrate's: it listens for its errors, so a server that
+  // stops mid-migration fails the start-up instead of crashing it ("Unhandled 'error' event").
+  const client = new pg.Client({ connectionString: target.databaseUrl });
+  client.on('error', (error) => log(`the migration connection failed: ${error.message}`));
+  await client.connect();
+  try {
+    return await runMigrations(client, log);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function runMigrations(dbClient: ClientBase, log: (message: string) => void): Promise<string[]> {
   const applied = await runner({
-    ...connection,
+    dbClient,
     dir: migrationsDir,
     migrationsTable: 'pgmigrations',
     direction: 'up',

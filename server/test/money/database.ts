@@ -13,6 +13,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** One query on a fresh connection. */
 export async function query<T extends pg.QueryResultRow = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {}); // a server stopped mid-query must not end the test process
   await client.connect();
   try {
     return (await client.query<T>(text, values)).rows;
@@ -27,6 +28,7 @@ export async function query<T extends pg.QueryResultRow = Record<string, unknown
  */
 export async function holdingLock<T>(url: string, lockSql: string, values: unknown[], fn: (inside: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
+  client.on('error', () => {}); // a server stopped mid-query must not end the test process
   await client.connect();
   try {
     await client.query('BEGIN');
