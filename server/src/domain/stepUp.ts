@@ -2,11 +2,17 @@
  * Step-up (DESIGN.md "Money"): a PIN check that issues a short-lived, single-use
  * authorisation for one withdrawal or one external transfer.
  *
- * - Every check reserves its attempt before the PIN is compared: one committed write
- *   counts it, and the write that makes it the PIN_MAX_ATTEMPTS-th in a row also locks
- *   the PIN for PIN_LOCK_SECONDS. Parallel guesses therefore cannot outrun the count. A
- *   right PIN clears both. A locked PIN answers 423 PIN_LOCKED (with the wait), a wrong
- *   one 403 PIN_INCORRECT, or 423 when it was the last one allowed.
+ * - A failure is counted only once its verdict is known, and a verdict is told only once
+ *   its write committed (adr/0011): a wrong PIN is one committed write that counts it (the
+ *   write that makes it the PIN_MAX_ATTEMPTS-th in a row also locks the PIN for
+ *   PIN_LOCK_SECONDS), and only then answers 403 PIN_INCORRECT (or 423 when it was the
+ *   last one allowed); a right PIN clears the count in the transaction that issues the
+ *   authorisation, and only then answers 201. An outage anywhere answers 503 and tells
+ *   nothing: a right PIN is never counted, and a guess met by an outage learns nothing.
+ * - Parallel guesses cannot outrun the count: each verdict's write takes the row only
+ *   while the PIN is not locked, so at most PIN_MAX_ATTEMPTS wrong verdicts are told per
+ *   lock, and a right one that finds it locked answers 423 like any other. A locked PIN
+ *   answers 423 PIN_LOCKED (with the wait) before anything is compared.
  * - The authorisation lives STEP_UP_TTL_SECONDS (database clock). A send reads it before
  *   its first attempt (401 AUTHORIZATION_INVALID: unknown, another customer's or spent;
  *   AUTHORIZATION_EXPIRED) and spends it inside the transaction that moves the money, so
@@ -19,8 +25,14 @@ import type { Handlers } from '../http/operationRouter.ts';
 import type { DomainDeps } from './deps.ts';
 import { verifySecret } from './secrets.ts';
 
-interface Reservation {
+/** The user's PIN as the check finds it. */
+interface PinState {
   pinHash: string;
+  locked: boolean;
+}
+
+/** A wrong PIN, counted. */
+interface CountedFailure {
   attempts: number;
   lockedUntil: Date | null;
 }
@@ -72,33 +84,53 @@ export function stepUpHandlers({ data, config }: DomainDeps): Pick<Handlers, 've
     return new ApiProblem('PIN_LOCKED', `Too many wrong PINs: try again in ${Math.ceil(waitSeconds / 60)} min.`, { retryAfterSeconds: waitSeconds });
   }
 
+  /** The committed count of one wrong PIN; undefined when the PIN locked meanwhile (a parallel guess). */
+  async function countFailure(userId: string): Promise<CountedFailure | undefined> {
+    const [counted] = await data.write((db) => db.$queryRaw<CountedFailure[]>`
+      UPDATE users SET
+        pin_failed_attempts = CASE WHEN pin_locked_until <= now() THEN 1 ELSE pin_failed_attempts + 1 END,
+        pin_locked_until = CASE
+          WHEN (CASE WHEN pin_locked_until <= now() THEN 1 ELSE pin_failed_attempts + 1 END) >= ${config.pinMaxAttempts}::int
+          THEN now() + ${config.pinLockSeconds}::int * interval '1 second' END
+      WHERE id = ${userId}::uuid AND (pin_locked_until IS NULL OR pin_locked_until <= now())
+      RETURNING pin_failed_attempts AS attempts, pin_locked_until AS "lockedUntil"`);
+    return counted;
+  }
+
+  /** Clears the count and issues an authorisation in one transaction; undefined when the PIN locked meanwhile. */
+  async function issueAuthorization(userId: string): Promise<{ authorizationId: string; expiresAt: Date } | undefined> {
+    const authorizationId = randomUUID();
+    const issued = await data.runInTransaction(async (tx) => {
+      const cleared = await tx.$executeRaw`
+        UPDATE users SET pin_failed_attempts = 0, pin_locked_until = NULL
+        WHERE id = ${userId}::uuid AND (pin_locked_until IS NULL OR pin_locked_until <= now())`;
+      if (cleared !== 1) return undefined;
+      const [row] = await tx.$queryRaw<{ expiresAt: Date }[]>`
+        INSERT INTO step_up_authorizations (id, user_id, expires_at)
+        VALUES (${authorizationId}::uuid, ${userId}::uuid, now() + ${config.stepUpTtlSeconds}::int * interval '1 second')
+        RETURNING expires_at AS "expiresAt"`;
+      return row;
+    }, { label: 'verifyPin' });
+    return issued && { authorizationId, expiresAt: issued.expiresAt };
+  }
+
   return {
     async verifyPin({ caller, body }) {
       const userId = caller.userId;
-      // SET reads the row as it is when locked, so parallel checks each count one attempt.
-      const [reserved] = await data.write((db) => db.$queryRaw<Reservation[]>`
-        UPDATE users SET
-          pin_failed_attempts = CASE WHEN pin_locked_until <= now() THEN 1 ELSE pin_failed_attempts + 1 END,
-          pin_locked_until = CASE
-            WHEN (CASE WHEN pin_locked_until <= now() THEN 1 ELSE pin_failed_attempts + 1 END) >= ${config.pinMaxAttempts}::int
-            THEN now() + ${config.pinLockSeconds}::int * interval '1 second' END
-        WHERE id = ${userId}::uuid AND (pin_locked_until IS NULL OR pin_locked_until <= now())
-        RETURNING pin_hash AS "pinHash", pin_failed_attempts AS attempts, pin_locked_until AS "lockedUntil"`);
-      if (!reserved) throw await lockedProblem(userId);
-      if (!(await verifySecret(body.pin, reserved.pinHash))) {
-        if (reserved.lockedUntil) throw await lockedProblem(userId);
-        const left = config.pinMaxAttempts - reserved.attempts;
+      const [pin] = await data.read((db) => db.$queryRaw<PinState[]>`
+        SELECT pin_hash AS "pinHash", coalesce(pin_locked_until > now(), false) AS locked FROM users WHERE id = ${userId}::uuid`);
+      if (!pin) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
+      if (pin.locked) throw await lockedProblem(userId);
+      if (!(await verifySecret(body.pin, pin.pinHash))) {
+        // The verdict "wrong" is told only once its count committed: an outage here is a 503 that tells nothing.
+        const counted = await countFailure(userId);
+        if (!counted || counted.lockedUntil) throw await lockedProblem(userId);
+        const left = config.pinMaxAttempts - counted.attempts;
         throw new ApiProblem('PIN_INCORRECT', `The PIN is not right; ${left} ${left === 1 ? 'try' : 'tries'} left before it locks.`);
       }
-      const authorizationId = randomUUID();
-      const [issued] = await data.runInTransaction(async (tx) => {
-        await tx.$executeRaw`UPDATE users SET pin_failed_attempts = 0, pin_locked_until = NULL WHERE id = ${userId}::uuid`;
-        return tx.$queryRaw<{ expiresAt: Date }[]>`
-          INSERT INTO step_up_authorizations (id, user_id, expires_at)
-          VALUES (${authorizationId}::uuid, ${userId}::uuid, now() + ${config.stepUpTtlSeconds}::int * interval '1 second')
-          RETURNING expires_at AS "expiresAt"`;
-      }, { label: 'verifyPin' });
-      return { status: 201, body: { authorizationId, expiresAt: issued!.expiresAt.toISOString() } };
+      const issued = await issueAuthorization(userId);
+      if (!issued) throw await lockedProblem(userId);
+      return { status: 201, body: { authorizationId: issued.authorizationId, expiresAt: issued.expiresAt.toISOString() } };
     },
   };
 }

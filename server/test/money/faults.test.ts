@@ -115,6 +115,27 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     expect((await b.deposit(ada, ada.accountId, 7_777, key)).status).toBe(201);
   });
 
+  it('never counts a right PIN whose check met an outage: after five outages the right PIN still passes', async () => {
+    const carol = await b.signUp('2468');
+    for (let outage = 1; outage <= 5; outage++) {
+      // The authorisation's transaction is cut on its attempt and its one retry: an outage after the PIN was compared.
+      proxy.arm('cutBefore', 'INSERT INTO step_up_authorizations', 2);
+      expect(outcome(await b.verifyPin(carol)), `outage ${outage}`).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      proxy.reset();
+    }
+    expect((await b.verifyPin(carol)).status).toBe(201);
+    expect(await query(url, 'SELECT pin_failed_attempts AS n FROM users WHERE id = $1', [carol.userId])).toEqual([{ n: 0 }]);
+  });
+
+  it('reveals no verdict on a wrong PIN whose count did not commit', async () => {
+    const dan = await b.signUp('1122');
+    proxy.arm('cutBefore', 'pin_failed_attempts + 1', 2);
+    expect(outcome(await b.verifyPin(dan, '9999'))).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    proxy.reset();
+    expect(await query(url, 'SELECT pin_failed_attempts AS n FROM users WHERE id = $1', [dan.userId])).toEqual([{ n: 0 }]);
+    expect(outcome(await b.verifyPin(dan, '9999'))).toEqual([403, 'PIN_INCORRECT']);
+  });
+
   /** The API's completion line for a trace id, once it is logged. */
   async function completionOf(traceId: string): Promise<{ msg: string; status: number | undefined }> {
     for (let waited = 0; waited < 10_000; waited += 50) {

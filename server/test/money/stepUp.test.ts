@@ -86,7 +86,7 @@ describe('step-up on PostgreSQL', () => {
     for (let i = 0; i < 4; i++) expect(outcome(await b.verifyPin(dan, '9999'))).toEqual([403, 'PIN_INCORRECT']);
   });
 
-  it('counts parallel guesses one by one: no more than five are ever compared', async () => {
+  it('counts parallel guesses one by one: no more than five wrong verdicts are ever told', async () => {
     const erin = await b.signUp('7531');
     const replies = await Promise.all(Array.from({ length: 8 }, () => b.verifyPin(erin, '0000')));
     const codes = replies.map((reply) => reply.body.errorCode).sort();
