@@ -13,6 +13,7 @@ import type { Database } from './database.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { memoryMarks, type ReadYourWritesStore } from './readYourWrites.ts';
 import { retryBudget } from './retryBudget.ts';
+import { watchGates, type ReadinessGate } from './readinessGate.ts';
 import { policyFor, type RetryPolicy, type RetryReason } from './retryPolicy.ts';
 import { classify } from './transient.ts';
 import { runAttempt } from './transactionAttempt.ts';
@@ -44,6 +45,8 @@ export function defaultPolicy(database: Database, config: ServerConfig, logger: 
         { retry: attempt, delayMs: Math.round(delayMs), code: reason.code, kind: reason.kind, err: error },
         'retrying after a temporary database failure',
       ),
+    onBridge: (_error, bridge, reason) =>
+      (currentContext()?.log ?? logger).info({ bridge, code: reason.code }, 'waiting for the database to answer again'),
   });
 }
 
@@ -54,6 +57,31 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
   const policy = options.policy ?? defaultPolicy(database, config, logger);
   const marks = options.marks ?? memoryMarks();
   const signal = () => currentContext()?.signal;
+
+  /**
+   * Runs `fn` under the retry policy with the readiness bridge: an attempt that met a
+   * closed readiness gate waits for it to open (until the request's deadline) and runs
+   * again, spending no retry. Outside a request nothing bounds such a wait, so there the
+   * failure is an ordinary one.
+   */
+  function execute<T>(fn: () => Promise<T>, isSafeToRetry?: (reason: RetryReason) => boolean): Promise<T> {
+    const requestSignal = signal();
+    let gateMet: ReadinessGate | undefined;
+    const attempt = async () => {
+      const watched = watchGates(fn);
+      try {
+        return await watched.result;
+      } finally {
+        gateMet = watched.gateMet();
+      }
+    };
+    const waitForDatabase = () => {
+      const gate = gateMet;
+      gateMet = undefined;
+      return requestSignal && gate ? gate.whenOpen(requestSignal) : undefined;
+    };
+    return policy.execute(attempt, { signal: requestSignal, isSafeToRetry, waitForDatabase });
+  }
 
   /**
    * Runs `work`; when the request's signal fired meanwhile, its reason (deadline, hang-up)
@@ -134,7 +162,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     };
 
     const isSafeToRetry = (reason: RetryReason) => !commitStarted || reason.confirmedNotApplied;
-    return policy.execute(async () => {
+    return execute(async () => {
       try {
         return await attemptOnce();
       } catch (error) {
@@ -145,7 +173,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
         }
         throw error;
       }
-    }, { signal: signal(), isSafeToRetry });
+    }, isSafeToRetry);
   }
 
   /**
@@ -158,7 +186,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
       query: {
         $allOperations({ operation, args, query }) {
           if (!readOperations.has(operation)) return query(args);
-          return policy.execute(() => underSignal(() => query(args)), { signal: signal(), isSafeToRetry: () => true });
+          return execute(() => underSignal(() => query(args)), () => true);
         },
       },
     }) as unknown as PrismaClient;
@@ -184,9 +212,9 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     readDb: () => readConnection().client,
     readConnection,
     runInTransaction,
-    read: (fn) => policy.execute(() => underSignal(() => fn(prisma)), { signal: signal(), isSafeToRetry: () => true }),
+    read: (fn) => execute(() => underSignal(() => fn(prisma)), () => true),
     async write(fn) {
-      const result = await policy.execute(() => underSignal(() => fn(prisma)), { signal: signal() });
+      const result = await execute(() => underSignal(() => fn(prisma)));
       noteWrite();
       return result;
     },

@@ -70,7 +70,8 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
   beforeAll(async () => {
     primary = await startPrimary();
     config = {
-      ...loadConfig({ DB_RETRY_BASE_DELAY_MS: '20', DB_RETRY_MAX_DELAY_MS: '200', DB_POOL_WAIT_MS: '2000', DB_CONNECT_TIMEOUT_MS: '2000' }),
+      // A 200 ms readiness probe: back within one probe interval is back within 1 s.
+      ...loadConfig({ DB_RETRY_BASE_DELAY_MS: '20', DB_RETRY_MAX_DELAY_MS: '200', DB_POOL_WAIT_MS: '2000', DB_CONNECT_TIMEOUT_MS: '2000', DB_READINESS_PROBE_MS: '200' }),
       databaseUrl: primary.urlFor('tidewater'),
     };
     database = await open();
@@ -311,6 +312,45 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
     await expect(read).resolves.toEqual([{ one: 1, marker }]);
     expect(runs).toBe(1); // one call of ours; the retry happened inside readDb()'s client
     expect(log.lines.some((line) => line.code === '57P01' && line.msg === 'retrying after a temporary database failure')).toBe(true);
+  });
+
+  it('bridges an outage inside a request: the read waits for the database, holding no connection, and answers once it is back', async () => {
+    const fresh = await open();
+    const budget = retryBudget({ capacity: 10, perSecond: 0, perSuccess: 0 });
+    const layer = createDataLayer({ database: fresh, config, logger: log.logger, policy: exponential({ maxRetries: 4, delayMs: 20, budget }) });
+    expect(await layer.read((db) => db.account.count())).toBeGreaterThanOrEqual(0);
+    await primary.stop();
+    const started = Date.now();
+    let startedAgainAt = 0;
+    const read = inRequest(() => layer.read((db) => db.account.count()), { deadlineMs: 10_000 });
+    try {
+      await sleep(1_500);
+      expect(fresh.gates[0]!.state()).toMatchObject({ open: false, waiters: 1 });
+    } finally {
+      await primary.start();
+      startedAgainAt = Date.now();
+    }
+    await expect(read).resolves.toBeGreaterThanOrEqual(0);
+    const answeredAt = Date.now();
+    expect(answeredAt - started).toBeGreaterThanOrEqual(1_500);
+    expect(answeredAt - startedAgainAt).toBeLessThan(200 + 700); // one probe interval, a login, the read
+    expect(budget.state().spent).toBeLessThanOrEqual(1); // at most the failure that met the outage first
+    expect(fresh.gates[0]!.state().probes).toBeLessThanOrEqual(Math.ceil((answeredAt - started) / 200) + 1);
+  });
+
+  it('ends the bridge at the deadline: a read during a long outage fails with the deadline, not before', async () => {
+    const fresh = await open();
+    const layer = createDataLayer({ database: fresh, config, logger: log.logger, policy: exponential({ maxRetries: 4, delayMs: 20, budget: retryBudget() }) });
+    await primary.stop();
+    try {
+      const started = Date.now();
+      const error = await inRequest(() => layer.read((db) => db.account.count()), { deadlineMs: 1_000 }).then(() => undefined, (e: unknown) => e);
+      expect((error as Error).name).toBe('DeadlineExceeded');
+      expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+      expect(Date.now() - started).toBeLessThan(1_500);
+    } finally {
+      await primary.start();
+    }
   });
 
   it('answers a pool-wait timeout after one pool wait: waiting for a pooled connection is not retried', async () => {

@@ -15,14 +15,16 @@ import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import type pg from 'pg';
 import type { Logger } from 'pino';
 import { PrismaClient } from '../generated/prisma/client.ts';
 import type { ServerConfig } from '../config.ts';
-import { CancellableClient, CancellablePool, type CancellablePoolConfig } from './cancellableClient.ts';
+import pg from 'pg';
+import { CancellableClient, type CancellablePoolConfig } from './cancellableClient.ts';
 import { withCommitGate, type CommitGateOptions } from './commitGate.ts';
+import { GatedPool } from './gatedPool.ts';
 import { migrateUp, pgliteMigrationClient } from './migrate.ts';
 import { pgliteReadOnly } from './pgliteReadOnly.ts';
+import { readinessGate, type ReadinessGate } from './readinessGate.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
 
 /** Which engine is underneath: the retry policy differs (PGlite is never retried). */
@@ -41,6 +43,8 @@ export interface Database {
   readonly hasReplica: boolean;
   /** The pg pools, for statistics (empty for PGlite). */
   readonly pools: readonly pg.Pool[];
+  /** One readiness gate per server (primary, replica); empty for PGlite, which is never down. */
+  readonly gates: readonly ReadinessGate[];
   /** Applies pending migrations; answers their names. */
   migrate(): Promise<string[]>;
   /** Closes every client and engine (PGlite keeps timers alive until closed). */
@@ -59,6 +63,7 @@ export type DatabaseConfig = Pick<
   | 'dbConnectTimeoutMs'
   | 'dbStatementTimeoutMs'
   | 'requestDeadlineMs'
+  | 'dbReadinessProbeMs'
 >;
 
 /** The pg pool settings from the config table (one place, also used by tests). */
@@ -75,6 +80,18 @@ export function poolConfig(url: string, config: DatabaseConfig, options: { readO
     Client: CancellableClient,
     ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
   };
+}
+
+/** The readiness gate's probe: one login of its own (bounded by the connect timeout) and `SELECT 1`. */
+async function probeLogin(url: string, connectTimeoutMs: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, query_timeout: connectTimeoutMs });
+  client.on('error', () => {}); // a probe that fails says so by rejecting
+  try {
+    await client.connect();
+    await client.query('SELECT 1');
+  } finally {
+    await client.end().catch(() => {});
+  }
 }
 
 /** Options beyond the config table. */
@@ -105,6 +122,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     primaryReadOnlyPrisma: readOnlyPrisma,
     hasReplica: false,
     pools: [],
+    gates: [],
     migrate: () => migrateUp({ dbClient: pgliteMigrationClient(pglite) }),
     close: async () => {
       await Promise.all([prisma.$disconnect(), readOnlyPrisma.$disconnect()]);
@@ -120,16 +138,21 @@ async function openPostgres(
   logger: Logger | undefined,
 ): Promise<Database> {
   const onConnectionError = (error: Error) => logger?.warn({ err: error }, 'a database connection failed; it will be discarded');
-  const pool = (poolUrl: string, poolOptions: { readOnly?: boolean; max?: number } = {}) => {
+  const gateOf = (name: string, gateUrl: string) =>
+    readinessGate({ name, probe: () => probeLogin(gateUrl, config.dbConnectTimeoutMs), intervalMs: config.dbReadinessProbeMs, logger });
+  const pool = (poolUrl: string, serverGate: ReadinessGate, poolOptions: { readOnly?: boolean; max?: number } = {}) => {
     const settings: CancellablePoolConfig = { ...poolConfig(poolUrl, config, poolOptions), onConnectionError };
-    const created = new CancellablePool(settings);
+    const created = new GatedPool(settings, serverGate);
     // pg-pool re-emits an idle client's error here after dropping it; the client's own listener logged it.
     created.on('error', () => {});
     return created;
   };
-  const primaryPool = pool(url);
-  const primaryReadOnlyPool = pool(url, { readOnly: true, max: primaryReadOnlyPoolMax(config) });
-  const replicaPool = config.databaseReplicaUrl ? pool(config.databaseReplicaUrl, { readOnly: true }) : undefined;
+  const primaryGate = gateOf('primary', url);
+  const replicaGate = config.databaseReplicaUrl ? gateOf('replica', config.databaseReplicaUrl) : undefined;
+  const gates = [primaryGate, ...(replicaGate ? [replicaGate] : [])];
+  const primaryPool = pool(url, primaryGate);
+  const primaryReadOnlyPool = pool(url, primaryGate, { readOnly: true, max: primaryReadOnlyPoolMax(config) });
+  const replicaPool = config.databaseReplicaUrl && replicaGate ? pool(config.databaseReplicaUrl, replicaGate, { readOnly: true }) : undefined;
   const pools = [primaryPool, primaryReadOnlyPool, ...(replicaPool ? [replicaPool] : [])];
 
   const primaryReadOnly = new PrismaPg(primaryReadOnlyPool);
@@ -148,8 +171,10 @@ async function openPostgres(
     primaryReadOnlyPrisma,
     hasReplica: replicaPool !== undefined,
     pools,
+    gates,
     migrate: () => migrateUp({ databaseUrl: url }),
     close: async () => {
+      for (const serverGate of gates) serverGate.stop();
       await Promise.all([...new Set([prisma, readOnlyPrisma, primaryReadOnlyPrisma])].map((client) => client.$disconnect()));
       await Promise.all(pools.map((p) => p.end().catch(() => {})));
     },

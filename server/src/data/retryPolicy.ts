@@ -22,6 +22,14 @@ export interface ExecuteOptions {
    * read, passes `() => true`.
    */
   isSafeToRetry?: (reason: RetryReason) => boolean;
+  /**
+   * The readiness bridge (readinessGate.ts): when the failed attempt met a database known
+   * to be down, a promise that settles once it is back (rejecting with the signal's reason
+   * when the deadline comes first). The policy then waits for it instead of a back-off and
+   * runs the work again, spending neither a retry nor a budget token: the gate, not the
+   * callers, bounds the logins during an outage.
+   */
+  waitForDatabase?: () => Promise<void> | undefined;
 }
 
 /** Runs a unit of work, rerunning it after temporary failures. */
@@ -44,6 +52,8 @@ export interface ExponentialOptions {
   handle?: (error: unknown, classification: Classification | undefined) => boolean;
   /** Called before each wait: log it at warn with `reason.code`. `attempt` counts retries from 1. */
   onRetry?: (error: unknown, attempt: number, delayMs: number, reason: RetryReason) => void;
+  /** Called before each wait for the readiness bridge; `bridge` counts them from 1. */
+  onBridge?: (error: unknown, bridge: number, reason: RetryReason) => void;
   /** Default the process-wide {@link processRetryBudget}. */
   budget?: RetryBudget;
   /** In [0, 1); default `Math.random`. */
@@ -68,6 +78,9 @@ export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> 
   });
 }
 
+/** Waits for the readiness bridge per execution at most: each is a whole outage, so more means a flapping server, met by the ordinary retries. */
+const MAX_BRIDGES = 10;
+
 /** Each wait is a random 50–100 % of its step `min(delayMs × 2^n, maxDelayMs)`, so failures that came together do not retry together. */
 export function exponential(options: ExponentialOptions = {}): RetryPolicy {
   const maxRetries = options.maxRetries ?? defaults.dbMaxRetries;
@@ -76,6 +89,7 @@ export function exponential(options: ExponentialOptions = {}): RetryPolicy {
   const {
     handle,
     onRetry,
+    onBridge,
     budget = processRetryBudget,
     random = Math.random,
     sleep = abortableSleep,
@@ -90,7 +104,9 @@ export function exponential(options: ExponentialOptions = {}): RetryPolicy {
 
   return {
     maxRetries,
-    async execute(fn, { signal, isSafeToRetry = (reason: RetryReason) => reason.confirmedNotApplied } = {}) {
+    async execute(fn, { signal, isSafeToRetry = (reason: RetryReason) => reason.confirmedNotApplied, waitForDatabase } = {}) {
+      let retries = 0;
+      let bridges = 0;
       for (let attempt = 0; ; attempt++) {
         signal?.throwIfAborted();
         try {
@@ -99,10 +115,18 @@ export function exponential(options: ExponentialOptions = {}): RetryPolicy {
           return result;
         } catch (error) {
           const reason = reasonFor(error);
-          const allowed = reason && attempt < maxRetries && !signal?.aborted && isSafeToRetry(reason);
-          if (!allowed || !budget.trySpend()) throw error;
-          const waitMs = Math.min(delayMs * 2 ** attempt, maxDelayMs) * (0.5 + 0.5 * random());
-          onRetry?.(error, attempt + 1, waitMs, reason);
+          if (!reason || signal?.aborted || !isSafeToRetry(reason)) throw error;
+          const back = bridges < MAX_BRIDGES ? waitForDatabase?.() : undefined;
+          if (back) {
+            bridges += 1;
+            onBridge?.(error, bridges, reason);
+            await back;
+            continue;
+          }
+          if (retries >= maxRetries || !budget.trySpend()) throw error;
+          const waitMs = Math.min(delayMs * 2 ** retries, maxDelayMs) * (0.5 + 0.5 * random());
+          retries += 1;
+          onRetry?.(error, retries, waitMs, reason);
           await sleep(waitMs, signal);
         }
       }

@@ -65,6 +65,9 @@ const NETWORK = table([
   ['ECONNRESET EPIPE ETIMEDOUT ECONNABORTED ESOCKET', 'connection', false],
 ]);
 
+/** Our own: the readiness gate refused a connection, or a login failed because the server cannot be reached (nothing was sent). */
+const OURS = table([['DATABASE_UNAVAILABLE', 'connection', true]]);
+
 /** pg's code-less errors, matched by exact message, with the code we report for them. */
 const PG_MESSAGES = new Map<string, readonly [string, Rule]>([
   ['timeout exceeded when trying to connect', ['POOL_TIMEOUT', ['poolTimeout', true, false]]],
@@ -131,6 +134,8 @@ function specific(node: Node): Classification | undefined {
   if (sqlServer) return verdict(String(node.number), sqlServer);
   if (typeof node.class === 'number' && node.class >= 20)
     return verdict(`class ${node.class}`, CONNECTION_LOST);
+  const ours = lookup(OURS, node.code);
+  if (ours) return verdict(String(node.code), ours);
   const network = lookup(NETWORK, node.code);
   if (network) return verdict(String(node.code), [network[0], network[1] || node.syscall === 'connect']);
   const message = lookup(PG_MESSAGES, node.message);

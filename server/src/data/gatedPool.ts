@@ -1,0 +1,43 @@
+/**
+ * A pg pool that logs in only while its server's readiness gate is open (readinessGate.ts,
+ * adr/0011). Asked for a connection while the gate is closed, it fails at once with
+ * `DatabaseUnavailable` (nothing was sent) instead of trying a login; a login of its own
+ * that fails because the server cannot be reached closes the gate, and the failure reaches
+ * the caller as `DatabaseUnavailable` too (a refused or cut login sent nothing, whatever
+ * pg's message). Either way the current attempt is told which gate it met, so the retry
+ * layer can wait for that gate instead of retrying into a server that is down.
+ */
+import type pg from 'pg';
+import { CancellablePool, type CancellablePoolConfig } from './cancellableClient.ts';
+import { DatabaseUnavailable, noteGateMet, type ReadinessGate } from './readinessGate.ts';
+
+type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
+
+/** A CancellablePool behind a readiness gate. */
+export class GatedPool extends CancellablePool {
+  constructor(config: CancellablePoolConfig, readonly gate: ReadinessGate) {
+    super(config);
+  }
+
+  /** What a failed `connect()` answers: the gate's refusal when it says the server cannot be reached. */
+  private failure(error: Error): Error {
+    if (!this.gate.noteLoginFailure(error)) return error;
+    noteGateMet(this.gate);
+    return new DatabaseUnavailable(this.gate.name, { cause: error });
+  }
+
+  // pg's connect() has a promise form and a callback form (pool.query uses the latter).
+  override connect(...args: unknown[]): never {
+    const callback = args[0] as ConnectCallback | undefined;
+    if (!this.gate.isOpen) {
+      noteGateMet(this.gate);
+      const refused = new DatabaseUnavailable(this.gate.name);
+      if (!callback) return Promise.reject(refused) as never;
+      process.nextTick(() => callback(refused, undefined, () => {}));
+      return undefined as never;
+    }
+    const connect = super.connect.bind(this) as (callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
+    if (!callback) return connect()!.catch((error: Error) => Promise.reject(this.failure(error))) as never;
+    return connect((error, client, done) => callback(error && this.failure(error), client, done)) as never;
+  }
+}
