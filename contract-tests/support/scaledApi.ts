@@ -19,6 +19,8 @@ export const SCALED_CHAIN: Record<string, string> = {
   DB_MAX_RETRIES: '4',
   DB_RETRY_BASE_DELAY_MS: '50',
   DB_RETRY_MAX_DELAY_MS: '200',
+  /** The readiness gate's probe, scaled: a database that is back is found within 250 ms. */
+  DB_READINESS_PROBE_MS: '250',
   /** A money send's bookkeeping after its deadline must fit in the 2 s past it. */
   IDEMPOTENCY_STORE_BUDGET_MS: '300',
   IDEMPOTENCY_RELEASE_BUDGET_MS: '300',

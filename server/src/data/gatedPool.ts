@@ -19,9 +19,13 @@ export class GatedPool extends CancellablePool {
     super(config);
   }
 
-  /** What a failed `connect()` answers: the gate's refusal when it says the server cannot be reached. */
+  /**
+   * What a failed `connect()` answers: the gate's refusal when the failure says the server
+   * cannot be reached, or when the gate closed meanwhile (a pool wait spent behind logins
+   * to a hung server is the outage's, not a busy pool's).
+   */
   private failure(error: Error): Error {
-    if (!this.gate.noteLoginFailure(error)) return error;
+    if (!this.gate.noteLoginFailure(error) && this.gate.isOpen) return error;
     noteGateMet(this.gate);
     return new DatabaseUnavailable(this.gate.name, { cause: error });
   }
