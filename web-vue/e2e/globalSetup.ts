@@ -1,7 +1,8 @@
 /**
  * Starts the real stack once for the suite: builds the SPA, a throwaway PostgreSQL
  * (server/test/support/pgCluster.ts), the API on it with the chain scaled down, and the
- * BFF in front of the API serving web-vue/dist. Specs reach the database through a small
+ * BFF in front of the API serving web-vue/dist; and a second stack on the real default
+ * timings (realTimingsStack.ts) for the specs that measure them. Specs reach the database through a small
  * control server (stop, start, pause, resume), because they run in worker processes.
  * Returns the teardown.
  */
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { startBff } from '../../bff/test/support/bffProcess.ts';
 import { startApi } from '../../server/test/support/apiProcess.ts';
 import { startPrimary } from '../../server/test/support/pgCluster.ts';
+import { startRealTimingsStack } from './realTimingsStack.ts';
 import { apiTimings, stackEnv } from './stackTimings.ts';
 
 const webVueDir = fileURLToPath(new URL('..', import.meta.url));
@@ -24,12 +26,14 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const database = await startPrimary();
   const api = await startApi({ DATABASE_URL: database.urlFor('tidewater'), LOG_LEVEL: 'warn', ...apiTimings });
   const bff = await startBff({ apiUrl: api.url, env: { LOG_LEVEL: 'warn', BFF_RETRY_AFTER_SECONDS: apiTimings.RETRY_AFTER_SECONDS } });
+  const realStack = await startRealTimingsStack();
 
   const actions: Record<string, () => Promise<void> | void> = {
     '/db/stop': () => database.stop(),
     '/db/start': () => database.start(),
     '/db/pause': () => database.pause(),
     '/db/resume': () => database.resume(),
+    ...realStack.actions,
   };
   const control = createServer((req, res) => {
     const action = actions[req.url ?? ''];
@@ -41,10 +45,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
   process.env[stackEnv.baseUrl] = bff.url;
+  process.env[stackEnv.realBaseUrl] = realStack.url;
   process.env[stackEnv.controlUrl] = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
 
   return async () => {
     control.close();
+    await realStack.stop();
     await bff.stop();
     await api.stop();
     await database.destroy();

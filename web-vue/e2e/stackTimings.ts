@@ -21,5 +21,7 @@ export const apiTimings = {
 /** Env var names the specs read, set by globalSetup. */
 export const stackEnv = {
   baseUrl: 'TIDEWATER_E2E_URL',
+  /** The BFF of the stack on the real default timings (realTimingsStack.ts). */
+  realBaseUrl: 'TIDEWATER_E2E_REAL_URL',
   controlUrl: 'TIDEWATER_E2E_CONTROL_URL',
 } as const;
