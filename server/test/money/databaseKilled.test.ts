@@ -15,7 +15,6 @@ import pg from 'pg';
 import { startApi, type ApiProcess } from '../support/apiProcess.ts';
 import { call } from '../support/httpClient.ts';
 import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
-import { asPostgres } from '../support/pgProcesses.ts';
 import { bank, type Bank, type Customer } from './bank.ts';
 import { query, runAuditVerify } from './database.ts';
 
@@ -85,7 +84,7 @@ describe('the database killed under load', () => {
       }
       return;
     }
-    await asPostgres('pg_ctl', ['stop', '-w', '-m', fault.endsWith('fast') ? 'fast' : 'immediate', '-D', `${cluster.dir}/data`]);
+    await (fault.endsWith('fast') ? cluster.stop() : cluster.crash());
     await sleep(1_500);
     await cluster.start();
   }

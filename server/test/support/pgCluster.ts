@@ -24,6 +24,8 @@ export interface PgCluster {
   start(): Promise<void>;
   /** Fast shutdown (a paused cluster is resumed first); connecting is then refused. */
   stop(): Promise<void>;
+  /** Immediate shutdown, as a crash (a paused cluster is resumed first); the next start recovers. */
+  crash(): Promise<void>;
   /** SIGSTOP the postmaster, then all its children: a faithful "hung database". */
   pause(): Promise<void>;
   /** SIGCONT what `pause` stopped. */
@@ -73,6 +75,10 @@ function cluster(dir: string, port: number, keepOnExit = false): PgCluster {
     stop: async () => {
       await self.resume();
       await proc.pgCtl(dir, 'stop');
+    },
+    crash: async () => {
+      await self.resume();
+      await proc.pgCtl(dir, 'stop', 'immediate');
     },
     pause: async () => {
       const pid = postmaster();

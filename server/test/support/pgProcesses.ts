@@ -109,11 +109,14 @@ export function signal(pids: number[], name: NodeJS.Signals): void {
   }
 }
 
-/** `pg_ctl start` (waits until it accepts connections) or `stop` (fast: ends sessions, then stops). */
-export async function pgCtl(dir: string, action: 'start' | 'stop'): Promise<void> {
+/**
+ * `pg_ctl start` (waits until it accepts connections) or `stop`: fast by default (ends
+ * sessions, then stops), or immediate (a crash: no checkpoint, the next start recovers).
+ */
+export async function pgCtl(dir: string, action: 'start' | 'stop', mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
   const data = ['-D', join(dir, 'data')];
   const args =
-    action === 'start' ? ['-t', '120', ...data, '-l', join(dir, 'postgres.log')] : ['-m', 'fast', ...data];
+    action === 'start' ? ['-t', '120', ...data, '-l', join(dir, 'postgres.log')] : ['-m', mode, ...data];
   await asPostgres('pg_ctl', [action, '-w', ...args]);
 }
 

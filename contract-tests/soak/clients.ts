@@ -1,0 +1,220 @@
+/**
+ * The soak's clients (Jepsen's "bank" workload, adr/0011): each is one customer with two
+ * accounts, sending random money one send at a time, as a polite client does:
+ *
+ * - a send keeps its Idempotency-Key until the answer is known: after a 503, a
+ *   409 IDEMPOTENCY_IN_FLIGHT or no answer at all it waits the wait it was told (1 s
+ *   when none) and sends the same key and payload again, up to SEND_TRIES times;
+ * - a withdrawal and an external transfer first check the PIN (always the right one),
+ *   with the same politeness, for a step-up authorisation of their own;
+ * - a replay sends an earlier key again with the same payload.
+ *
+ * Everything each request met is recorded, and what the client came to know of each key
+ * (acknowledged, refused, unknown), for the checks that run against the database after.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Random } from './random.ts';
+import type { Exchange, Transport } from './transport.ts';
+
+/** What a send does. */
+export type SendOp = 'deposit' | 'withdraw' | 'transferOwn' | 'transferHandle' | 'external';
+
+/** How likely each operation is; step-ups (a PIN hash each) stay a small share on 2 cores. */
+export const OPERATION_WEIGHTS = { deposit: 30, transferOwn: 20, transferHandle: 18, replay: 18, withdraw: 8, external: 6 } as const;
+
+/** Tries of one key (or one PIN check) before the client gives up on knowing its answer. */
+const SEND_TRIES = 8;
+/** What a customer starts with, deposited before the nemesis starts. */
+export const OPENING_DEPOSIT_MINOR = 500_000;
+const IBAN = 'DE89370400440532013000';
+
+/** One request the soak sent. */
+export interface RequestRecord {
+  client: number;
+  what: SendOp | 'stepUp';
+  replay: boolean;
+  key?: string;
+  status: number;
+  errorCode?: string;
+  applied?: boolean;
+  traceId: string;
+  sentAt: number;
+  ms: number;
+}
+
+/** What a client knows of one key when it stops asking. */
+export type KeyOutcome = 'acked' | 'refused' | 'unknown';
+
+/** One key and its payload, as its client sent it. */
+export interface KeyRecord {
+  key: string;
+  client: number;
+  op: SendOp;
+  fromAccountId: string;
+  /** The account the money goes to (own transfers; the payee's primary account by handle). */
+  toAccountId?: string;
+  /** The payee's handle, for a transfer by handle. */
+  toHandle?: string;
+  amountMinor: number;
+  outcome: KeyOutcome;
+  /** The error code of a refusal. */
+  refusedWith?: string;
+  /** The body of its first 201: every replay must be the same. */
+  firstAnswer?: unknown;
+}
+
+/** A customer of the soak. */
+export interface SoakCustomer {
+  index: number;
+  userId: string;
+  handle: string;
+  pin: string;
+  /** [Everyday (primary), Savings]. */
+  accounts: [string, string];
+  transport: Transport;
+}
+
+/** Everything the clients recorded. */
+export interface Recorded {
+  requests: RequestRecord[];
+  keys: Map<string, KeyRecord>;
+  /** Replays whose 201 was not the same answer as the key's first 201. */
+  replayMismatches: Array<{ key: string; traceId: string }>;
+}
+
+const errorCodeOf = (exchange: Exchange) => (exchange.body as { errorCode?: string } | undefined)?.errorCode;
+const appliedOf = (exchange: Exchange) => (exchange.body as { applied?: boolean } | undefined)?.applied;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A 503, an in-flight 409 or no answer: the same request may be sent again after a wait. */
+const worthAnotherTry = (exchange: Exchange) =>
+  exchange.status === 0 || exchange.status === 503 || (exchange.status === 409 && errorCodeOf(exchange) === 'IDEMPOTENCY_IN_FLIGHT');
+
+/** The path and body of a send. */
+function requestOf(record: KeyRecord, authorizationId?: string): { path: string; body: Record<string, unknown> } {
+  const amountMinor = record.amountMinor;
+  switch (record.op) {
+    case 'deposit':
+      return { path: `/api/accounts/${record.fromAccountId}/deposits`, body: { amountMinor } };
+    case 'withdraw':
+      return { path: `/api/accounts/${record.fromAccountId}/withdrawals`, body: { amountMinor, authorizationId } };
+    case 'transferOwn':
+      return { path: '/api/transfers/internal', body: { fromAccountId: record.fromAccountId, toAccountId: record.toAccountId, amountMinor } };
+    case 'transferHandle':
+      return { path: '/api/transfers/internal', body: { fromAccountId: record.fromAccountId, toHandle: record.toHandle, amountMinor } };
+    case 'external':
+      return { path: '/api/transfers/external', body: { fromAccountId: record.fromAccountId, iban: IBAN, beneficiaryName: 'Soak Payee', amountMinor, authorizationId } };
+  }
+}
+
+/** One client: `customer`, its random stream, and the others it can pay by handle. */
+export function soakClient(customer: SoakCustomer, payees: readonly SoakCustomer[], random: Random, recorded: Recorded) {
+  const mine: KeyRecord[] = [];
+  const payloads = new Map<string, { path: string; body: Record<string, unknown> }>();
+
+  async function exchangeNoted(what: RequestRecord['what'], replay: boolean, key: string | undefined, send: () => Promise<Exchange>): Promise<Exchange> {
+    const exchange = await send();
+    recorded.requests.push({
+      client: customer.index,
+      what,
+      replay,
+      key,
+      status: exchange.status,
+      errorCode: errorCodeOf(exchange),
+      applied: appliedOf(exchange),
+      traceId: exchange.traceId,
+      sentAt: exchange.sentAt,
+      ms: exchange.ms,
+    });
+    return exchange;
+  }
+
+  /** Sends one request politely until its answer is known (or the tries run out). */
+  async function politely(what: RequestRecord['what'], replay: boolean, key: string | undefined, send: () => Promise<Exchange>): Promise<Exchange> {
+    let exchange = await exchangeNoted(what, replay, key, send);
+    for (let tries = 1; tries < SEND_TRIES && worthAnotherTry(exchange); tries++) {
+      await sleep((exchange.retryAfterSeconds ?? 1) * 1_000 * (1 + random.next() * 0.2));
+      exchange = await exchangeNoted(what, replay, key, send);
+    }
+    return exchange;
+  }
+
+  /** A step-up authorisation with the right PIN; undefined when none could be had. */
+  async function stepUp(): Promise<string | undefined> {
+    const answer = await politely('stepUp', false, undefined, () => customer.transport.send('POST', '/api/step-up', { body: { pin: customer.pin } }));
+    return answer.status === 201 ? (answer.body as { authorizationId: string }).authorizationId : undefined;
+  }
+
+  /** Learns what an answer says of its key. */
+  function settle(record: KeyRecord, answer: Exchange): void {
+    if (answer.status === 201) {
+      record.outcome = 'acked';
+      if (record.firstAnswer === undefined) record.firstAnswer = answer.body;
+      else if (JSON.stringify(record.firstAnswer) !== JSON.stringify(answer.body)) recorded.replayMismatches.push({ key: record.key, traceId: answer.traceId });
+    } else if (answer.status === 409 && errorCodeOf(answer) === 'IDEMPOTENCY_RESULT_UNKNOWN' && appliedOf(answer) === true) {
+      record.outcome = 'acked';
+    } else if (answer.status >= 400 && answer.status < 500 && !worthAnotherTry(answer)) {
+      // A replay's refusal never changes what the first answer established.
+      if (record.outcome === 'unknown') {
+        record.outcome = 'refused';
+        record.refusedWith = errorCodeOf(answer);
+      }
+    }
+  }
+
+  async function send(op: SendOp): Promise<void> {
+    const [everyday, savings] = customer.accounts;
+    const fromAccountId = random.next() < 0.5 ? everyday : savings;
+    const record: KeyRecord = { key: randomUUID(), client: customer.index, op, fromAccountId, amountMinor: 0, outcome: 'unknown' };
+    if (op === 'deposit') record.amountMinor = random.int(100, 10_000);
+    if (op === 'withdraw') record.amountMinor = random.int(1, 2_000);
+    if (op === 'external') record.amountMinor = random.int(1, 1_500);
+    if (op === 'transferOwn') {
+      record.amountMinor = random.int(1, 3_000);
+      record.toAccountId = fromAccountId === everyday ? savings : everyday;
+    }
+    if (op === 'transferHandle') {
+      const payee = random.pick(payees);
+      record.amountMinor = random.int(1, 3_000);
+      record.toHandle = payee.handle;
+      record.toAccountId = payee.accounts[0];
+    }
+    let authorizationId: string | undefined;
+    if (op === 'withdraw' || op === 'external') {
+      authorizationId = await stepUp();
+      if (!authorizationId) return; // the PIN check never answered: nothing was sent (a failed step-up is checked on its own)
+    }
+    const request = requestOf(record, authorizationId);
+    payloads.set(record.key, request);
+    recorded.keys.set(record.key, record);
+    mine.push(record);
+    settle(record, await politely(op, false, record.key, () => customer.transport.send('POST', request.path, { body: request.body, key: record.key })));
+  }
+
+  async function replay(): Promise<void> {
+    const record = random.pick(mine);
+    const request = payloads.get(record.key)!;
+    settle(record, await politely(record.op, true, record.key, () => customer.transport.send('POST', request.path, { body: request.body, key: record.key })));
+  }
+
+  return {
+    /** The opening deposit, before any fault. */
+    async open(): Promise<void> {
+      const record: KeyRecord = { key: randomUUID(), client: customer.index, op: 'deposit', fromAccountId: customer.accounts[0], amountMinor: OPENING_DEPOSIT_MINOR, outcome: 'unknown' };
+      const request = requestOf(record);
+      payloads.set(record.key, request);
+      recorded.keys.set(record.key, record);
+      mine.push(record);
+      settle(record, await politely('deposit', false, record.key, () => customer.transport.send('POST', request.path, { body: request.body, key: record.key })));
+    },
+    /** Runs operations until `stop()` says so, telling `done` after each one. */
+    async run(stop: () => boolean, done: () => void): Promise<void> {
+      while (!stop()) {
+        const choice = random.weighted(OPERATION_WEIGHTS);
+        if (choice === 'replay') await replay();
+        else await send(choice);
+        done();
+      }
+    },
+  };
+}
