@@ -78,8 +78,8 @@ export interface SoakCustomer {
 export interface Recorded {
   requests: RequestRecord[];
   keys: Map<string, KeyRecord>;
-  /** Replays whose 201 was not the same answer as the key's first 201. */
-  replayMismatches: Array<{ key: string; traceId: string }>;
+  /** Replays whose 201 was not the same answer (the same bytes) as the key's first 201. */
+  replayMismatches: Array<{ key: string; traceId: string; first: string; replay: string }>;
 }
 
 const errorCodeOf = (exchange: Exchange) => (exchange.body as { errorCode?: string } | undefined)?.errorCode;
@@ -150,7 +150,9 @@ export function soakClient(customer: SoakCustomer, payees: readonly SoakCustomer
     if (answer.status === 201) {
       record.outcome = 'acked';
       if (record.firstAnswer === undefined) record.firstAnswer = answer.body;
-      else if (JSON.stringify(record.firstAnswer) !== JSON.stringify(answer.body)) recorded.replayMismatches.push({ key: record.key, traceId: answer.traceId });
+      else if (JSON.stringify(record.firstAnswer) !== JSON.stringify(answer.body)) {
+        recorded.replayMismatches.push({ key: record.key, traceId: answer.traceId, first: JSON.stringify(record.firstAnswer), replay: JSON.stringify(answer.body) });
+      }
     } else if (answer.status === 409 && errorCodeOf(answer) === 'IDEMPOTENCY_RESULT_UNKNOWN' && appliedOf(answer) === true) {
       record.outcome = 'acked';
     } else if (answer.status >= 400 && answer.status < 500 && !worthAnotherTry(answer)) {

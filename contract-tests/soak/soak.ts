@@ -9,6 +9,7 @@
  * scaled timeout chain with a 4 s deadline, and reads from a streaming replica with
  * fallback when `replica` is set.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { startBff, type BffProcess } from '../../bff/test/support/bffProcess.ts';
 import { startPrimary, startReplica, type PgCluster } from '../../server/test/support/pgCluster.ts';
 import { startScaledApi } from '../support/scaledApi.ts';
@@ -17,7 +18,7 @@ import { soakClient, type Recorded, type SoakCustomer } from './clients.ts';
 import { checkInvariants } from './invariants.ts';
 import { nemesis, type FaultWindow } from './nemesis.ts';
 import { seeded } from './random.ts';
-import type { SoakReport } from './report.ts';
+import { resultsDir, type SoakReport } from './report.ts';
 import { apiTransport, bffTransport, type Identity } from './transport.ts';
 
 /** A run's size and shape. */
@@ -132,6 +133,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       deadlineMs: DEADLINE_MS,
       alive: { API: alive(api.child), ...(bff ? { BFF: alive(bff.child) } : {}) },
     });
+    mkdirSync(resultsDir, { recursive: true });
+    writeFileSync(`${resultsDir}soak-api.log`, `${api.logLines.join('\n')}\n`);
+    if (bff) writeFileSync(`${resultsDir}soak-bff.log`, `${bff.logLines.join('\n')}\n`);
     const { log: _log, ...shown } = options;
     return { options: shown, startedAt, endedAt, operations, requests: recorded.requests, faults, checks };
   } finally {

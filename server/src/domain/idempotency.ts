@@ -26,7 +26,7 @@ import type { DataLayer, Tx } from '../data/dataLayer.ts';
 import { ApiProblem } from '../http/apiProblem.ts';
 import { currentContext } from '../http/requestContext.ts';
 import { runBookkeeping } from './bookkeeping.ts';
-import { canonicalJson, sha256Hex } from './canonicalJson.ts';
+import { canonicalJson, inJsonbOrder, sha256Hex } from './canonicalJson.ts';
 
 /** A claim this request holds. */
 export interface Claim {
@@ -156,7 +156,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
       if (fenced !== 1) throw new ClaimTakenOver(claim.key);
     },
 
-    /** Stores the answer (own budget); answers the body to send: the stored one, else `body`. */
+    /** Stores the answer (own budget); answers the body to send: the stored one, else `body` in jsonb's key order. */
     async store(claim: Claim, status: number, body: unknown): Promise<unknown> {
       if (body === undefined || body === null) {
         log()?.error({ key: claim.key, status }, 'refusing to store an empty answer: the claim stays Processing');
@@ -177,7 +177,8 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
       } catch (error) {
         log()?.warn({ err: error, key: claim.key }, 'could not store the answer; the send landed and is answered anyway');
       }
-      return body;
+      // The store may still have landed (its reply lost): answer in the order its copy reads back in.
+      return inJsonbOrder(body);
     },
 
     /** Deletes a claim whose request failed before any commit (own budget); never throws. */

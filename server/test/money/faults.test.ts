@@ -25,6 +25,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
   let api: ApiProcess;
   let b: Bank;
   let ada: Customer;
+  let grace: Customer;
 
   beforeAll(async () => {
     cluster = await startPrimary();
@@ -33,7 +34,8 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     // One quick retry: enough to show what is and is not rerun, short enough for a test.
     api = await startApi({ DATABASE_URL: proxy.urlFor('tidewater'), DB_MAX_RETRIES: '1', DB_RETRY_BASE_DELAY_MS: '50' });
     b = bank(api.url);
-    ada = await b.signUp();
+    [ada, grace] = await Promise.all([b.signUp(), b.signUp()]);
+    await b.deposit(ada, ada.accountId, 10_000);
   });
   afterEach(() => proxy.reset());
   afterAll(async () => {
@@ -94,6 +96,18 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     expect(state.ledger).toHaveLength(1);
     expect(state.records[0]).toMatchObject({ status: 'Processing', landed_at: expect.any(Date) });
     expect(outcome(await b.deposit(ada, ada.accountId, 200, key))).toEqual([409, 'IDEMPOTENCY_IN_FLIGHT']);
+  });
+
+  it('answers the same bytes first and on replay when the stored answer\'s own reply was lost', async () => {
+    const key = newKey();
+    // The UPDATE that stores the answer lands, and its reply is cut: the request answers from memory.
+    const fired = proxy.arm('dropAnswerTo', "SET status = 'Executed'");
+    const first = await b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 25, description: 'bytes' }, key);
+    expect(fired()).toBe(1);
+    expect(first.status).toBe(201);
+    const replay = await b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 25, description: 'bytes' }, key);
+    expect(replay.status).toBe(201);
+    expect(JSON.stringify(replay.body)).toBe(JSON.stringify(first.body));
   });
 
   it('frees the key when a COMMIT is refused for good and its audit row proves nothing landed', async () => {

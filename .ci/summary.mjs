@@ -1,0 +1,41 @@
+// Sums every suite .ci/run ran into its last line, alone on it: `N passed, N failed, N skipped`.
+// Reads what each suite left in the results directory (a suite that did not run left nothing):
+//   vitest.json (Vitest's JSON reporter), playwright.json (Playwright's), schemathesis.log
+//   (its "Test cases" line), soak.log (its "soak: N checks passed, M failed" line).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const dir = process.argv[2];
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const parts = [];
+const read = (name) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : undefined);
+const add = (suite, passed, failed, skipped) => {
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  parts.push(`${suite} ${passed}/${failed}/${skipped}`);
+};
+
+const vitest = read('vitest.json');
+if (vitest) {
+  const v = JSON.parse(vitest);
+  add('vitest', v.numPassedTests, v.numFailedTests, (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0));
+}
+const playwright = read('playwright.json');
+if (playwright) {
+  const { stats } = JSON.parse(playwright);
+  add('playwright', stats.expected + stats.flaky, stats.unexpected, stats.skipped);
+}
+const schemathesis = read('schemathesis.log');
+if (schemathesis) {
+  const line = schemathesis.split('\n').find((text) => /\d+ generated/.test(text)) ?? '';
+  const n = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(line)?.[1] ?? 0);
+  add('schemathesis', n('passed'), n('failed') + n('errored'), n('skipped'));
+}
+const soak = read('soak.log');
+if (soak) {
+  const match = /soak: (\d+) checks passed, (\d+) failed/.exec(soak);
+  add('soak', Number(match?.[1] ?? 0), Number(match?.[2] ?? 1), 0);
+}
+console.log(`suites (passed/failed/skipped): ${parts.join(', ') || 'none ran'}`);
+console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
