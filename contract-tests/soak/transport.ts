@@ -24,13 +24,9 @@ export interface Transport {
 }
 
 /** A visitor's sign-up body. */
-export interface Identity {
-  email: string;
-  password: string;
-  displayName: string;
-  handle: string;
-  pin: string;
-}
+export type { Identity } from '../support/callerValues.ts';
+
+import type { Identity } from '../support/callerValues.ts';
 
 let sent = 0;
 

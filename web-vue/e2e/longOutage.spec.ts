@@ -9,6 +9,7 @@
  * - Stopped for 150 s: the retry answers 503 too (~90 s): one honest sentence; once the
  *   database is back, Retry loads the dashboard.
  */
+import type { Page } from '@playwright/test';
 import { alertsSeen, expect, recordAlerts, saveScreenshot, test } from './fixtures.ts';
 import { realDatabase } from './realTimingsStack.ts';
 import { stackEnv } from './stackTimings.ts';
@@ -28,29 +29,30 @@ realTest.afterEach(async () => {
   await realDatabase('start').catch(() => undefined);
 });
 
-/** Statuses of the dashboard's account reads, with the seconds since `since()` they arrived at. */
-function watchAccountReads(page: import('@playwright/test').Page, since: () => number): string[] {
-  const reads: string[] = [];
+/**
+ * A signed-in visitor on a loaded dashboard; then the database stops and the visitor
+ * reloads. Answers when it stopped and the account reads seen since (status and second).
+ */
+async function reloadWithDatabaseStopped(page: Page, signUp: () => Promise<unknown>): Promise<{ stoppedAt: number; reads: string[] }> {
+  await signUp();
+  await recordAlerts(page);
+  await page.goto('/');
+  await expect(page.getByRole('link', { name: 'Everyday', exact: true })).toBeVisible();
+  const watch = { stoppedAt: 0, reads: [] as string[] };
   page.on('response', (response) => {
     if (new URL(response.url()).pathname === '/api/accounts' && response.request().method() === 'GET') {
-      reads.push(`${response.status()} at ${((Date.now() - since()) / 1000).toFixed(1)} s`);
+      watch.reads.push(`${response.status()} at ${((Date.now() - watch.stoppedAt) / 1000).toFixed(1)} s`);
     }
   });
-  return reads;
+  await realDatabase('stop');
+  watch.stoppedAt = Date.now();
+  await page.reload();
+  return watch;
 }
 
 realTest('database stopped for 60 s during a dashboard reload: it loads when the database is back, with no error', async ({ page, signUpViaBff }) => {
   realTest.setTimeout(180_000);
-  await signUpViaBff();
-  await recordAlerts(page);
-  await page.goto('/');
-  await expect(page.getByRole('link', { name: 'Everyday', exact: true })).toBeVisible();
-
-  let stoppedAt = Date.now();
-  const reads = watchAccountReads(page, () => stoppedAt);
-  await realDatabase('stop');
-  stoppedAt = Date.now();
-  await page.reload();
+  const { stoppedAt, reads } = await reloadWithDatabaseStopped(page, signUpViaBff);
   await sleep(60_000 - (Date.now() - stoppedAt));
   await realDatabase('start');
   const backAt = (Date.now() - stoppedAt) / 1000;
@@ -70,16 +72,7 @@ realTest('database stopped for 60 s during a dashboard reload: it loads when the
 
 realTest('database stopped for 150 s: one honest sentence, then Retry loads it once the database is back', async ({ page, signUpViaBff }) => {
   realTest.setTimeout(300_000);
-  await signUpViaBff();
-  await recordAlerts(page);
-  await page.goto('/');
-  await expect(page.getByRole('link', { name: 'Everyday', exact: true })).toBeVisible();
-
-  let stoppedAt = Date.now();
-  const reads = watchAccountReads(page, () => stoppedAt);
-  await realDatabase('stop');
-  stoppedAt = Date.now();
-  await page.reload();
+  const { stoppedAt, reads } = await reloadWithDatabaseStopped(page, signUpViaBff);
   await expect(page.getByRole('alert')).toContainText(OUTAGE, { timeout: 130_000 });
   const errorAt = (Date.now() - stoppedAt) / 1000;
   await saveScreenshot(page, 'outage-150s-error');
