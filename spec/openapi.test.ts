@@ -57,6 +57,18 @@ const ERROR_CODES = [
 const TAGS = ['auth', 'accounts', 'step-up', 'money', 'transactions', 'health'];
 
 describe('spec/openapi.yaml', () => {
+  // adr/0006 and adr/0011: x-no-deadline ignores a hang-up; the deadline's clock still bounds it.
+  it('says what x-no-deadline does: a hang-up does not cancel it, the request deadline still bounds it', () => {
+    const exempt = [...operationsById].filter(([, { operation }]) => operation['x-no-deadline'] === true);
+    expect(exempt.map(([id]) => id).sort()).toEqual(['logout', 'refreshToken', 'revokeToken']);
+    for (const [id, { operation }] of exempt) {
+      const description = String(operation.description).replace(/\s+/g, ' ');
+      expect(description, id).not.toMatch(/exempt from the request deadline/i);
+      expect(description, id).toMatch(/A hang-up does not cancel it \(`x-no-deadline`\); the request deadline still bounds it/);
+    }
+    expect(String(document.info.description).replace(/\s+/g, ' ')).toMatch(/The request deadline's clock still bounds it/);
+  });
+
   it('has exactly the contract operations', () => {
     expect([...operationsById.keys()].sort()).toEqual(CONTRACT.map(([id]) => id).sort());
   });
