@@ -2,7 +2,8 @@
  * Starts the real stack once for the suite: builds the SPA, a throwaway PostgreSQL
  * (server/test/support/pgCluster.ts), the API on it with the chain scaled down, and the
  * BFF in front of the API serving web-vue/dist. Specs reach the database through a small
- * control server (stop, start, pause, resume), because they run in worker processes.
+ * control server (stop, start, pause, resume), because they run in worker processes; the
+ * same server freezes, thaws, stops and starts the BFF and the API (faultControls.ts).
  * Returns the teardown.
  */
 import { execFileSync } from 'node:child_process';
@@ -12,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { startBff } from '../../bff/test/support/bffProcess.ts';
 import { startApi } from '../../server/test/support/apiProcess.ts';
 import { startPrimary } from '../../server/test/support/pgCluster.ts';
+import { faultControls } from './faultControls.ts';
 import { apiTimings, stackEnv } from './stackTimings.ts';
 
 const webVueDir = fileURLToPath(new URL('..', import.meta.url));
@@ -23,13 +25,16 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   const database = await startPrimary();
   const api = await startApi({ DATABASE_URL: database.urlFor('tidewater'), LOG_LEVEL: 'warn', ...apiTimings });
-  const bff = await startBff({ apiUrl: api.url, env: { LOG_LEVEL: 'warn', BFF_RETRY_AFTER_SECONDS: apiTimings.RETRY_AFTER_SECONDS } });
+  const bffOptions = { apiUrl: api.url, env: { LOG_LEVEL: 'warn', BFF_RETRY_AFTER_SECONDS: apiTimings.RETRY_AFTER_SECONDS } };
+  const bff = await startBff(bffOptions);
+  const faults = await faultControls({ api, bff, restartBff: (port) => startBff({ ...bffOptions, port }), databasePort: database.port, databaseName: 'tidewater' });
 
   const actions: Record<string, () => Promise<void> | void> = {
     '/db/stop': () => database.stop(),
     '/db/start': () => database.start(),
     '/db/pause': () => database.pause(),
     '/db/resume': () => database.resume(),
+    ...faults.actions,
   };
   const control = createServer((req, res) => {
     const action = actions[req.url ?? ''];
@@ -42,9 +47,12 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   await new Promise<void>((resolve) => control.listen(0, '127.0.0.1', resolve));
   process.env[stackEnv.baseUrl] = bff.url;
   process.env[stackEnv.controlUrl] = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
+  process.env[stackEnv.databaseUrl] = database.urlFor('tidewater');
+  Object.assign(process.env, faults.env);
 
   return async () => {
     control.close();
+    await faults.stop();
     await bff.stop();
     await api.stop();
     await database.destroy();

@@ -16,10 +16,14 @@ export const apiTimings = {
   RETRY_AFTER_SECONDS: '10',
   IDEMPOTENCY_STORE_BUDGET_MS: '2000',
   IDEMPOTENCY_RELEASE_BUDGET_MS: '2000',
+  /** A send that loses its lock wait on every one of its 8 attempts answers busy after ~4 s, well inside the 10 s deadline. */
+  ACCOUNT_LOCK_WAIT_MS: '500',
 } as const;
 
 /** Env var names the specs read, set by globalSetup. */
 export const stackEnv = {
   baseUrl: 'TIDEWATER_E2E_URL',
   controlUrl: 'TIDEWATER_E2E_CONTROL_URL',
+  /** The suite's database (postgres://…), for specs that hold a row lock or read what a key wrote. */
+  databaseUrl: 'TIDEWATER_E2E_DATABASE_URL',
 } as const;
