@@ -24,7 +24,7 @@ import { useSessionStore } from './stores/session.ts';
 
 declare module 'vue-router' {
   interface RouteMeta {
-    /** The document title's first part. */
+    /** The document title's first part (useDocumentTitle sets it). */
     title: string;
     /** 'app' (signed in) or 'public'. */
     layout: 'app' | 'public';
@@ -65,7 +65,6 @@ export function createAppRouter() {
     const alert = usePageAlertStore();
     alert.clear();
     alert.disarm();
-    document.title = `${to.meta.title} · Tidewater`;
     // Move focus to the new page's heading so a screen reader hears where it landed (not on first load).
     if (from.matched.length > 0) setTimeout(() => document.querySelector<HTMLElement>('main h1')?.focus(), 0);
   });
