@@ -4,7 +4,7 @@
  * account's row lock, so every attempt of the send loses its lock wait), "← Everyday" and
  * back shows the same amount and "Try again", and Try again sends the SAME key.
  */
-import { expect, expectNoSeriousA11yViolations, saveScreenshot, test } from './fixtures.ts';
+import { expect, expectNoSeriousA11yViolations, noteTiming, saveScreenshot, secondsSince, test } from './fixtures.ts';
 import { whatTheKeyWrote, whileAccountIsLocked } from './sql.ts';
 
 const NOTHING_CHANGED = 'The service is temporarily unavailable, and nothing was changed.';
@@ -22,8 +22,10 @@ test('a deposit that met a busy account keeps its key across "← Everyday" and 
   });
 
   await whileAccountIsLocked(accountId, async () => {
+    const startedAt = Date.now();
     await page.getByRole('button', { name: 'Deposit' }).click();
     await expect(page.getByRole('alert')).toHaveText(NOTHING_CHANGED, { timeout: 30_000 });
+    noteTiming('busy account: "nothing was changed"', secondsSince(startedAt));
   });
   await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
   await saveScreenshot(page, 'send-holding-key');

@@ -4,7 +4,7 @@
  * aborts the browser's request); the SPA keeps the key, "Try again" sends the same one,
  * and the API replays the account it opened: one account, not two.
  */
-import { expect, expectNoSeriousA11yViolations, test } from './fixtures.ts';
+import { expect, expectNoSeriousA11yViolations, noteTiming, secondsSince, test } from './fixtures.ts';
 
 test('a lost answer to "Open account" and a second click open one account: the same key is sent again', async ({ page, signUpViaBff }) => {
   await signUpViaBff();
@@ -26,8 +26,10 @@ test('a lost answer to "Open account" and a second click open one account: the s
   );
 
   await page.getByLabel('Account name').fill('Holidays');
+  const startedAt = Date.now();
   await page.getByRole('button', { name: 'Open account' }).click();
   await expect(page.getByRole('alert')).toHaveText("We lost the connection, so we can't tell yet whether your account was opened.");
+  noteTiming('open account, answer lost: "we can\'t tell yet"', secondsSince(startedAt));
   const tryAgain = page.getByRole('button', { name: 'Try again' });
   await expect(tryAgain).toBeVisible();
   await expectNoSeriousA11yViolations(page, 'open account holding its key');

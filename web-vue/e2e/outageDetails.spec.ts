@@ -40,12 +40,15 @@ test('"Loading stopped." after the visitor\'s own Stop is a notice, not an error
   await page.goto('/');
   await expect(page.getByRole('link', { name: 'Everyday', exact: true })).toBeVisible();
   await database('pause');
+  const startedAt = Date.now();
   await page.reload();
   const stop = page.getByRole('button', { name: 'Stop' });
   await expect(stop).toBeVisible({ timeout: 30_000 });
+  noteTiming('database hung: Stop offered', secondsSince(startedAt));
   await stop.click();
   const bar = page.getByRole('alert');
   await expect(bar).toContainText('Loading stopped.');
+  noteTiming('"Loading stopped." (from the hang)', secondsSince(startedAt));
   const looks = await bar.evaluate((element) => {
     const style = getComputedStyle(element);
     return { border: style.borderTopColor, background: style.backgroundColor };

@@ -11,7 +11,7 @@
  *   realOutcomes.spec.ts gets the same answer from the real stack.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectNoSeriousA11yViolations, saveScreenshot, test } from './fixtures.ts';
+import { expect, expectNoSeriousA11yViolations, noteTiming, saveScreenshot, secondsSince, test } from './fixtures.ts';
 import { scriptedProblem } from './scripted.ts';
 
 async function openDeposit(page: Page): Promise<void> {
@@ -44,9 +44,11 @@ test('a lost answer found by "Check again": its receipt, its sentence kept, focu
   const landed = await page.request.post(lost!.url, { headers: { 'Content-Type': contentType!, 'Idempotency-Key': key!, 'X-CSRF-Token': csrf! }, data: lost!.body });
   expect(landed.status()).toBe(201);
 
+  const checkedAt = Date.now();
   await page.getByRole('button', { name: 'Check again' }).click();
   const sentence = page.getByText('Your deposit went through.', { exact: true });
   await expect(sentence).toBeVisible();
+  noteTiming('"Check again" to its receipt', secondsSince(checkedAt));
   await expect(sentence).toBeFocused();
   const receipt = page.getByRole('region', { name: 'It went through' });
   await expect(receipt).toContainText('€12.34 is in Everyday.');
