@@ -33,6 +33,13 @@ test('a deposit that met a busy account keeps its key across "← Everyday" and 
   // Away by the breadcrumb, and back by the account page's own link.
   await page.locator('.breadcrumb').getByRole('link').click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Everyday');
+  // Elsewhere in the app, the held key still makes the browser ask before the tab goes.
+  const asked = page.waitForEvent('dialog');
+  await page.close({ runBeforeUnload: true });
+  const dialog = await asked;
+  expect(dialog.type()).toBe('beforeunload');
+  await dialog.dismiss();
+  expect(page.isClosed()).toBe(false);
   await page.getByRole('navigation', { name: 'Account actions' }).getByRole('link', { name: 'Deposit' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Deposit money into Everyday');
   await expect(page.getByLabel('Amount in euros')).toHaveValue('12.34');

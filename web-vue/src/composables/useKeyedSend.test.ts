@@ -46,6 +46,7 @@ describe('a keyed send left by an in-app link', () => {
     expect(first.send.phase.value).toBe('unsettled');
     first.leave();
     expect(useHeldSendsStore().count).toBe(1);
+    expect(useHeldSendsStore().unknown).toBe(true);
 
     const back = depositPage([], keys);
     expect(back.send.restored).toBe(true);
@@ -72,8 +73,10 @@ describe('a keyed send left by an in-app link', () => {
     )!;
     const sending = send.submit({ amountMinor: 500 });
     scope.stop();
+    expect(useHeldSendsStore().unknown).toBe(true);
     answer({ data: { id: 'tx-9' } });
     await sending;
+    expect(useHeldSendsStore().unknown).toBe(false); // no question before unloading any more
     const back = depositPage([], []);
     expect(back.send.phase.value).toBe('succeeded');
     expect(back.send.data.value).toEqual({ id: 'tx-9' });

@@ -6,8 +6,9 @@
  * returns, so "Try again" sends the same key, never a new one. A request still in flight
  * when the visitor left answers into the same state.
  *
- * They live as long as the app: a reload or a new tab still loses them, so while any is
- * held the browser asks before unloading. They are dropped when the session ends.
+ * They live as long as the app: a reload or a new tab still loses them, so while any held
+ * send's answer is unknown the browser asks before unloading. They are dropped when the
+ * session ends.
  */
 import { defineStore } from 'pinia';
 import { computed, shallowReactive, watch } from 'vue';
@@ -30,7 +31,11 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
       if (status !== 'signedIn') held.clear();
     },
   );
-  useBeforeUnload(computed(() => held.size > 0));
+  /** Some held send's answer is still unknown (an answer that arrived since needs no question). */
+  const unknown = computed(() =>
+    [...held.values()].some(({ state }) => state.key.value !== null || state.phase.value === 'pending' || state.phase.value === 'verifyRequired'),
+  );
+  useBeforeUnload(unknown);
 
   /** The send held for the page `id`, if any. */
   function take<P, T, K>(id: string): HeldSend<P, T, K> | undefined {
@@ -47,5 +52,5 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     held.delete(id);
   }
 
-  return { take, keep, drop, count: computed(() => held.size) };
+  return { take, keep, drop, count: computed(() => held.size), unknown };
 });
