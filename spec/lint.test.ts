@@ -34,7 +34,7 @@ describe('redocly lint', () => {
 
   it.each([
     ['fixtures/bad-outage-responses.yaml', 'tidewater/outage-responses', 2],
-    ['fixtures/bad-money-send-idempotency.yaml', 'tidewater/money-send-idempotency', 4],
+    ['fixtures/bad-money-send-idempotency.yaml', 'tidewater/money-send-idempotency', 6],
     ['fixtures/bad-problem-json.yaml', 'tidewater/problem-json', 2],
   ])('%s trips only %s (%i times)', async (fixture, ruleId, times) => {
     const report = await lint(fixture);

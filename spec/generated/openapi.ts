@@ -146,7 +146,15 @@ export interface paths {
     put?: never;
     /**
      * Open an account
-     * @description Opens a new, empty EUR account for the signed-in customer.
+     * @description Opens a new, empty EUR account for the signed-in customer. Send an
+     *     `Idempotency-Key` (the SPA always does) and keep it until you know the answer: the
+     *     same key with the same name replays the account it opened, so a retry after a lost
+     *     answer never opens a second one; the key follows the rules of a money send (see
+     *     Idempotency in the introduction: `409 IDEMPOTENCY_IN_FLIGHT` while the first
+     *     request runs, `409 IDEMPOTENCY_RESULT_UNKNOWN` with `applied: true` when it opened
+     *     the account but its answer was lost, `422 IDEMPOTENCY_KEY_REUSED` for another
+     *     name, and a 503 may say `applied: false`: no account was opened). Without a key,
+     *     every request opens an account.
      */
     post: operations['openAccount'];
     delete?: never;
@@ -782,7 +790,8 @@ export interface components {
      *     `IDEMPOTENCY_IN_FLIGHT`: the first request with this key is still being processed;
      *     wait, then resend the same key. `IDEMPOTENCY_RESULT_UNKNOWN` with `applied: true`:
      *     the send landed but its answer was lost; do not send it again under a new key,
-     *     look it up with `GET /api/transactions?accountId=…&idempotencyKey=…`.
+     *     look it up with `GET /api/transactions?accountId=…&idempotencyKey=…` (an account
+     *     opened under the key is in `GET /api/accounts`).
      */
     IdempotencyConflict: {
       headers: {
@@ -940,6 +949,13 @@ export interface components {
      * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
      */
     IdempotencyKey: components['schemas']['IdempotencyKey'];
+    /**
+     * @description Names this request so that resending it never does it twice (opening an account).
+     *     Make one per request (a UUID is fine) and keep it until you know the answer.
+     *     Reused with another payload: `422 IDEMPOTENCY_KEY_REUSED`.
+     * @example 5b1d8c3e-2f4a-4e6b-9c7d-8a0f1e2d3c4b
+     */
+    OptionalIdempotencyKey: components['schemas']['IdempotencyKey'];
     /**
      * @description The account whose movements to list.
      * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
@@ -1202,7 +1218,15 @@ export interface operations {
   openAccount: {
     parameters: {
       query?: never;
-      header?: never;
+      header?: {
+        /**
+         * @description Names this request so that resending it never does it twice (opening an account).
+         *     Make one per request (a UUID is fine) and keep it until you know the answer.
+         *     Reused with another payload: `422 IDEMPOTENCY_KEY_REUSED`.
+         * @example 5b1d8c3e-2f4a-4e6b-9c7d-8a0f1e2d3c4b
+         */
+        'Idempotency-Key'?: components['parameters']['OptionalIdempotencyKey'];
+      };
       path?: never;
       cookie?: never;
     };
@@ -1217,7 +1241,7 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The new account. */
+      /** @description The new account (or, for a key already used with this name, the account it opened). */
       201: {
         headers: {
           [name: string]: unknown;
@@ -1228,8 +1252,10 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      409: components['responses']['IdempotencyConflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -67,6 +67,24 @@ export async function database(action: 'stop' | 'start' | 'pause' | 'resume'): P
   if (answer.status !== 204) throw new Error(`database ${action} failed: ${answer.status} ${await answer.text()}`);
 }
 
+/** Runs one of the control server's actions (faultControls.ts), e.g. `/bff/freeze`. */
+export async function control(action: string): Promise<void> {
+  const answer = await fetch(`${process.env[stackEnv.controlUrl]}${action}`, { method: 'POST' });
+  if (answer.status !== 204) throw new Error(`${action} failed: ${answer.status} ${await answer.text()}`);
+}
+
+/** Freezes (SIGSTOP), thaws (SIGCONT), stops or starts the BFF. */
+export const bffProcess = (action: 'freeze' | 'thaw' | 'stop' | 'start') => control(`/bff/${action}`);
+
+/** Seconds since `startedAt` (Date.now()), one decimal: what the closing notes report. */
+export const secondsSince = (startedAt: number) => Math.round((Date.now() - startedAt) / 100) / 10;
+
+/** Records a measured time on the test (and the log), so a run says how long each message took. */
+export function noteTiming(label: string, seconds: number): void {
+  test.info().annotations.push({ type: 'timing', description: `${label}: ${seconds} s` });
+  console.log(`timing ${test.info().title} | ${label}: ${seconds} s`);
+}
+
 /** Waits until the API answers a read through the BFF again (after a database came back). */
 export async function waitUntilServing(page: Page, timeoutMs = 60_000): Promise<void> {
   const giveUpAt = Date.now() + timeoutMs;

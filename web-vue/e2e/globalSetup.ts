@@ -2,8 +2,10 @@
  * Starts the real stack once for the suite: builds the SPA, a throwaway PostgreSQL
  * (server/test/support/pgCluster.ts), the API on it with the chain scaled down, and the
  * BFF in front of the API serving web-vue/dist; and a second stack on the real default
- * timings (realTimingsStack.ts) for the specs that measure them. Specs reach the database through a small
- * control server (stop, start, pause, resume), because they run in worker processes.
+ * timings (realTimingsStack.ts) for the specs that measure them. Specs reach the database
+ * through a small control server (stop, start, pause, resume), because they run in worker
+ * processes; the same server freezes, thaws, stops and starts the BFF and the API
+ * (faultControls.ts).
  * Returns the teardown.
  */
 import { execFileSync } from 'node:child_process';
@@ -14,6 +16,7 @@ import { startBff } from '../../bff/test/support/bffProcess.ts';
 import { startApi } from '../../server/test/support/apiProcess.ts';
 import { startPrimary } from '../../server/test/support/pgCluster.ts';
 import { startRealTimingsStack } from './realTimingsStack.ts';
+import { faultControls } from './faultControls.ts';
 import { apiTimings, stackEnv } from './stackTimings.ts';
 
 const webVueDir = fileURLToPath(new URL('..', import.meta.url));
@@ -25,7 +28,9 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   const database = await startPrimary();
   const api = await startApi({ DATABASE_URL: database.urlFor('tidewater'), LOG_LEVEL: 'warn', ...apiTimings });
-  const bff = await startBff({ apiUrl: api.url, env: { LOG_LEVEL: 'warn', BFF_RETRY_AFTER_SECONDS: apiTimings.RETRY_AFTER_SECONDS } });
+  const bffOptions = { apiUrl: api.url, env: { LOG_LEVEL: 'warn', BFF_RETRY_AFTER_SECONDS: apiTimings.RETRY_AFTER_SECONDS } };
+  const bff = await startBff(bffOptions);
+  const faults = await faultControls({ api, bff, restartBff: (port) => startBff({ ...bffOptions, port }), databasePort: database.port, databaseName: 'tidewater' });
   const realStack = await startRealTimingsStack();
 
   const actions: Record<string, () => Promise<void> | void> = {
@@ -34,6 +39,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     '/db/pause': () => database.pause(),
     '/db/resume': () => database.resume(),
     ...realStack.actions,
+    ...faults.actions,
   };
   const control = createServer((req, res) => {
     const action = actions[req.url ?? ''];
@@ -47,10 +53,13 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   process.env[stackEnv.baseUrl] = bff.url;
   process.env[stackEnv.realBaseUrl] = realStack.url;
   process.env[stackEnv.controlUrl] = `http://127.0.0.1:${(control.address() as AddressInfo).port}`;
+  process.env[stackEnv.databaseUrl] = database.urlFor('tidewater');
+  Object.assign(process.env, faults.env);
 
   return async () => {
     control.close();
     await realStack.stop();
+    await faults.stop();
     await bff.stop();
     await api.stop();
     await database.destroy();

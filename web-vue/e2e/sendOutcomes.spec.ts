@@ -1,19 +1,13 @@
 /**
  * What a money send says and does with its key when its answer is unsure (ADR-0059
  * decisions 7–9). The stack is real; only the money send's answer is scripted with
- * page.route, because a real database cannot be made to lose one answer on cue.
+ * page.route, so each case is one quick answer, and every scripted answer is checked
+ * against the spec first (scripted.ts). realOutcomes.spec.ts gets the same answers from
+ * the real stack.
  */
 import type { Page, Route } from '@playwright/test';
 import { expect, saveScreenshot, test } from './fixtures.ts';
-
-function problem(status: number, body: Record<string, unknown>): { status: number; contentType: string; headers: Record<string, string>; body: string } {
-  return {
-    status,
-    contentType: 'application/problem+json',
-    headers: status === 503 ? { 'Retry-After': '10' } : ({} as Record<string, string>),
-    body: JSON.stringify({ type: 'about:blank', title: 'scripted', status, traceId: 'e2e', ...body }),
-  };
-}
+import { scriptedJson, scriptedProblem } from './scripted.ts';
 
 /** Answers every request to `path` from the script in turn, recording the keys it was sent with. */
 async function scriptSends(page: Page, pathPart: string, script: Array<(route: Route) => Promise<void>>): Promise<string[]> {
@@ -39,12 +33,10 @@ async function openDeposit(page: Page): Promise<void> {
 test('503 applied: false on a transfer: nothing changed, and Try again re-sends the same key', async ({ page, signUpViaBff }) => {
   await signUpViaBff();
   const keys = await scriptSends(page, '/api/transfers/internal', [
-    (route) => route.fulfill(problem(503, { errorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 10, applied: false })),
+    (route) => route.fulfill(scriptedProblem('createInternalTransfer', 503, { errorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 10, applied: false })),
     (route) =>
-      route.fulfill({
-        status: 201,
-        contentType: 'application/json',
-        body: JSON.stringify({
+      route.fulfill(
+        scriptedJson('createInternalTransfer', 201, {
           id: '9b2f3c1e-0000-4000-8000-000000000001',
           fromAccountId: '9b2f3c1e-0000-4000-8000-000000000002',
           toAccountId: null,
@@ -55,7 +47,7 @@ test('503 applied: false on a transfer: nothing changed, and Try again re-sends 
           createdAt: new Date().toISOString(),
           movements: [],
         }),
-      }),
+      ),
   ]);
   await page.goto('/transfer');
   await page.getByLabel('Another Tidewater customer').check();
@@ -76,10 +68,10 @@ test('503 applied: false on a transfer: nothing changed, and Try again re-sends 
 
 test('409 RESULT_UNKNOWN with applied: true: it went through, and no send is offered', async ({ page, signUpViaBff }) => {
   await signUpViaBff();
-  await scriptSends(page, '/deposits', [(route) => route.fulfill(problem(409, { errorCode: 'IDEMPOTENCY_RESULT_UNKNOWN', applied: true }))]);
+  await scriptSends(page, '/deposits', [(route) => route.fulfill(scriptedProblem('deposit', 409, { errorCode: 'IDEMPOTENCY_RESULT_UNKNOWN', applied: true }))]);
   await openDeposit(page);
   await page.getByRole('button', { name: 'Deposit' }).click();
-  await expect(page.getByRole('alert')).toHaveText("It went through, but we couldn't show its receipt.");
+  await expect(page.getByText("Your deposit went through, but we couldn't show its receipt.")).toBeFocused();
   await expect(page.getByRole('heading', { name: 'It went through' })).toBeVisible();
   await expect(page.getByRole('button', { name: /^(Deposit|Try again)$/ })).toHaveCount(0);
   await saveScreenshot(page, 'went-through');
@@ -102,7 +94,7 @@ test('no answer at all: the key is dropped and the page checks by key before any
 
 test('an edit while a key is held drops it and asks for a check first', async ({ page, signUpViaBff }) => {
   await signUpViaBff();
-  await scriptSends(page, '/deposits', [(route) => route.fulfill(problem(503, { errorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 10 }))]);
+  await scriptSends(page, '/deposits', [(route) => route.fulfill(scriptedProblem('deposit', 503, { errorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 10 }))]);
   await openDeposit(page);
   await page.getByRole('button', { name: 'Deposit' }).click();
   await expect(page.getByRole('alert')).toHaveText("The service is temporarily unavailable, and we can't tell yet whether it went through.");

@@ -16,6 +16,12 @@ export const apiTimings = {
   RETRY_AFTER_SECONDS: '10',
   IDEMPOTENCY_STORE_BUDGET_MS: '2000',
   IDEMPOTENCY_RELEASE_BUDGET_MS: '2000',
+  /**
+   * A send that loses its lock wait on each of its 8 attempts answers busy after 8 × 0.3 s
+   * (measured 4.5 s from the click with six sends queued on one account on the busy 2-core
+   * runner; 8 s at 500 ms), well inside the 10 s deadline.
+   */
+  ACCOUNT_LOCK_WAIT_MS: '300',
 } as const;
 
 /** Env var names the specs read, set by globalSetup. */
@@ -24,4 +30,6 @@ export const stackEnv = {
   /** The BFF of the stack on the real default timings (realTimingsStack.ts). */
   realBaseUrl: 'TIDEWATER_E2E_REAL_URL',
   controlUrl: 'TIDEWATER_E2E_CONTROL_URL',
+  /** The suite's database (postgres://…), for specs that hold a row lock or read what a key wrote. */
+  databaseUrl: 'TIDEWATER_E2E_DATABASE_URL',
 } as const;

@@ -10,6 +10,9 @@ import { isServiceOutage, type ApiProblem, type ProblemCode } from './api/apiPro
 /** The outage, whoever reported it: every 503 and the SPA's own 65 s abort. */
 export const OUTAGE = 'The service is temporarily unavailable. Please try again later.';
 
+/** After the visitor's own Stop: their choice, shown as a notice, not an error. */
+export const STOPPED = 'Loading stopped.';
+
 /** Hints under the control that started a wait. */
 export const waitHints = {
   /** From 5 s. */
@@ -21,6 +24,9 @@ export const waitHints = {
   /** Said, unseen, when a read that said something loads (WCAG 4.1.3). */
   loaded: 'Loaded.',
 } as const;
+
+/** What a send is, for the sentences that name it. */
+export type SendKind = 'deposit' | 'withdrawal' | 'transfer';
 
 /** Sentences about a money send's outcome and its key. */
 export const sendMessages = {
@@ -38,28 +44,75 @@ export const sendMessages = {
   editedWhileUnsure: "You changed the details of a send we couldn't confirm. Check whether it went through before sending it again.",
   /** 409 IDEMPOTENCY_IN_FLIGHT: the first request with this key is still being processed. */
   inFlight: "It's still being processed. Wait a moment, then try again.",
-  /** 409 IDEMPOTENCY_RESULT_UNKNOWN with `applied: true`: it landed; no send is offered. */
-  wentThrough: "It went through, but we couldn't show its receipt.",
+  /** 409 IDEMPOTENCY_RESULT_UNKNOWN with `applied: true`: it landed; no send is offered. Named by the send. */
+  wentThrough: {
+    deposit: "Your deposit went through, but we couldn't show its receipt.",
+    withdrawal: "Your withdrawal went through, but we couldn't show its receipt.",
+    transfer: "Your transfer went through, but we couldn't show its receipt.",
+  } satisfies Record<SendKind, string>,
+  /** The same, when nothing names the send. */
+  wentThroughUnnamed: "It went through, but we couldn't show its receipt.",
   /** Only beside a control that re-sends the same key; never during a wait; never on a deposit. */
   sameKeyIsSafe: "Retrying won't charge you twice.",
 } as const;
 
 /** Sentences of the look-up by key. */
 export const checkMessages = {
-  found: 'It went through.',
+  /** Kept on the receipt the listing by key returned, and focused. */
+  found: {
+    deposit: 'Your deposit went through.',
+    withdrawal: 'Your withdrawal went through.',
+    transfer: 'Your transfer went through.',
+  } satisfies Record<SendKind, string>,
   notYet: "We can't find it yet. It may still go through, so this page will check once more by itself.",
   notFound: "It didn't go through, and nothing was changed. You can send it again.",
 } as const;
 
 /** Sentences about the session. */
 export const sessionMessages = {
-  /** The start-up page when the session check got anything but an answer or a 4xx. */
+  /** The start-up page's tab title, while the session check runs. */
+  startUpTitle: 'Loading',
+  /** The start-up page's heading. */
+  startUpHeading: 'Loading Tidewater',
+  /** The start-up page when the session check got anything but an answer or a 4xx (also its tab title). */
   unavailableTitle: 'Temporarily unavailable',
   signOutFailed: "We couldn't sign you out. You're still signed in.",
   signedOut: "You're signed out.",
   expired: 'You were signed out because you were inactive for a while.',
   idleTitle: "You're about to be signed out",
   idleBody: (time: string) => `For your security, we'll sign you out in ${time} unless you stay signed in.`,
+} as const;
+
+/** What a page says where its data would be, while a read of it has failed or was stopped. */
+export const gapMessages = {
+  accounts: "Your accounts can't be shown right now.",
+  account: "This account can't be shown right now.",
+  movements: "Its movements can't be shown right now.",
+  transferForm: "The transfer form needs your accounts, which can't be shown right now.",
+} as const;
+
+/** What a change with no key found once the account was read again after an unsure answer. */
+export const changeMessages = {
+  renameSaved: (name: string) => `Your change was saved: this account is now called ${name}.`,
+  renameNotSaved: (name: string) => `Your change wasn't saved: this account is still called ${name}. You can try again.`,
+  primarySaved: 'Your change was saved: this is now your primary account.',
+  primaryNotSaved: "Your change wasn't saved: this is not your primary account. You can try again.",
+  closeSaved: 'Your change was saved: this account is closed.',
+  closeNotSaved: "Your change wasn't saved: this account is still open. You can try again.",
+} as const;
+
+/** Sentences about opening an account, which carries an Idempotency-Key (ADR-0013). */
+export const openMessages = {
+  opened: (name: string) => `Opened ${name}.`,
+  /** A 503 with `applied: false`. */
+  notOpened: 'The service is temporarily unavailable, and no account was opened.',
+  /** Any other outage: the key is kept, "Try again" re-sends it. */
+  mayHaveOpened: "The service is temporarily unavailable, and we can't tell yet whether your account was opened.",
+  lostMayHaveOpened: "We lost the connection, so we can't tell yet whether your account was opened.",
+  failedMayHaveOpened: "Something went wrong on our side, and we can't tell yet whether your account was opened.",
+  inFlight: "It's still being opened. Wait a moment, then try again.",
+  /** 409 RESULT_UNKNOWN with `applied: true`: it was opened; the list is read again. */
+  wentThrough: 'Your account was opened. It is in the list of your accounts.',
 } as const;
 
 /** Sentences about a form field. */
@@ -118,13 +171,16 @@ export type ProblemContext =
   | 'change'
   /** A money send holding an Idempotency-Key. */
   | 'moneySend'
+  /** Opening an account, holding an Idempotency-Key. */
+  | 'openAccount'
   /** The PIN step before a withdrawal or an external transfer. */
   | 'pinCheck'
   /** Sign-in, sign-up. */
   | 'auth';
 
-/** The one sentence for `problem` met while doing `context`. */
-export function problemMessage(problem: ApiProblem, context: ProblemContext): string {
+/** The one sentence for `problem` met while doing `context` (a money send names itself by `kind`). */
+export function problemMessage(problem: ApiProblem, context: ProblemContext, kind?: SendKind): string {
+  if (context === 'openAccount') return openProblemMessage(problem);
   // The outage first, before any connection branch (ADR decision 3).
   if (isServiceOutage(problem)) {
     if (context === 'moneySend') return problem.applied === false ? sendMessages.nothingChanged : sendMessages.mayHaveLanded;
@@ -132,8 +188,8 @@ export function problemMessage(problem: ApiProblem, context: ProblemContext): st
     if (context === 'change') return "The service is temporarily unavailable, and we can't tell yet whether your change was saved.";
     return OUTAGE;
   }
-  if (problem.code === 'STOPPED') return 'Loading stopped.';
-  if (problem.code === 'IDEMPOTENCY_RESULT_UNKNOWN' && problem.applied === true) return sendMessages.wentThrough;
+  if (problem.code === 'STOPPED') return STOPPED;
+  if (problem.code === 'IDEMPOTENCY_RESULT_UNKNOWN' && problem.applied === true) return kind ? sendMessages.wentThrough[kind] : sendMessages.wentThroughUnnamed;
   if (problem.code === 'CONNECTION_FAILED' || problem.code === 'UNREADABLE_RESPONSE') {
     if (context === 'moneySend') return sendMessages.lostMayHaveLanded;
     if (context === 'change') return "We lost the connection, so we can't tell yet whether your change was saved.";
@@ -151,4 +207,14 @@ export function problemMessage(problem: ApiProblem, context: ProblemContext): st
   return context === 'read'
     ? "Something went wrong while loading this. Please try again."
     : "Something went wrong, and nothing was changed. Please try again.";
+}
+
+/** Opening an account: the key is kept on everything but a known answer, so the words say whether it was opened. */
+function openProblemMessage(problem: ApiProblem): string {
+  if (isServiceOutage(problem)) return problem.applied === false ? openMessages.notOpened : openMessages.mayHaveOpened;
+  if (problem.code === 'IDEMPOTENCY_RESULT_UNKNOWN' && problem.applied === true) return openMessages.wentThrough;
+  if (problem.code === 'IDEMPOTENCY_IN_FLIGHT') return openMessages.inFlight;
+  if (problem.status === null) return openMessages.lostMayHaveOpened;
+  if (problem.status >= 500) return openMessages.failedMayHaveOpened;
+  return codeMessages[problem.code] ?? "Something went wrong, and no account was opened. Please try again.";
 }

@@ -3,6 +3,7 @@
  * never floats (DESIGN.md "Money"). Typed amounts are parsed and balances formatted
  * with string and BigInt arithmetic only, so 0.1 + 0.2 never happens here.
  */
+import type { SendKind } from './messages.ts';
 
 /** The largest amount one send may carry (the spec's `Money.maximum`, in cents). */
 export const MAX_AMOUNT_MINOR = 100_000_000_000;
@@ -51,4 +52,10 @@ export function formatMinor(minor: number | bigint): string {
 export function minorToInput(minor: number): string {
   const magnitude = BigInt(Math.abs(minor)).toString().padStart(3, '0');
   return `${magnitude.slice(0, -2)}.${magnitude.slice(-2)}`;
+}
+
+/** Which send wrote a movement, for the sentences that name the send (a transfer's either side, an IBAN payment). */
+export function sendKindOf(movement: { kind: 'deposit' | 'withdrawal' | 'transfer_in' | 'transfer_out' | 'external_out' }): SendKind {
+  if (movement.kind === 'deposit' || movement.kind === 'withdrawal') return movement.kind;
+  return 'transfer';
 }

@@ -1,15 +1,20 @@
 /**
  * The customer's accounts: list, open and read one. Every read is scoped to its owner:
  * another customer's account id answers 404, exactly as an id that does not exist.
+ * Opening with an Idempotency-Key runs the money sends' protocol (accountOpening.ts);
+ * without one, every request opens an account.
  */
 import { randomUUID } from 'node:crypto';
 import { ApiProblem } from '../http/apiProblem.ts';
 import type { Handlers } from '../http/operationRouter.ts';
+import { accountOpener } from './accountOpening.ts';
 import type { DomainDeps } from './deps.ts';
 import { toAccount } from './mappers.ts';
 
 /** The handlers of listing, opening and reading accounts. */
-export function accountHandlers({ data }: DomainDeps): Pick<Handlers, 'listAccounts' | 'openAccount' | 'getAccount'> {
+export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts' | 'openAccount' | 'getAccount'> {
+  const { data } = deps;
+  const openOnce = accountOpener(deps);
   async function primaryOf(userId: string): Promise<string | null> {
     const user = await data.readDb().user.findUnique({ where: { id: userId }, select: { primaryAccountId: true } });
     if (!user) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
@@ -25,8 +30,10 @@ export function accountHandlers({ data }: DomainDeps): Pick<Handlers, 'listAccou
       return { status: 200, body: { items: rows.map((row) => toAccount(row, primary)) } };
     },
 
-    async openAccount({ caller, body }) {
+    async openAccount({ caller, body, req }) {
       const primary = await primaryOf(caller.userId);
+      const key = req.get('idempotency-key');
+      if (key !== undefined) return openOnce({ userId: caller.userId, key, body, primaryAccountId: primary });
       const id = randomUUID();
       const row = await data.write((db) => db.account.create({ data: { id, userId: caller.userId, name: body.name.trim() } }));
       return { status: 201, body: toAccount(row, primary) };

@@ -22,7 +22,14 @@ export async function auditRowExists(data: Pick<DataLayer, 'read'>, requestId: s
 
 /** The `verifyCommitted` of an audited save stamped with `requestId`. */
 export function lookForOwnAuditRow(data: Pick<DataLayer, 'read'>, requestId: string, budgetMs: number): () => Promise<boolean> {
-  const look = () => auditRowExists(data, requestId);
+  return verifyBy(() => auditRowExists(data, requestId), budgetMs);
+}
+
+/**
+ * A `verifyCommitted` from one look for what the save wrote: under the request's signal,
+ * and once more under a budget of its own when that signal has fired (see above).
+ */
+export function verifyBy(look: () => Promise<boolean>, budgetMs: number): () => Promise<boolean> {
   return async () => {
     if (!currentContext()?.signal.aborted) {
       try {

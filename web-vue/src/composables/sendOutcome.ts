@@ -26,3 +26,16 @@ export function judgeSendProblem(problem: ApiProblem): SendVerdict {
   if (problem.status !== null && problem.status >= 500) return 'unsettled';
   return 'rejected';
 }
+
+/**
+ * The verdict on a failed "Open account" (ADR-0013). There is no listing by key of opened
+ * accounts, and re-sending the same key is always safe (it replays, or answers 409 while
+ * the first request runs), so every answer that is not known keeps the key, a failed
+ * connection included: only a 4xx with a code releases it, and `applied: true` went through.
+ */
+export function judgeOpenProblem(problem: ApiProblem): SendVerdict {
+  if (problem.code === 'IDEMPOTENCY_RESULT_UNKNOWN' && problem.applied === true) return 'wentThrough';
+  if (hasNoStatus(problem) || problem.code === 'IDEMPOTENCY_IN_FLIGHT' || problem.code.startsWith('HTTP_')) return 'unsettled';
+  if (problem.status !== null && problem.status >= 500) return 'unsettled';
+  return 'rejected';
+}

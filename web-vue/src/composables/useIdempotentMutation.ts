@@ -6,30 +6,17 @@
  * payload (that control may say "Retrying won't charge you twice."). An edit while a key
  * is held, a rejection with no status, a 409 with no code or a reused key drop the key
  * and latch `verifyRequired`: the visitor checks by key before any new key is made.
- * The key lives only in this page; `holdsKey` drives the beforeunload question.
+ * The state lives with the page (sendState.ts; useKeyedSend keeps it across an in-app
+ * navigation); `holdsKey` drives the beforeunload question.
  */
-import { computed, ref, shallowRef } from 'vue';
+import { computed } from 'vue';
 import type { ApiProblem } from '../api/apiProblem.ts';
 import type { Result } from '../api/result.ts';
 import { newIdempotencyKey } from './idempotencyKey.ts';
-import { judgeSendProblem } from './sendOutcome.ts';
+import { createSendState, type FoundMovement, type SendState } from './sendState.ts';
+import { judgeSendProblem, type SendVerdict } from './sendOutcome.ts';
 
-/** Where a send stands. */
-export type SendPhase =
-  /** Nothing sent, or the last answer released the key. */
-  | 'idle'
-  | 'pending'
-  | 'succeeded'
-  /** A known refusal: nothing moved; the key is released. */
-  | 'rejected'
-  /** May have landed; the key is held; only the same key may go again. */
-  | 'unsettled'
-  /** It landed but its answer was lost; no send is offered. */
-  | 'wentThrough'
-  /** The key was dropped while the outcome was unknown: check by key first. */
-  | 'verifyRequired'
-  /** The check by key found it. */
-  | 'confirmed';
+export type { SendPhase } from './sendState.ts';
 
 /** Options; tests inject the key maker and the clock. */
 export interface MutationOptions {
@@ -37,33 +24,35 @@ export interface MutationOptions {
   now?: () => number;
 }
 
+/** What the mutation runs on: its state (kept by a page across navigations) and the verdict rules. */
+export interface MutationSetup<P, T> extends MutationOptions {
+  /** The state to run on (useKeyedSend restores a held one); fresh by default. */
+  state?: SendState<P, T>;
+  /** What an answer means for the key (default: a money send's, judgeSendProblem). */
+  judge?: (problem: ApiProblem) => SendVerdict;
+}
+
 /** Wraps `send(payload, key)` with the key rules. */
-export function useIdempotentMutation<P, T>(send: (payload: P, key: string) => Promise<Result<T>>, options: MutationOptions = {}) {
+export function useIdempotentMutation<P, T>(send: (payload: P, key: string) => Promise<Result<T>>, options: MutationSetup<P, T> = {}) {
   const makeKey = options.newKey ?? newIdempotencyKey;
   const now = options.now ?? (() => Date.now());
-  const phase = ref<SendPhase>('idle');
-  const key = ref<string | null>(null);
-  const heldPayload = shallowRef<P | null>(null);
-  const data = shallowRef<T | null>(null);
-  const problem = shallowRef<ApiProblem | null>(null);
-  /** The key to check by, once dropped; and when it was first sent. */
-  const lostKey = ref<string | null>(null);
-  const lostKeySentAt = ref<number | null>(null);
-  let keySentAt: number | null = null;
+  const judge = options.judge ?? judgeSendProblem;
+  const state = options.state ?? createSendState<P, T>();
+  const { phase, key, heldPayload, data, problem, lostKey, lostKeySentAt, keySentAt, found } = state;
 
   function dropKeyForCheck(): void {
     lostKey.value = key.value;
-    lostKeySentAt.value = keySentAt;
+    lostKeySentAt.value = keySentAt.value;
     key.value = null;
     heldPayload.value = null;
-    keySentAt = null;
+    keySentAt.value = null;
     phase.value = 'verifyRequired';
   }
 
   function releaseKey(): void {
     key.value = null;
     heldPayload.value = null;
-    keySentAt = null;
+    keySentAt.value = null;
   }
 
   /**
@@ -80,7 +69,7 @@ export function useIdempotentMutation<P, T>(send: (payload: P, key: string) => P
     if (key.value === null) {
       key.value = makeKey();
       heldPayload.value = payload;
-      keySentAt = now();
+      keySentAt.value = now();
     }
     const sentKey = key.value;
     phase.value = 'pending';
@@ -93,7 +82,7 @@ export function useIdempotentMutation<P, T>(send: (payload: P, key: string) => P
       return result;
     }
     problem.value = result.error;
-    const verdict = judgeSendProblem(result.error);
+    const verdict = judge(result.error);
     if (verdict === 'rejected') {
       releaseKey();
       phase.value = 'rejected';
@@ -121,11 +110,12 @@ export function useIdempotentMutation<P, T>(send: (payload: P, key: string) => P
     problem.value = null; // the reason now is the edit, not the last answer
   }
 
-  /** The check by key answered: found (it landed) or settled-empty (it did not). */
-  function checked(found: boolean): void {
+  /** The check by key answered: found (it landed, with what it wrote) or settled-empty (it did not). */
+  function checked(wasFound: boolean, movements: FoundMovement[] = []): void {
     if (phase.value !== 'verifyRequired') return;
-    phase.value = found ? 'confirmed' : 'idle';
-    if (!found) problem.value = null;
+    found.value = wasFound ? movements : [];
+    phase.value = wasFound ? 'confirmed' : 'idle';
+    if (!wasFound) problem.value = null;
   }
 
   /** Starts over for another send (after success, a known refusal, or a completed check). */
@@ -136,15 +126,19 @@ export function useIdempotentMutation<P, T>(send: (payload: P, key: string) => P
     problem.value = null;
     lostKey.value = null;
     lostKeySentAt.value = null;
+    found.value = [];
   }
 
   return {
+    state,
     phase,
     key,
     data,
     problem,
     lostKey,
     lostKeySentAt,
+    /** What the check by key found, once it found the send. */
+    found,
     /** A key is held: pending, or unsettled with the same key to re-send. */
     holdsKey: computed(() => key.value !== null),
     pending: computed(() => phase.value === 'pending'),

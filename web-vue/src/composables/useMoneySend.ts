@@ -1,29 +1,13 @@
 /**
- * A money send as a page uses it: the key rules (useIdempotentMutation), the hint under
- * its button, the beforeunload question while a key is held, and its sentence in the
- * page's one alert slot.
+ * A money send as a page uses it: a keyed send (useKeyedSend) with a money send's key
+ * rules and words, named by its kind, held with the page's form across in-app navigations.
  */
-import { watch } from 'vue';
 import type { Result } from '../api/result.ts';
-import { problemMessage, sendMessages } from '../messages.ts';
-import { usePageAlertStore } from '../stores/pageAlert.ts';
-import { useBeforeUnload } from './useBeforeUnload.ts';
-import { useIdempotentMutation, type MutationOptions } from './useIdempotentMutation.ts';
-import { useSendHint } from './useSendHint.ts';
+import type { SendKind } from '../messages.ts';
+import { useKeyedSend } from './useKeyedSend.ts';
+import type { MutationOptions } from './useIdempotentMutation.ts';
 
-/** Wraps `send(payload, key)` for a page. */
-export function useMoneySend<P, T>(send: (payload: P, key: string) => Promise<Result<T>>, options?: MutationOptions) {
-  const mutation = useIdempotentMutation(send, options);
-  const hint = useSendHint(mutation.pending, mutation.holdsKey);
-  const alert = usePageAlertStore();
-  useBeforeUnload(mutation.holdsKey);
-
-  watch([mutation.phase, mutation.problem], ([phase, problem]) => {
-    if (phase === 'pending' || phase === 'idle' || phase === 'succeeded' || phase === 'confirmed') alert.clear();
-    else if (phase === 'wentThrough') alert.show(sendMessages.wentThrough);
-    else if (phase === 'verifyRequired') alert.show(problem ? problemMessage(problem, 'moneySend') : sendMessages.editedWhileUnsure);
-    else if (problem) alert.show(problemMessage(problem, 'moneySend'));
-  });
-
-  return { ...mutation, hint };
+/** Wraps `send(payload, key)` for a money page: `holdAs` names the page, `keep` makes its form. */
+export function useMoneySend<P, T, K>(send: (payload: P, key: string) => Promise<Result<T>>, options: MutationOptions & { holdAs: string; kind: SendKind; keep: () => K }) {
+  return useKeyedSend(send, { ...options, context: 'moneySend' });
 }

@@ -2,7 +2,8 @@
  * Ties a page's reads to its one alert slot: the first read with a problem fills the
  * bar with its sentence and a Retry that reruns every failed read; the bar empties
  * while they run again (a second failure is announced afresh, so Retry is never just
- * disabled). Stop and Retry arm the focus landing.
+ * disabled). Stop and Retry arm the focus landing. A read the visitor stopped is a notice,
+ * not an error: stopping was their choice.
  */
 import { watch } from 'vue';
 import { problemMessage } from '../messages.ts';
@@ -25,7 +26,8 @@ export function useReadAlert(reads: Read[]) {
     () => reads.map((read) => [read.problem.value, read.pending.value] as const),
     () => {
       const failed = reads.find((read) => read.problem.value && !read.pending.value);
-      if (failed?.problem.value) alert.show(problemMessage(failed.problem.value, 'read'), { label: 'Retry', run: retry });
+      const problem = failed?.problem.value;
+      if (problem) alert.show(problemMessage(problem, 'read'), { label: 'Retry', run: retry }, problem.code === 'STOPPED' ? 'notice' : 'problem');
       else if (alert.action?.run === retry) alert.clear();
     },
   );

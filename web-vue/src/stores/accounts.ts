@@ -53,9 +53,9 @@ export const useAccountsStore = defineStore('accounts', () => {
     return result;
   }
 
-  /** POST /api/accounts (no key: a second attempt can open a second account). */
-  async function open(name: string): Promise<Result<Account>> {
-    const result = await settle(() => useClients().api.POST('/api/accounts', { body: { name } }));
+  /** POST /api/accounts with the Idempotency-Key the dashboard holds until the answer is known: a retry never opens a second account. */
+  async function open(name: string, key: string): Promise<Result<Account>> {
+    const result = await settle(() => useClients().api.POST('/api/accounts', { params: { header: { 'Idempotency-Key': key } }, body: { name } }));
     if (result.data) upsert(result.data);
     return result;
   }

@@ -13,17 +13,17 @@
  *
  * A failure before any commit releases the claim. A 503 says `applied: false` only when
  * appliedRule.ts allows it; an outage keeps its 503 from the problem handler otherwise.
- * A claim taken over stays a 500.
+ * A claim taken over stays a 500. Claiming, releasing and `applied` are claimedRequest.ts's,
+ * which opening an account shares.
  */
 import type { DomainDeps } from '../deps.ts';
 import { isContentionExhausted } from '../../data/contentionExhausted.ts';
-import { ApiProblem, isApiProblem } from '../../http/apiProblem.ts';
+import { ApiProblem } from '../../http/apiProblem.ts';
 import type { OperationId } from '@tidewater/spec/operations';
 import type { OperationInput } from '../../http/operationRouter.ts';
-import { outageOf } from '../../http/outage.ts';
 import { currentContext } from '../../http/requestContext.ts';
-import { appliedExtras } from '../appliedRule.ts';
 import { lookForOwnAuditRow } from '../auditedSave.ts';
+import { claimedRequests } from '../claimedRequest.ts';
 import { hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from '../idempotency.ts';
 import { limitLockWaits, lockCustomer, readAccounts } from './accountRows.ts';
 import type { MoneySend, MoneySendFactory } from './moneySend.ts';
@@ -38,6 +38,7 @@ class AccountBusy extends Error {
 /** The runner of one deps; `run(input, pathParams, factory)` answers a send's 201. */
 export function moneySendRunner({ data, config }: DomainDeps) {
   const records = idempotencyRecords(data, config);
+  const claimed = claimedRequests(records, config);
 
   async function moveMoney<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, claim: Claim): Promise<Body> {
     const accountIds = send.accountIds(plan);
@@ -68,38 +69,18 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     }
   }
 
-  /** What a 503 of this send may say of `applied`, now (appliedRule.ts). */
-  function appliedNow(claim: Claim): { applied?: false } {
-    return appliedExtras({
-      ownsClaim: true,
-      commitStarted: currentContext()?.commitStarted === true,
-      ageMs: performance.now() - claim.startedAt,
-      staleAfterMs: config.idempotencyStaleAfterMs,
-    });
-  }
-
   /** What a failed send answers (see the module's comment). */
   async function failureAnswer(error: unknown, claim: Claim): Promise<unknown> {
     if (isClaimTakenOver(error)) return error;
-    const context = currentContext();
-    const commitStarted = context?.commitStarted === true;
-    if (!commitStarted) await records.release(claim);
-    const applied = appliedNow(claim);
+    const applied = await claimed.releaseUnlessCommitted(claim);
     if (error instanceof AccountBusy) {
-      context?.log.info({ attempts: error.attempts, ...applied }, 'account busy: answering 503 after re-checking');
+      currentContext()?.log.info({ attempts: error.attempts, ...applied }, 'account busy: answering 503 after re-checking');
       return new ApiProblem('SERVICE_UNAVAILABLE', 'The account is busy with other payments. Send it again in a moment with the same Idempotency-Key.', {
         retryAfterSeconds: config.busyRetryAfterSeconds,
         ...applied,
       });
     }
-    if (!isApiProblem(error) && outageOf(error) && applied.applied === false) {
-      context?.log.error({ err: error, outage: outageOf(error) }, 'money send failed before any commit');
-      return new ApiProblem('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable and nothing was moved. Send it again later with the same Idempotency-Key.', {
-        retryAfterSeconds: config.retryAfterSeconds,
-        applied: false,
-      });
-    }
-    return error;
+    return claimed.outageAnswer(error, applied, 'The service is temporarily unavailable and nothing was moved. Send it again later with the same Idempotency-Key.');
   }
 
   return async function run<K extends OperationId, Plan, Body>(
@@ -111,12 +92,9 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     // The validator guarantees the header on every money send.
     const key = input.req.get('idempotency-key')!;
     const requestHash = hashRequest(input.operationId, pathParams, input.body);
-    const outcome = await records.claim({ userId, key, operationId: input.operationId, requestHash });
+    const outcome = await claimed.claimOrReplay({ userId, key, operationId: input.operationId, requestHash });
     if (outcome.kind === 'replay') return { status: outcome.status as 201, body: outcome.body as Body };
     const { claim } = outcome;
-    const context = currentContext();
-    // Should the router answer 503 at the deadline before this send settles, it says what the rule allows.
-    if (context) context.outageExtras = () => appliedNow(claim);
     const send = factory({ userId, key, requestId: claim.ownerToken, traceId: currentContext()?.traceId ?? null });
     try {
       const plan = await send.prepare();

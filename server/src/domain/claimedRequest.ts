@@ -1,0 +1,56 @@
+/**
+ * The steps every request under an Idempotency-Key takes around its own work (DESIGN.md
+ * "Money"; ADR-0010, ADR-0013), shared by the money sends (money/runMoneySend.ts) and by
+ * opening an account (accountOpening.ts), so the protocol of idempotency.ts is run one way:
+ *
+ * - `claimOrReplay`: claim the key; a replay, a 409 or a 422 ends the request here. An
+ *   owned claim tells the router what a 503 at the deadline may say of `applied`;
+ * - `appliedNow`: what a 503 may say of `applied` now (appliedRule.ts);
+ * - `releaseUnlessCommitted`: after a failure, release the claim unless a commit of the
+ *   request started (its outcome may be unknown), and answer what `applied` may say;
+ * - `outageAnswer`: an outage the rule says moved nothing is a 503 with `applied: false`.
+ */
+import type { Config } from '../config.ts';
+import { ApiProblem, isApiProblem } from '../http/apiProblem.ts';
+import { outageOf } from '../http/outage.ts';
+import { currentContext } from '../http/requestContext.ts';
+import { appliedExtras } from './appliedRule.ts';
+import type { Claim, ClaimOutcome, IdempotencyRecords } from './idempotency.ts';
+
+/** The steps over one protocol instance and the config's numbers. */
+export function claimedRequests(records: IdempotencyRecords, config: Pick<Config, 'idempotencyStaleAfterMs' | 'retryAfterSeconds'>) {
+  function appliedNow(claim: Claim): { applied?: false } {
+    return appliedExtras({
+      ownsClaim: true,
+      commitStarted: currentContext()?.commitStarted === true,
+      ageMs: performance.now() - claim.startedAt,
+      staleAfterMs: config.idempotencyStaleAfterMs,
+    });
+  }
+
+  return {
+    appliedNow,
+
+    /** Claims the key (idempotency.ts `claim`), or answers the stored replay; throws its 409 or 422. */
+    async claimOrReplay(input: Parameters<IdempotencyRecords['claim']>[0]): Promise<ClaimOutcome> {
+      const outcome = await records.claim(input);
+      const context = currentContext();
+      // Should the router answer 503 at the deadline before the request settles, it says what the rule allows.
+      if (outcome.kind === 'owned' && context) context.outageExtras = () => appliedNow(outcome.claim);
+      return outcome;
+    },
+
+    /** Releases the claim of a failed request unless a commit of it started; answers what `applied` may say. */
+    async releaseUnlessCommitted(claim: Claim): Promise<{ applied?: false }> {
+      if (currentContext()?.commitStarted !== true) await records.release(claim);
+      return appliedNow(claim);
+    },
+
+    /** `error` as the request answers it: an outage that moved nothing (per `applied`) is a 503 saying so in `detail`. */
+    outageAnswer(error: unknown, applied: { applied?: false }, detail: string): unknown {
+      if (isApiProblem(error) || !outageOf(error) || applied.applied !== false) return error;
+      currentContext()?.log.error({ err: error, outage: outageOf(error) }, 'a request under an Idempotency-Key failed before any commit');
+      return new ApiProblem('SERVICE_UNAVAILABLE', detail, { retryAfterSeconds: config.retryAfterSeconds, applied: false });
+    },
+  };
+}

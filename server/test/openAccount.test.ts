@@ -1,0 +1,172 @@
+/**
+ * Opening an account under an Idempotency-Key, on PostgreSQL over HTTP (ADR-0013): the
+ * money sends' protocol, so one key opens one account however often it is sent; the
+ * answer is replayed byte for byte; another name under the key is 422; a young claim is
+ * 409 IN_FLIGHT; a stale claim whose account was opened is 409 RESULT_UNKNOWN with
+ * applied: true; and a lost answer followed by a retry never opens two accounts, whether
+ * the COMMIT's answer was lost, the COMMIT never arrived, or nothing got as far. The API
+ * reaches the database through a fault proxy (money/faultProxy.ts) that loses what a
+ * test names. Without a key, every request opens an account, as before.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashRequest } from '../src/domain/idempotency.ts';
+import { bank, newKey, outcome, type Customer } from './money/bank.ts';
+import { keyState, query } from './money/database.ts';
+import { startFaultProxy, type FaultProxy } from './money/faultProxy.ts';
+import { startApi, type ApiProcess } from './support/apiProcess.ts';
+import { call } from './support/httpClient.ts';
+import { startPrimary, type PgCluster } from './support/pgCluster.ts';
+
+describe('opening an account under an Idempotency-Key', () => {
+  let cluster: PgCluster;
+  let proxy: FaultProxy;
+  let url: string;
+  let api: ApiProcess;
+  let ada: Customer;
+
+  beforeAll(async () => {
+    cluster = await startPrimary();
+    url = cluster.urlFor('tidewater');
+    proxy = await startFaultProxy(cluster.port);
+    // One quick retry: enough to show what is and is not rerun, short enough for a test.
+    api = await startApi({ DATABASE_URL: proxy.urlFor('tidewater'), VALIDATE_RESPONSES: '1', DB_MAX_RETRIES: '1', DB_RETRY_BASE_DELAY_MS: '50' });
+    ada = await bank(api.url).signUp();
+  });
+  afterEach(() => proxy.reset());
+  afterAll(async () => {
+    await api?.stop();
+    await proxy?.close();
+    await cluster?.destroy();
+  });
+
+  /** POST /api/accounts, answered as raw bytes too. */
+  async function open(name: string, key?: string) {
+    const response = await fetch(`${api.url}/api/accounts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${ada.token}`, 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
+      body: JSON.stringify({ name }),
+    });
+    const text = await response.text();
+    return { status: response.status, text, body: text ? JSON.parse(text) : undefined };
+  }
+
+  const named = async (name: string) =>
+    (await query<{ id: string }>(url, 'SELECT id FROM accounts WHERE user_id = $1 AND name = $2', [ada.userId, name])).map((row) => row.id);
+
+  it('opens one account for one key sent twice: the second answer is the first, byte for byte', async () => {
+    const key = newKey();
+    const first = await open('Twice', key);
+    expect(first.status).toBe(201);
+    expect(await open('Twice', key)).toEqual(first);
+    expect(await named('Twice')).toEqual([first.body.id]);
+    expect((await keyState(url, key)).records).toMatchObject([{ status: 'Executed', landed_at: expect.any(Date) }]);
+  });
+
+  it('opens one account for one key sent 20 times at once; every answer is the stored one or 409 IN_FLIGHT', async () => {
+    const key = newKey();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => open('Crowd', key)));
+    const replay = await open('Crowd', key);
+    expect(replay.status).toBe(201);
+    for (const answer of answers) {
+      if (answer.status === 201) expect(answer.text).toBe(replay.text);
+      else expect([answer.status, answer.body.errorCode]).toEqual([409, 'IDEMPOTENCY_IN_FLIGHT']);
+    }
+    expect(await named('Crowd')).toEqual([replay.body.id]);
+  });
+
+  it('answers 422 IDEMPOTENCY_KEY_REUSED for another name, or a money send, under the same key', async () => {
+    const key = newKey();
+    expect((await open('First name', key)).status).toBe(201);
+    const other = await open('Other name', key);
+    expect([other.status, other.body.errorCode]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(outcome(await bank(api.url).deposit(ada, ada.accountId, 100, key))).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(await named('Other name')).toEqual([]);
+  });
+
+  /** Leaves a claim as a request whose release failed would: Processing, owned by nobody alive. */
+  async function strandedClaim(key: string, name: string, ageSeconds: number, landed: boolean) {
+    await query(url, `INSERT INTO idempotency_records (id, user_id, key, operation_id, request_hash, status, owner_token, claimed_at, landed_at)
+      VALUES (gen_random_uuid(), $1, $2, 'openAccount', $3, 'Processing', gen_random_uuid(), now() - $4 * interval '1 second', CASE WHEN $5 THEN now() END)`,
+      [ada.userId, key, hashRequest('openAccount', {}, { name }), ageSeconds, landed]);
+  }
+
+  it('answers 409 IN_FLIGHT while a claim is Processing and young, and opens nothing', async () => {
+    const key = newKey();
+    await strandedClaim(key, 'Young claim', 5, false);
+    const reply = await open('Young claim', key);
+    expect([reply.status, reply.body.errorCode]).toEqual([409, 'IDEMPOTENCY_IN_FLIGHT']);
+    expect(await named('Young claim')).toEqual([]);
+  });
+
+  it('takes over a stale claim that opened nothing, and opens the account once', async () => {
+    const key = newKey();
+    await strandedClaim(key, 'Taken over', 121, false);
+    const reply = await open('Taken over', key);
+    expect(reply.status).toBe(201);
+    expect(await named('Taken over')).toEqual([reply.body.id]);
+  });
+
+  it('answers 409 RESULT_UNKNOWN with applied: true for a stale claim whose account was opened (its answer was lost)', async () => {
+    const key = newKey();
+    const first = await open('Lost answer', key);
+    expect(first.status).toBe(201);
+    // As if storing the answer had failed: the account was opened, the record never became Executed.
+    await query(url, `UPDATE idempotency_records SET status = 'Processing', response_status = NULL, response_body = NULL, completed_at = NULL,
+      claimed_at = now() - interval '121 seconds' WHERE key = $1`, [key]);
+    const reply = await open('Lost answer', key);
+    expect([reply.status, reply.body.errorCode, reply.body.applied]).toEqual([409, 'IDEMPOTENCY_RESULT_UNKNOWN', true]);
+    expect(await named('Lost answer')).toEqual([first.body.id]);
+  });
+
+  it('a COMMIT whose answer was lost is found by the account it opened, and the retry replays it: one account', async () => {
+    const key = newKey();
+    const fired = proxy.arm('dropAnswerTo', 'COMMIT');
+    const first = await open('Commit answer lost', key);
+    expect(fired()).toBe(1);
+    expect(first.status).toBe(201);
+    const retry = await open('Commit answer lost', key);
+    expect(retry).toEqual(first);
+    expect(await named('Commit answer lost')).toEqual([first.body.id]);
+  });
+
+  it('a COMMIT that never reached the database is run again, once: one account', async () => {
+    const key = newKey();
+    const fired = proxy.arm('cutBefore', 'COMMIT');
+    const first = await open('Commit never sent', key);
+    expect(fired()).toBe(1);
+    expect(first.status).toBe(201);
+    expect(await open('Commit never sent', key)).toEqual(first);
+    expect(await named('Commit never sent')).toEqual([first.body.id]);
+  });
+
+  it('an outage before any commit answers 503 applied: false and frees the key; the same key then opens it once', async () => {
+    const key = newKey();
+    const fired = proxy.arm('cutBefore', 'BEGIN', 2); // the attempt and its one retry
+    const failed = await open('Outage first', key);
+    expect(fired()).toBe(2);
+    expect([failed.status, failed.body.errorCode, failed.body.applied]).toEqual([503, 'SERVICE_UNAVAILABLE', false]);
+    expect(await keyState(url, key)).toEqual({ ledger: [], records: [] });
+    expect(await named('Outage first')).toEqual([]);
+    proxy.reset();
+    const retry = await open('Outage first', key);
+    expect(retry.status).toBe(201);
+    expect(await open('Outage first', key)).toEqual(retry);
+    expect(await named('Outage first')).toEqual([retry.body.id]);
+  });
+
+  it('without a key, every request opens an account (as before)', async () => {
+    expect((await open('No key')).status).toBe(201);
+    expect((await open('No key')).status).toBe(201);
+    expect(await named('No key')).toHaveLength(2);
+  });
+
+  it('refuses a key that breaks the pattern with a 400 problem, as a money send does', async () => {
+    const reply = await call(api.url, 'POST', '/api/accounts', { token: ada.token, body: { name: 'Hostile' }, headers: { 'idempotency-key': "'; DROP TABLE accounts; --" } });
+    expect(reply.status).toBe(400);
+    expect(reply.contentType).toContain('application/problem+json');
+    // The validator's catalogued code for any Idempotency-Key header fault (problems.ts); the detail names the pattern.
+    expect(reply.body.errorCode).toBe('IDEMPOTENCY_KEY_MISSING');
+    expect(reply.body.detail).toMatch(/idempotency-key.*pattern/i);
+    expect(await named('Hostile')).toEqual([]);
+  });
+});

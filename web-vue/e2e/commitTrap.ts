@@ -1,0 +1,96 @@
+/**
+ * A loopback TCP proxy between an API process and PostgreSQL that can catch the one
+ * moment no stopped or paused database can: right after a money send's COMMIT. Armed, it
+ * waits on each connection for the idempotency fence (`SET landed_at = now()`, sent only
+ * inside the transaction that moves money); when that connection then sends its COMMIT,
+ * the proxy calls `onCommit` (the stack freezes the API there, SIGSTOP) and only then
+ * forwards the COMMIT: PostgreSQL commits, and the API never hears it. Unarmed, it only
+ * forwards. Matching is on the bytes of each chunk, as server/test/money/faultProxy.ts does.
+ */
+import net from 'node:net';
+
+const FENCE = Buffer.from('SET landed_at = now()');
+/** A simple-protocol COMMIT: 'Q', its length (4 + 7), "COMMIT\0". */
+const COMMIT = Buffer.from([0x51, 0, 0, 0, 11, ...Buffer.from('COMMIT\0')]);
+
+/** A running trap. */
+export interface CommitTrap {
+  readonly port: number;
+  /** Arms the trap once: `onCommit` runs before the next fenced COMMIT is forwarded. */
+  arm(onCommit: () => void): void;
+  /** How many times it fired since start. */
+  fired(): number;
+  close(): Promise<void>;
+}
+
+/** Starts a trap forwarding to 127.0.0.1:`targetPort`. */
+export async function startCommitTrap(targetPort: number): Promise<CommitTrap> {
+  let armed: (() => void) | null = null;
+  let fired = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+    }
+    let fenced = false;
+    client.on('data', (chunk: Buffer) => {
+      if (chunk.includes(FENCE)) fenced = true;
+      if (armed && fenced && chunk.includes(COMMIT)) {
+        const onCommit = armed;
+        armed = null;
+        fired += 1;
+        onCommit();
+      }
+      if (chunk.includes(COMMIT)) fenced = false;
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => client.write(chunk));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    arm(onCommit) {
+      armed = onCommit;
+    },
+    fired: () => fired,
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** A loopback forwarder whose target can change (the BFF keeps one API address while the API behind it restarts). */
+export async function startForwarder(): Promise<{ port: number; retarget(port: number): void; close(): Promise<void> }> {
+  let targetPort = 0;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = net.connect(targetPort, '127.0.0.1');
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => socket.destroy());
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    retarget(port) {
+      targetPort = port;
+      for (const socket of sockets) socket.destroy();
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,159 @@
+/**
+ * The unsure answers of a money send, from the real stack rather than page.route (issue
+ * 13, item 8). Each answer is also checked against the spec.
+ *
+ * - Busy: a separate connection holds the account's row lock while the visitor's deposit
+ *   and several more deposits (same account, other keys) contend for it; every attempt of
+ *   each loses its lock wait, so each answers 503 busy (`retryAfterSeconds: 1`,
+ *   `applied: false`) and nothing moves; Try again with the same key then lands once.
+ * - 503 `applied: false` with the database paused before the commit: the deposit waits for
+ *   the held lock, the database is paused (SIGSTOP) meanwhile, and the API's deadline
+ *   answers; the commit gate lets nothing commit after it.
+ * - 409 `applied: true`: a second API (lostAnswerStack.ts) is frozen the instant its COMMIT
+ *   passes, so the money lands and the answer is lost; the BFF gives up (503, the key is
+ *   kept), the API crashes (SIGKILL) and restarts, Try again meets the claim still young
+ *   (409 IN_FLIGHT), and once the claim is stale (62.5 s at a 2.5 s deadline) the same key
+ *   answers 409 RESULT_UNKNOWN with `applied: true`: the went-through view, one movement.
+ */
+import type { APIResponse, Page, Response } from '@playwright/test';
+import { control, database, expect, expectNoSeriousA11yViolations, newCustomer, noteTiming, saveScreenshot, secondsSince, test, waitUntilServing } from './fixtures.ts';
+import { lostAnswerEnv } from './lostAnswerStack.ts';
+import { checkScripted } from './scripted.ts';
+import { sqlQuery, untilASendWaitsForTheLock, whatTheKeyWrote, whileAccountIsLocked } from './sql.ts';
+
+const NOTHING_CHANGED = 'The service is temporarily unavailable, and nothing was changed.';
+
+/** Checks a real answer against the spec, as the scripted ones are. */
+async function expectContract(operationId: string, answer: Response | APIResponse): Promise<Record<string, unknown>> {
+  const body = await answer.text();
+  checkScripted(operationId, { status: answer.status(), contentType: answer.headers()['content-type'] ?? '', headers: answer.headers(), body });
+  return JSON.parse(body) as Record<string, unknown>;
+}
+
+async function openDeposit(page: Page, base = ''): Promise<string> {
+  await page.goto(`${base}/`);
+  const accountId = (await page.getByRole('link', { name: 'Everyday', exact: true }).getAttribute('href'))!.split('/').at(-1)!;
+  await page.getByRole('link', { name: 'Deposit into Everyday' }).click();
+  await page.getByLabel('Amount in euros').fill('12.34');
+  return accountId;
+}
+
+const isDeposit = (response: Response) => response.request().method() === 'POST' && response.url().endsWith('/deposits');
+
+test.afterEach(async ({ page }) => {
+  await database('resume').catch(() => undefined);
+  await waitUntilServing(page);
+});
+
+test('a real busy account: deposits contend for one account, each is told nothing changed, and Try again lands once', async ({ page, signUpViaBff }) => {
+  await signUpViaBff();
+  const accountId = await openDeposit(page);
+  const { csrfToken } = (await (await page.request.get('/bff/session')).json()) as { csrfToken: string };
+  const otherKeys = Array.from({ length: 5 }, (_, index) => `e2e-busy-${index}-${Date.now()}`);
+
+  const { spaAnswer, otherAnswers, startedAt } = await whileAccountIsLocked(accountId, async () => {
+    const others = otherKeys.map((key, index) =>
+      page.request.post(`/api/accounts/${accountId}/deposits`, { headers: { 'X-CSRF-Token': csrfToken, 'Idempotency-Key': key }, data: { amountMinor: 100 + index }, timeout: 60_000 }),
+    );
+    await untilASendWaitsForTheLock();
+    const started = Date.now();
+    const answered = page.waitForResponse(isDeposit, { timeout: 40_000 });
+    await page.getByRole('button', { name: 'Deposit' }).click();
+    const answer = await answered;
+    await expect(page.getByRole('alert')).toHaveText(NOTHING_CHANGED);
+    return { spaAnswer: answer, otherAnswers: await Promise.all(others), startedAt: started };
+  });
+  noteTiming('busy: "nothing was changed"', secondsSince(startedAt));
+  expect(spaAnswer.status()).toBe(503);
+  expect(await expectContract('deposit', spaAnswer)).toMatchObject({ errorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 1, applied: false });
+  for (const answer of otherAnswers) {
+    expect(answer.status()).toBe(503);
+    expect(await expectContract('deposit', answer)).toMatchObject({ retryAfterSeconds: 1, applied: false });
+  }
+  const key = spaAnswer.request().headers()['idempotency-key']!;
+  await saveScreenshot(page, 'busy-account');
+
+  const again = page.waitForResponse(isDeposit);
+  await page.getByRole('button', { name: 'Try again' }).click();
+  expect((await again).request().headers()['idempotency-key']).toBe(key);
+  await expect(page.getByRole('heading', { name: 'Deposit received' })).toBeVisible();
+  expect((await whatTheKeyWrote(key)).ledger).toHaveLength(1);
+  for (const other of otherKeys) expect((await whatTheKeyWrote(other)).ledger).toEqual([]);
+});
+
+test('a real 503 applied: false: the database paused while the deposit waits before its commit', async ({ page, signUpViaBff }) => {
+  await signUpViaBff();
+  const accountId = await openDeposit(page);
+  const { answer, startedAt } = await whileAccountIsLocked(accountId, async () => {
+    const answered = page.waitForResponse(isDeposit, { timeout: 40_000 });
+    await page.getByRole('button', { name: 'Deposit' }).click();
+    await untilASendWaitsForTheLock();
+    await database('pause');
+    const started = Date.now();
+    const response = await answered;
+    await database('resume');
+    return { answer: response, startedAt: started };
+  });
+  expect(answer.status()).toBe(503);
+  expect(await expectContract('deposit', answer)).toMatchObject({ errorCode: 'SERVICE_UNAVAILABLE', applied: false, retryAfterSeconds: 10 });
+  await expect(page.getByRole('alert')).toHaveText(NOTHING_CHANGED);
+  noteTiming('paused before the commit: "nothing was changed" (from the pause)', secondsSince(startedAt));
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await saveScreenshot(page, 'applied-false-real');
+  // The transaction that waited behind the lock is not committed after its deadline.
+  await page.waitForTimeout(3_000);
+  expect((await whatTheKeyWrote(answer.request().headers()['idempotency-key']!)).ledger).toEqual([]);
+});
+
+test('a real 409 applied: true: an answer lost right after its COMMIT, then the same key once the claim is stale', async ({ page }) => {
+  test.setTimeout(240_000);
+  await control('/lost-answer/start');
+  const base = process.env[lostAnswerEnv]!;
+  const customer = newCustomer();
+  const { csrfToken } = (await (await page.request.get(`${base}/bff/session`)).json()) as { csrfToken: string };
+  expect((await page.request.post(`${base}/bff/register`, { data: customer, headers: { 'X-CSRF-Token': csrfToken } })).status()).toBe(201);
+  await openDeposit(page, base);
+  const keys: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/deposits')) keys.push(request.headers()['idempotency-key'] ?? '');
+  });
+
+  await control('/lost-answer/arm');
+  const startedAt = Date.now();
+  const lostAnswer = page.waitForResponse(isDeposit, { timeout: 40_000 });
+  await page.getByRole('button', { name: 'Deposit' }).click();
+  expect((await lostAnswer).status()).toBe(503);
+  await expect(page.getByRole('alert')).toHaveText("The service is temporarily unavailable, and we can't tell yet whether it went through.");
+  noteTiming('lost answer: "we can\'t tell yet" (the BFF gave up)', secondsSince(startedAt));
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+  await saveScreenshot(page, 'send-holding-key-after-commit');
+  const key = keys[0]!;
+  const landed = await whatTheKeyWrote(key);
+  expect(landed.ledger).toHaveLength(1);
+  expect(landed.records[0]).toMatchObject({ status: 'Processing', landed_at: expect.any(Date) });
+
+  await control('/lost-answer/restart-api');
+  const inFlight = page.waitForResponse(isDeposit);
+  await page.getByRole('button', { name: 'Try again' }).click();
+  expect(await expectContract('deposit', await inFlight)).toMatchObject({ errorCode: 'IDEMPOTENCY_IN_FLIGHT' });
+  await expect(page.getByRole('alert')).toHaveText("It's still being processed. Wait a moment, then try again.");
+  await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+
+  await expect
+    .poll(async () => (await sqlQuery<{ stale: boolean }>("SELECT claimed_at <= now() - interval '63 seconds' AS stale FROM idempotency_records WHERE key = $1", [key]))[0]?.stale, {
+      timeout: 90_000,
+      intervals: [1_000],
+    })
+    .toBe(true);
+  const unknown = page.waitForResponse(isDeposit);
+  await page.getByRole('button', { name: 'Try again' }).click();
+  expect(await expectContract('deposit', await unknown)).toMatchObject({ errorCode: 'IDEMPOTENCY_RESULT_UNKNOWN', applied: true });
+  const sentence = page.getByText("Your deposit went through, but we couldn't show its receipt.", { exact: true });
+  await expect(sentence).toBeFocused();
+  noteTiming('lost answer: went-through view (from the first send)', secondsSince(startedAt));
+  await expect(page.getByRole('button', { name: /^(Deposit|Try again)$|^Make another/ })).toHaveCount(0);
+  expect(keys).toEqual([key, key, key]);
+  expect((await whatTheKeyWrote(key)).ledger).toHaveLength(1);
+  await expectNoSeriousA11yViolations(page, 'went through (real 409)');
+  await saveScreenshot(page, 'went-through-real');
+});

@@ -1,0 +1,26 @@
+/**
+ * The suite's database as the specs reach it behind the API's back, through the money
+ * tests' own helpers (server/test/money/database.ts): hold an account's row lock from a
+ * separate connection, wait until a send queues behind it, read what a key wrote.
+ */
+import type pg from 'pg';
+import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '../../server/test/money/database.ts';
+import { stackEnv } from './stackTimings.ts';
+
+function url(): string {
+  const value = process.env[stackEnv.databaseUrl];
+  if (!value) throw new Error(`${stackEnv.databaseUrl} is not set: run through playwright.config.ts`);
+  return value;
+}
+
+/** One query on a fresh connection. */
+export const sqlQuery = <T extends pg.QueryResultRow = Record<string, unknown>>(text: string, values: unknown[] = []) => query<T>(url(), text, values);
+
+/** Runs `fn` while a separate connection holds the account's row lock (every write to it queues). */
+export const whileAccountIsLocked = <T>(accountId: string, fn: (inside: pg.Client) => Promise<T>) => holdingAccount(url(), accountId, fn);
+
+/** Resolves once some transaction waits for a row lock. */
+export const untilASendWaitsForTheLock = (timeoutMs = 15_000) => untilSomeoneWaitsForALock(url(), timeoutMs);
+
+/** The ledger rows a key wrote, and its idempotency record. */
+export const whatTheKeyWrote = (key: string) => keyState(url(), key);
