@@ -73,11 +73,11 @@ export interface GateOptions {
 export function readinessGate({ name, probe, intervalMs, logger }: GateOptions): ReadinessGate {
   let open = true;
   let stopped = false;
-  let waiters = 0;
   let probes = 0;
   let closures = 0;
   let closedAt = 0;
-  let reopened: { promise: Promise<void>; resolve: () => void } | undefined;
+  /** Each waiting request's "go on", called when the gate opens. */
+  const waiting = new Set<() => void>();
 
   const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
 
@@ -92,9 +92,8 @@ export function readinessGate({ name, probe, intervalMs, logger }: GateOptions):
         continue;
       }
       open = true;
-      logger?.info({ gate: name, downMs: Date.now() - closedAt, probes }, 'the database answers again; requests go through');
-      reopened?.resolve();
-      reopened = undefined;
+      logger?.info({ gate: name, downMs: Date.now() - closedAt, probes, waiting: waiting.size }, 'the database answers again; requests go through');
+      for (const goOn of [...waiting]) goOn();
     }
   }
 
@@ -106,21 +105,18 @@ export function readinessGate({ name, probe, intervalMs, logger }: GateOptions):
     whenOpen(signal) {
       if (open) return Promise.resolve();
       if (signal.aborted) return Promise.reject(signal.reason);
-      const { promise } = (reopened ??= (() => {
-        let resolve = () => {};
-        const promise = new Promise<void>((done) => (resolve = done));
-        return { promise, resolve };
-      })());
-      waiters += 1;
       return new Promise<void>((resolve, reject) => {
-        const onAbort = () => reject(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
-        void promise.then(() => {
-          signal.removeEventListener('abort', onAbort);
+        const goOn = () => {
+          signal.removeEventListener('abort', giveUp);
+          waiting.delete(goOn);
           resolve();
-        });
-      }).finally(() => {
-        waiters -= 1;
+        };
+        const giveUp = () => {
+          waiting.delete(goOn);
+          reject(signal.reason);
+        };
+        waiting.add(goOn);
+        signal.addEventListener('abort', giveUp, { once: true });
       });
     },
     noteLoginFailure(error) {
@@ -135,7 +131,7 @@ export function readinessGate({ name, probe, intervalMs, logger }: GateOptions):
       }
       return true;
     },
-    state: () => ({ open, waiters, probes, closures }),
+    state: () => ({ open, waiters: waiting.size, probes, closures }),
     stop() {
       stopped = true;
     },
