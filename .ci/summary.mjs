@@ -1,11 +1,12 @@
 // Sums every suite .ci/run ran into its last line, alone on it: `N passed, N failed, N skipped`.
 // Reads what each suite left in the results directory (a suite that did not run left nothing):
 //   vitest.json (Vitest's JSON reporter), playwright.json (Playwright's), schemathesis.log
-//   (its "Test cases" line), soak.log (its "soak: N checks passed, M failed" line).
+//   (its "Test cases" line), soak.log (its "soak: N checks passed, M failed" line); then
+//   the run's exit status and its last step, so that a failed run never reads as clean.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const dir = process.argv[2];
+const [dir, exitStatus = '0', lastStep = ''] = process.argv.slice(2);
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const parts = [];
 const read = (name) => (existsSync(join(dir, name)) ? readFileSync(join(dir, name), 'utf8') : undefined);
@@ -28,14 +29,22 @@ if (playwright) {
 }
 const schemathesis = read('schemathesis.log');
 if (schemathesis) {
+  // "1614 generated, 1614 passed, 20 skipped" or "1587 generated, 1 found 1 unique failure, 20 skipped"
   const line = schemathesis.split('\n').find((text) => /\d+ generated/.test(text)) ?? '';
-  const n = (word) => Number(new RegExp(`(\\d+) ${word}`).exec(line)?.[1] ?? 0);
-  add('schemathesis', n('passed'), n('failed') + n('errored'), n('skipped'));
+  const n = (pattern) => Number(pattern.exec(line)?.[1] ?? 0);
+  const failed = n(/(\d+) unique failures?/) + n(/(\d+) errored/) + n(/(\d+) failed/);
+  const passed = /\d+ passed/.test(line) ? n(/(\d+) passed/) : Math.max(0, n(/(\d+) generated/) - failed);
+  add('schemathesis', passed, failed, n(/(\d+) skipped/));
 }
 const soak = read('soak.log');
 if (soak) {
   const match = /soak: (\d+) checks passed, (\d+) failed/.exec(soak);
   add('soak', Number(match?.[1] ?? 0), Number(match?.[2] ?? 1), 0);
+}
+// A run that failed never reads as clean: a step that ended it without a test to show for it counts as one failure.
+if (exitStatus !== '0' && totals.failed === 0) {
+  totals.failed += 1;
+  parts.push(`the step "${lastStep}" failed (exit ${exitStatus})`);
 }
 console.log(`suites (passed/failed/skipped): ${parts.join(', ') || 'none ran'}`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
