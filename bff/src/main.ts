@@ -6,6 +6,7 @@
 import { pino } from 'pino';
 import { BffConfigError, loadConfig } from './config.ts';
 import { createApp } from './app.ts';
+import { answerClientError } from './http/requestShape.ts';
 import { openSessionStore } from './session/sessionStore.ts';
 import { createApiClient } from './upstream/apiClient.ts';
 import { createRenewals } from './upstream/renewals.ts';
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
       'BFF listening',
     ),
   );
+  server.on('clientError', answerClientError);
   server.on('error', (error) => {
     logger.fatal({ err: error }, 'the BFF could not listen');
     process.exit(1);

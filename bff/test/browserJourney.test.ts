@@ -142,9 +142,12 @@ describe('a browser through the BFF', () => {
     expect([200, 201, 501]).toContain(viaBff.status);
     expect(viaBff.status).toBe(sent!.status);
     expect(viaBff.text).toBe(sent!.body.toString('utf8'));
-    for (const name of ['content-type', 'content-length', 'retry-after', 'cache-control', 'x-trace-id']) {
+    for (const name of ['content-type', 'content-length', 'retry-after', 'x-trace-id']) {
       expect(viaBff.headers.get(name), name).toBe((sent!.headers[name] as string | undefined) ?? null);
     }
+    // A bank's answer is never cached, and the BFF's security headers stand, whatever the API sent.
+    expect(viaBff.headers.get('cache-control')).toBe('no-store');
+    expect(viaBff.headers.get('x-frame-options')).toBe('DENY');
     if (viaBff.status === 501) expect(viaBff.json()).toMatchObject({ errorCode: 'NOT_IMPLEMENTED', traceId });
   });
 

@@ -1,7 +1,7 @@
 /**
  * The last two entries of the middleware list: a 404 problem for anything no route
  * answered, and the error handler that turns whatever escaped into one problem+json
- * answer (bad JSON 400, too large 413, anything unexplained 500 with its traceId and
+ * answer (bad JSON or a malformed address 400, too large 413, anything unexplained 500 with its traceId and
  * nothing of its internals). Nothing is written to a visitor who hung up.
  */
 import type { ErrorRequestHandler, RequestHandler } from 'express';
@@ -21,6 +21,10 @@ export function problemHandler(): ErrorRequestHandler {
     if (error?.type === 'entity.too.large') return answerProblem(res, 'PAYLOAD_TOO_LARGE');
     if (error?.type === 'encoding.unsupported' || error?.type === 'charset.unsupported') {
       return answerProblem(res, 'UNSUPPORTED_MEDIA_TYPE', 'Send the body as UTF-8 application/json.');
+    }
+    // A path with a malformed percent-escape (/%ff): the router could not decode it.
+    if (error instanceof URIError || error?.status === 400) {
+      return answerProblem(res, 'VALIDATION_FAILED', 'The address is not valid (a malformed percent-escape?).');
     }
     req.log.error({ err: error }, 'unexplained failure');
     answerProblem(

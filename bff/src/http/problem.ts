@@ -18,8 +18,10 @@ export const bffProblems = {
   UNAUTHENTICATED: { status: 401, title: 'Sign in to continue' },
   FORBIDDEN: { status: 403, title: 'Not allowed' },
   NOT_FOUND: { status: 404, title: 'Not found' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body must be JSON' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'The request headers are too large' },
   INTERNAL: { status: 500, title: 'Something went wrong on our side' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'The service is temporarily unavailable' },
 } as const satisfies Partial<Record<ErrorCode, { status: number; title: string }>>;

@@ -41,6 +41,7 @@ export function loginRoute(deps: BffDeps): Router {
       path: '/api/auth/token',
       body,
       traceId,
+      visitorAddress: req.ip,
       timeoutMs: config.upstreamTimeoutMs,
       signal,
     });

@@ -69,6 +69,7 @@ export function registerRoute(deps: BffDeps): Router {
       path: '/api/auth/token',
       body: credentials,
       traceId,
+      visitorAddress: req.ip,
       timeoutMs: leftMs,
       signal,
     });

@@ -30,6 +30,8 @@ export interface ApiCall {
   timeoutMs: number;
   body?: unknown;
   bearer?: string;
+  /** The visitor's address (X-Forwarded-For): the API counts failed sign-ins by it. */
+  visitorAddress?: string;
   /** Also ends the call (the visitor hung up); omit for calls that must finish regardless. */
   signal?: AbortSignal;
 }
@@ -48,7 +50,7 @@ export function createApiClient(apiUrl: string): ApiClient {
   return {
     apiUrl,
     dispatcher,
-    async call({ method, path, traceId, timeoutMs, body, bearer, signal: visitorSignal }) {
+    async call({ method, path, traceId, timeoutMs, body, bearer, visitorAddress, signal: visitorSignal }) {
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new UpstreamTimeout(timeoutMs)), timeoutMs);
       const onVisitorGone = () => controller.abort(visitorSignal?.reason);
@@ -56,6 +58,7 @@ export function createApiClient(apiUrl: string): ApiClient {
       const headers: Record<string, string> = { accept: 'application/json', 'x-trace-id': traceId };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (bearer) headers.authorization = `Bearer ${bearer}`;
+      if (visitorAddress) headers['x-forwarded-for'] = visitorAddress;
       try {
         const answer = await request(`${apiUrl}${path}`, {
           method,

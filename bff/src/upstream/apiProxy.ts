@@ -62,7 +62,7 @@ async function forward(
   try {
     const answer = await request(`${api.apiUrl}${target}`, {
       method: req.method as 'GET',
-      headers: headersTowardsApi(req.headers, traceIdOf(res), accessToken),
+      headers: headersTowardsApi(req.headers, traceIdOf(res), accessToken, req.ip),
       body: hasRequestBody(req.method, req.headers) ? req : undefined,
       signal: controller.signal,
       dispatcher: api.dispatcher,

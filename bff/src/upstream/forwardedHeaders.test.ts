@@ -32,17 +32,22 @@ describe('headersTowardsApi', () => {
 });
 
 describe('headersTowardsVisitor', () => {
-  it("keeps the API's headers but hop-by-hop ones and cookies", () => {
+  it("keeps the API's headers but hop-by-hop ones, cookies and its security headers, and is never cached", () => {
     const kept = headersTowardsVisitor({
       'content-type': 'application/problem+json',
       'retry-after': '10',
-      'cache-control': 'no-store',
+      'cache-control': 'max-age=60',
       'x-trace-id': 't',
       connection: 'keep-alive',
       'keep-alive': 'timeout=5',
       'transfer-encoding': 'chunked',
       'set-cookie': ['a=b'],
       'content-length': '120',
+      'x-frame-options': 'SAMEORIGIN',
+      'content-security-policy': "default-src 'none'",
+      'strict-transport-security': 'max-age=31536000',
+      'cross-origin-opener-policy': 'same-origin',
+      'x-content-type-options': 'nosniff',
     });
     expect(Object.fromEntries(kept)).toEqual({
       'content-type': 'application/problem+json',

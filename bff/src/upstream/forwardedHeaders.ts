@@ -2,14 +2,18 @@
  * Which headers cross the proxy. Towards the API: only what the API reads (the body's
  * type and length, Accept, Idempotency-Key), the request's traceId and the session's
  * bearer token; never the visitor's cookies, CSRF token or anything else. Towards the
- * visitor: everything the API said (status, Retry-After, Cache-Control, X-Trace-Id, ...)
- * except hop-by-hop headers and cookies.
+ * visitor: everything the API said (status, Retry-After, X-Trace-Id, ...) except
+ * hop-by-hop headers, cookies and its security headers; every answer is `no-store`.
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
 const forwardedToApi = ['accept', 'content-type', 'content-length', 'idempotency-key'] as const;
 
-/** RFC 9110 §7.6.1 connection-specific headers, plus cookies, which the API has no business setting. */
+/**
+ * Not passed on: RFC 9110 §7.6.1 connection-specific headers, cookies (the API has no
+ * business setting them), and the API's security headers: the BFF's own (securityHeaders.ts)
+ * stand on everything it serves, so the API's must not replace them (adr/0012).
+ */
 const notForwardedToVisitor = new Set([
   'connection',
   'keep-alive',
@@ -20,13 +24,29 @@ const notForwardedToVisitor = new Set([
   'transfer-encoding',
   'upgrade',
   'set-cookie',
+  'content-security-policy',
+  'content-security-policy-report-only',
+  'cross-origin-embedder-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+  'cache-control',
 ]);
 
-/** The headers of the request to the API. */
+/** The headers of the request to the API (the visitor's address as X-Forwarded-For, the BFF's own word for it). */
 export function headersTowardsApi(
   visitor: IncomingHttpHeaders,
   traceId: string,
   accessToken: string,
+  visitorAddress?: string,
 ): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of forwardedToApi) {
@@ -35,10 +55,14 @@ export function headersTowardsApi(
   }
   headers['x-trace-id'] = traceId;
   headers.authorization = `Bearer ${accessToken}`;
+  if (visitorAddress) headers['x-forwarded-for'] = visitorAddress;
   return headers;
 }
 
-/** The API's answer headers that reach the visitor. */
+/**
+ * The API's answer headers that reach the visitor, and `Cache-Control: no-store`: a
+ * bank's balances, movements and profile are never kept by a browser or a proxy cache.
+ */
 export function headersTowardsVisitor(
   api: Record<string, string | string[] | undefined>,
 ): Array<[string, string | string[]]> {
@@ -47,6 +71,7 @@ export function headersTowardsVisitor(
     if (value === undefined || notForwardedToVisitor.has(name.toLowerCase())) continue;
     kept.push([name, value]);
   }
+  kept.push(['cache-control', 'no-store']);
   return kept;
 }
 
