@@ -45,12 +45,12 @@ const CONTRACT: [string, string, string][] = [
 const PUBLIC = ['register', 'createToken', 'refreshToken', 'revokeToken', 'getHealth', 'getReady'];
 /** DESIGN.md's one list of error codes; the server's catalog is checked against the spec. */
 const ERROR_CODES = [
-  ...['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
+  ...['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'HEADERS_TOO_LARGE'],
   ...['IDEMPOTENCY_KEY_MISSING', 'UNAUTHENTICATED', 'INVALID_CREDENTIALS', 'TOKEN_INVALID'],
   ...['AUTHORIZATION_INVALID', 'AUTHORIZATION_EXPIRED', 'PIN_INCORRECT', 'PIN_LOCKED', 'FORBIDDEN'],
   ...['NOT_FOUND', 'ACCOUNT_NOT_FOUND', 'PAYEE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'EMAIL_TAKEN'],
   ...['HANDLE_TAKEN', 'IDEMPOTENCY_IN_FLIGHT', 'IDEMPOTENCY_RESULT_UNKNOWN', 'IDEMPOTENCY_KEY_REUSED'],
-  ...['INSUFFICIENT_FUNDS', 'DAILY_LIMIT_EXCEEDED', 'INVALID_IBAN', 'SAME_ACCOUNT', 'ACCOUNT_CLOSED'],
+  ...['INSUFFICIENT_FUNDS', 'BALANCE_LIMIT_EXCEEDED', 'DAILY_LIMIT_EXCEEDED', 'INVALID_IBAN', 'SAME_ACCOUNT', 'ACCOUNT_CLOSED'],
   ...['ACCOUNT_NOT_EMPTY', 'ACCOUNT_IS_PRIMARY', 'PAYEE_HAS_NO_OPEN_ACCOUNT', 'TOO_MANY_REQUESTS'],
   ...['INTERNAL', 'SERVICE_UNAVAILABLE'],
 ];
@@ -67,6 +67,26 @@ describe('spec/openapi.yaml', () => {
       expect(description, id).toMatch(/A hang-up does not cancel it \(`x-no-deadline`\); the request deadline still bounds it/);
     }
     expect(String(document.info.description).replace(/\s+/g, ' ')).toMatch(/The request deadline's clock still bounds it/);
+  });
+
+  // adr/0012: one rule for text a customer writes, read as the validator (AJV, the u flag) reads it.
+  const textPattern = new RegExp(document.components.schemas.Text.pattern, 'u');
+  it.each([
+    ['a plain name', 'Savings', true],
+    ['accents and an emoji', 'Épargne 🏖️ für später', true],
+    ['inner spaces', 'Rainy  day', true],
+    ['one character', 'A', true],
+    ['a NUL', 'Sav\u0000ings', false],
+    ['another control character', 'tab\there', false],
+    ['a lone high surrogate', 'x\ud800', false],
+    ['a lone low surrogate', '\udfffx', false],
+    ['blank', '   ', false],
+    ['a no-break space and a space', '\u00a0 ', false],
+    ['spaces around it (removed when stored)', ' Savings  ', true],
+    ['a tab around it', '\tSavings', false],
+    ['empty', '', false],
+  ])('the Text rule on %s: %s', (_name, text, accepted) => {
+    expect(textPattern.test(text)).toBe(accepted);
   });
 
   it('has exactly the contract operations', () => {

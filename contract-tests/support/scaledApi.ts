@@ -26,8 +26,6 @@ export const SCALED_CHAIN: Record<string, string> = {
   IDEMPOTENCY_RELEASE_BUDGET_MS: '300',
   /** 8 attempts × 100 ms fit in the deadline, as 8 × 1 s fit in 40 s. */
   ACCOUNT_LOCK_WAIT_MS: '100',
-  /** One secret for every API process of the run, so a customer's token works on each. */
-  JWT_SECRET: 'contract-tests-secret-0123456789abcdef0123456789',
   ACCESS_TOKEN_TTL_SECONDS: '3600',
   LOG_LEVEL: 'info',
 };

@@ -4,11 +4,12 @@
  * 1. logging and traceId first, so every later line (and every error) names its request;
  * 2. security headers, before anything can answer;
  * 3. the request scope (AsyncLocalStorage: traceId, signal), so the data layer sees it;
- * 4. the JSON body parser, bounded, so bad or huge bodies end as 400/413 before any work;
+ * 4. HEAD as GET (RFC 9110), then the JSON body parser, bounded, and its depth check, so
+ *    bad, huge or absurdly nested bodies end as 400/413 before any work;
  * 5. the OpenAPI validator, so handlers only ever see inputs the spec allows (and, in
  *    tests, every answer is checked against the spec on its way out);
- * 6. the sign-in limiter (it reads the validated body), then the operations, one
- *    handler per operationId;
+ * 6. the operations, one handler per operationId (sign-in counts its failures itself:
+ *    domain/signInLimits.ts);
  * 7. the problem handler last, turning every error into one honest problem+json answer.
  */
 import { randomUUID } from 'node:crypto';
@@ -33,15 +34,23 @@ import { stepUpHandlers } from './domain/stepUp.ts';
 import { transactionHandlers } from './domain/transactions.ts';
 import { sessionHandlers } from './domain/sessions.ts';
 import { userHandlers } from './domain/users.ts';
-import { authenticate } from './http/authenticate.ts';
+import { bearerAuthentication } from './http/authenticate.ts';
+import { transactionCursors } from './domain/transactionCursor.ts';
+import { secretHashing } from './domain/secrets.ts';
 import { mountOperations, type Handlers } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';
 import { requestScope } from './http/requestScope.ts';
-import { signInLimit } from './http/signInLimit.ts';
-import { operations } from '@tidewater/spec/operations';
+import { headAsGet, refuseDeepJson } from './http/requestShape.ts';
 
 const require = createRequire(import.meta.url);
 const specPath = require.resolve('@tidewater/spec/openapi.json');
+
+/** Express's `trust proxy` from its configured text ('' = off; a number = hops; else a list or name). */
+function trustProxySetting(text: string): boolean | number | string {
+  if (text === '' || text === 'false') return false;
+  if (text === 'true') return true;
+  return /^\d+$/.test(text) ? Number(text) : text;
+}
 
 /** The client left before its answer was written (the response closed unfinished). */
 const hungUp = (res: { writableFinished: boolean }) => !res.writableFinished;
@@ -50,17 +59,27 @@ const hangUpMessage = 'client closed the request before its answer';
 /** A traceId the client may propose: short and plain, else we make our own. */
 const traceIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
 
-/** Builds the API app on an open database. */
+/** Builds the API app on an open database, signing with `signingSecret` (signingSecret.ts). */
 export function createApp(options: {
   config: ServerConfig;
   database: Database;
   logger: Logger;
+  signingSecret: string;
   validateResponses?: boolean;
 }): Express {
-  const { config, database, logger } = options;
+  const { config, database, logger, signingSecret } = options;
   const marks = config.readYourWritesStore === 'database' ? databaseMarks(database.prisma) : memoryMarks();
   const data = createDataLayer({ database, config, logger, marks });
-  const deps: DomainDeps = { config, data, tokens: accessTokens(config.jwtSecret, config.accessTokenTtlSeconds) };
+  const deps: DomainDeps = {
+    config,
+    data,
+    tokens: accessTokens(signingSecret, config.accessTokenTtlSeconds),
+    cursors: transactionCursors(signingSecret),
+    secrets: secretHashing(config),
+  };
+  const authenticate = bearerAuthentication(deps.tokens, async (userId) =>
+    (await data.read((db) => db.user.findUnique({ where: { id: userId }, select: { id: true } }))) !== null,
+  );
   const handlers: Handlers = {
     ...userHandlers(deps),
     ...sessionHandlers(deps),
@@ -74,6 +93,8 @@ export function createApp(options: {
 
   const app = express();
   app.disable('x-powered-by');
+  // req.ip is the visitor's address as the BFF (a trusted proxy) forwards it: the sign-in limits count by it.
+  app.set('trust proxy', trustProxySetting(config.apiTrustProxy));
   app.set('etag', false);
   app.use(
     pinoHttp({
@@ -102,7 +123,9 @@ export function createApp(options: {
   );
   app.use(helmet({ contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } }));
   app.use(requestScope());
+  app.use(headAsGet());
   app.use(express.json({ limit: config.bodyLimitBytes, strict: true, type: 'application/json' }));
+  app.use(refuseDeepJson());
   app.use(
     OpenApiValidator.middleware({
       apiSpec: JSON.parse(readFileSync(specPath, 'utf8')),
@@ -112,9 +135,8 @@ export function createApp(options: {
       validateFormats: true,
     }),
   );
-  app.post(operations.createToken.expressPath, signInLimit(config));
   mountOperations(app, handlers, {
-    authenticate: (req) => authenticate(req, deps.tokens),
+    authenticate,
     beginRequest: (userId) => data.beginRequest(userId),
     deadlineMs: config.requestDeadlineMs,
   });

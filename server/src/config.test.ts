@@ -57,6 +57,12 @@ describe('the config table', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it('has no signing secret by default, and refuses a short one', () => {
+    expect(loadConfig({}).jwtSecret).toBeUndefined();
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/bank', JWT_SECRET: 'short' })).toThrow(/JWT_SECRET must be at least 32 characters/);
+    expect(loadConfig({ DATABASE_URL: 'postgres://db/bank', JWT_SECRET: 'x'.repeat(32) }).jwtSecret).toBe('x'.repeat(32));
+  });
+
   it('holds the scaled-down chain the tests run on', () => {
     const scaled = { REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1500', DB_RETRY_BASE_DELAY_MS: '50', DB_RETRY_MAX_DELAY_MS: '400', BFF_UPSTREAM_TIMEOUT_MS: '15000' };
     expect(timeoutChainViolations(loadConfig(scaled))).toEqual([]);

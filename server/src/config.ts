@@ -63,10 +63,22 @@ export const defaults = {
   refreshTokenTtlSeconds: 30 * 24 * 3600,
   /** 5 min (STEP_UP_TTL_SECONDS): a step-up authorisation's lifetime (single use); long enough to confirm one send, short enough that a stolen one is soon useless. */
   stepUpTtlSeconds: 300,
-  /** 10 (SIGN_IN_FAILURE_LIMIT): failed sign-ins per email per window before 429; a real customer rarely mistypes ten times. */
+  /** 10 (SIGN_IN_FAILURE_LIMIT): failed sign-ins per email from one address per window before 429; a real customer rarely mistypes ten times, and a stranger locks only their own address out. */
   signInFailureLimit: 10,
-  /** 15 min (SIGN_IN_WINDOW_MS): the window those failures count in; at most ~960 guesses a day per email. */
+  /** 30 (SIGN_IN_ADDRESS_LIMIT): failed sign-ins from one address, whatever the email, per window: password spraying from one place stops there. */
+  signInAddressLimit: 30,
+  /** 10 (SIGN_IN_EMAIL_LIMIT): failures of one email from all addresses per window before each further try waits 2, 4, 8 … s after the last failure (at most SIGN_IN_DELAY_CAP_MS): a growing delay, never a lock a stranger can set. */
+  signInEmailLimit: 10,
+  /** 60 s (SIGN_IN_DELAY_CAP_MS): the longest of those waits; a guesser gets at most one try a minute per email, the owner waits a minute at worst. */
+  signInDelayCapMs: 60_000,
+  /** 1,000 (SIGN_IN_GLOBAL_LIMIT): failures of all emails per window before any address that already failed is refused: spraying from many addresses gets one failure each. */
+  signInGlobalLimit: 1_000,
+  /** 15 min (SIGN_IN_WINDOW_MS): the window the failures count in. */
   signInWindowMs: 900_000,
+  /** 2 (HASHING_CONCURRENCY): password and PIN hashes (scrypt, ~0.27 s and 32 MiB each) run at once; more only slows every one of them on 2 cores. */
+  hashingConcurrency: 2,
+  /** 8 (HASHING_QUEUE): hashes that may wait their turn; beyond it 503 with a 1 s wait, so 48 sign-ins at once cannot make a real one wait seconds. */
+  hashingQueue: 8,
   /** 5 (PIN_MAX_ATTEMPTS): PIN checks that may fail in a row before the PIN locks; a 4-digit PIN then gives a guesser 5 in 10,000 per lock. */
   pinMaxAttempts: 5,
   /** 15 min (PIN_LOCK_SECONDS): how long a locked PIN stays locked; about 480 guesses a day at most. */
@@ -79,6 +91,8 @@ export const defaults = {
   apiPort: 8081,
   /** 127.0.0.1 (API_HOST): the API is reached through the BFF; containers set 0.0.0.0. */
   apiHost: '127.0.0.1',
+  /** loopback (API_TRUST_PROXY): whose X-Forwarded-For names the client (Express's `trust proxy`): the BFF beside it; a container sets the BFF's network. */
+  apiTrustProxy: 'loopback',
   /** ./.data (DATA_DIR): the embedded database's directory when DATABASE_URL is unset. */
   dataDir: './.data',
   /** 4 (DB_CONNECTION_ATTEMPTS): attempts to fetch the connection string from a connection service. */
@@ -103,7 +117,12 @@ export interface ServerConfig extends Config {
   databaseUrl: string | undefined;
   databaseReplicaUrl: string | undefined;
   replicaFallbackToPrimary: boolean;
-  jwtSecret: string;
+  /**
+   * JWT_SECRET: signs access tokens (and cursors). No default: the API refuses a server
+   * database without it; on the embedded default one is made once and kept beside the
+   * data (signingSecret.ts). CLIs that sign nothing (audit:verify) do not need it.
+   */
+  jwtSecret: string | undefined;
   dbConnectionApiUrl: string | undefined;
   dbConnectionName: string | undefined;
   dbConnectionApiToken: string | undefined;
@@ -138,12 +157,19 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   stepUpTtlSeconds: 'STEP_UP_TTL_SECONDS',
   pinMaxAttempts: 'PIN_MAX_ATTEMPTS',
   signInFailureLimit: 'SIGN_IN_FAILURE_LIMIT',
+  signInAddressLimit: 'SIGN_IN_ADDRESS_LIMIT',
+  signInEmailLimit: 'SIGN_IN_EMAIL_LIMIT',
+  signInDelayCapMs: 'SIGN_IN_DELAY_CAP_MS',
+  signInGlobalLimit: 'SIGN_IN_GLOBAL_LIMIT',
   signInWindowMs: 'SIGN_IN_WINDOW_MS',
+  hashingConcurrency: 'HASHING_CONCURRENCY',
+  hashingQueue: 'HASHING_QUEUE',
   pinLockSeconds: 'PIN_LOCK_SECONDS',
   externalDailyLimitMinor: 'EXTERNAL_DAILY_LIMIT_MINOR',
   bodyLimitBytes: 'BODY_LIMIT_BYTES',
   apiPort: 'API_PORT',
   apiHost: 'API_HOST',
+  apiTrustProxy: 'API_TRUST_PROXY',
   dataDir: 'DATA_DIR',
   dbConnectionAttempts: 'DB_CONNECTION_ATTEMPTS',
   dbConnectionBackoffMs: 'DB_CONNECTION_BACKOFF_MS',
@@ -151,8 +177,8 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
 };
 
 /**
- * Limits that 0 would switch off: pg and PostgreSQL read a 0 timeout as "no limit", so a
- * 0 would pass the chain check while nothing bounded the wait any more.
+ * Numbers that 0 would switch off (pg and PostgreSQL read a 0 timeout as "no limit", so a
+ * 0 would pass the chain check while nothing bounded the wait any more) or jam (no hash could run).
  */
 const mustBePositive: Array<keyof typeof defaults> = [
   'dbConnectTimeoutMs',
@@ -160,7 +186,11 @@ const mustBePositive: Array<keyof typeof defaults> = [
   'dbPoolWaitMs',
   'dbReadinessProbeMs',
   'requestDeadlineMs',
+  'hashingConcurrency',
 ];
+
+/** The shortest JWT_SECRET accepted: HS256 wants a key of at least 256 bits. */
+const MIN_SECRET_LENGTH = 32;
 
 /** A configuration that cannot work; the server refuses to start with this message. */
 export class ConfigError extends Error {
@@ -199,12 +229,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     databaseReplicaUrl: env.DATABASE_REPLICA_URL || undefined,
     replicaFallbackToPrimary: env.DATABASE_REPLICA_FALLBACK === '1',
-    jwtSecret: env.JWT_SECRET || 'tidewater-development-secret-change-me',
+    jwtSecret: env.JWT_SECRET || undefined,
     dbConnectionApiUrl: env.DB_CONNECTION_API_URL || undefined,
     dbConnectionName: env.DB_CONNECTION_NAME || undefined,
     dbConnectionApiToken: env.DB_CONNECTION_API_TOKEN || undefined,
     logLevel: env.LOG_LEVEL || 'info',
   } satisfies ServerConfig;
+  if (config.jwtSecret !== undefined && config.jwtSecret.length < MIN_SECRET_LENGTH) {
+    throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters (256 bits of a random secret), got ${config.jwtSecret.length}`);
+  }
   if (!['memory', 'database'].includes(config.readYourWritesStore)) {
     throw new ConfigError(`READ_YOUR_WRITES_STORE must be "memory" or "database", got "${config.readYourWritesStore}"`);
   }

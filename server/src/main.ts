@@ -8,17 +8,21 @@ import { ConfigError, loadConfig } from './config.ts';
 import { openBankDatabase } from './data/openBankDatabase.ts';
 import { createApp } from './app.ts';
 import { guardProcess } from './processGuard.ts';
+import { signingSecret } from './signingSecret.ts';
+import { answerClientError } from './http/requestShape.ts';
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-api' } });
 guardProcess(logger);
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const secret = signingSecret(config, logger);
   const { database, applied } = await openBankDatabase(config, logger);
   logger.info({ applied, kind: database.kind }, 'database ready');
-  const app = createApp({ config, database, logger, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
+  const app = createApp({ config, database, logger, signingSecret: secret, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
   const server = app.listen(config.apiPort, config.apiHost, () => logger.info({ host: config.apiHost, port: config.apiPort }, 'API listening'));
   server.requestTimeout = 0;
+  server.on('clientError', answerClientError);
   const stop = (signal: string) => {
     logger.info({ signal }, 'shutting down');
     server.close(() => void database.close().finally(() => process.exit(0)));

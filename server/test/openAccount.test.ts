@@ -164,8 +164,8 @@ describe('opening an account under an Idempotency-Key', () => {
     const reply = await call(api.url, 'POST', '/api/accounts', { token: ada.token, body: { name: 'Hostile' }, headers: { 'idempotency-key': "'; DROP TABLE accounts; --" } });
     expect(reply.status).toBe(400);
     expect(reply.contentType).toContain('application/problem+json');
-    // The validator's catalogued code for any Idempotency-Key header fault (problems.ts); the detail names the pattern.
-    expect(reply.body.errorCode).toBe('IDEMPOTENCY_KEY_MISSING');
+    // The key is there and malformed: a validation failure (adr/0012); the detail names the pattern.
+    expect(reply.body.errorCode).toBe('VALIDATION_FAILED');
     expect(reply.body.detail).toMatch(/idempotency-key.*pattern/i);
     expect(await named('Hostile')).toEqual([]);
   });

@@ -433,6 +433,7 @@ export interface components {
       | 'MALFORMED_JSON'
       | 'PAYLOAD_TOO_LARGE'
       | 'UNSUPPORTED_MEDIA_TYPE'
+      | 'HEADERS_TOO_LARGE'
       | 'IDEMPOTENCY_KEY_MISSING'
       | 'UNAUTHENTICATED'
       | 'INVALID_CREDENTIALS'
@@ -452,6 +453,7 @@ export interface components {
       | 'IDEMPOTENCY_RESULT_UNKNOWN'
       | 'IDEMPOTENCY_KEY_REUSED'
       | 'INSUFFICIENT_FUNDS'
+      | 'BALANCE_LIMIT_EXCEEDED'
       | 'DAILY_LIMIT_EXCEEDED'
       | 'INVALID_IBAN'
       | 'SAME_ACCOUNT'
@@ -506,7 +508,9 @@ export interface components {
     Money: number;
     /**
      * Format: int64
-     * @description A balance in euro cents; never below zero.
+     * @description A balance in euro cents; never below zero and never above 999,999,999,999,999
+     *     (just under 10^15, well inside the integers JSON carries exactly). A send that
+     *     would take an account past it is `422 BALANCE_LIMIT_EXCEEDED`.
      */
     Balance: number;
     /**
@@ -525,11 +529,20 @@ export interface components {
     Handle: string;
     /** Format: email */
     Email: string;
-    AccountName: string;
+    /**
+     * @description Text a customer writes (names, notes), under one rule: not blank, no control
+     *     character (NUL included, tabs and line breaks too) and well-formed Unicode (no lone
+     *     surrogate); spaces around it are removed before it is stored. Anything else is
+     *     `400 VALIDATION_FAILED`, and nothing is stored.
+     */
+    Text: string;
+    AccountName: components['schemas']['Text'];
     /** @description 4 to 6 digits. */
     Pin: string;
-    /** @description The customer's note on a movement. */
-    Description: string;
+    /** @description The customer's note on a movement (the rule of `Text`). */
+    Description: components['schemas']['Text'];
+    /** @description A person's name as they write it (the rule of `Text`). */
+    PersonName: components['schemas']['Text'];
     User: {
       /** Format: uuid */
       id: string;
@@ -634,7 +647,7 @@ export interface components {
     RegisterRequest: {
       email: components['schemas']['Email'];
       password: string;
-      displayName: string;
+      displayName: components['schemas']['PersonName'];
       handle: components['schemas']['Handle'];
       pin: components['schemas']['Pin'];
     };
@@ -688,7 +701,7 @@ export interface components {
        *     the checksum and the country's length are `422 INVALID_IBAN`.
        */
       iban: string;
-      beneficiaryName: string;
+      beneficiaryName: components['schemas']['PersonName'];
       amountMinor: components['schemas']['Money'];
       /** Format: uuid */
       authorizationId: string;
@@ -839,6 +852,7 @@ export interface components {
     };
     /**
      * @description A valid request that the bank's rules refuse: `INSUFFICIENT_FUNDS`,
+     *     `BALANCE_LIMIT_EXCEEDED` (the account would hold more than a balance can),
      *     `DAILY_LIMIT_EXCEEDED`, `INVALID_IBAN`, `SAME_ACCOUNT`, `ACCOUNT_CLOSED`,
      *     `ACCOUNT_NOT_EMPTY`, `ACCOUNT_IS_PRIMARY`, `PAYEE_HAS_NO_OPEN_ACCOUNT`, or
      *     `IDEMPOTENCY_KEY_REUSED` (the key was used with another payload).

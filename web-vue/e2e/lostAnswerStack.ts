@@ -30,8 +30,6 @@ export const lostAnswerTimings = {
   ACCOUNT_LOCK_WAIT_MS: '200',
   BFF_UPSTREAM_TIMEOUT_MS: '12000',
   RETRY_AFTER_SECONDS: '10',
-  /** One secret for both of its API processes, so a session outlives the crash. */
-  JWT_SECRET: 'e2e-lost-answer-secret-0123456789abcdef0123456789',
 } as const;
 
 /** Env var the specs read: the lost-answer BFF's origin. */

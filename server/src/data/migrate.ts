@@ -56,6 +56,9 @@ async function runMigrations(dbClient: ClientBase, log: (message: string) => voi
     direction: 'up',
     singleTransaction: true,
     checkOrder: true,
+    // Several API processes starting together: the second waits for the first's migrations
+    // (which it then finds applied) instead of failing its start-up.
+    advisoryLockMode: 'wait',
     log,
     logger: { debug: () => {}, info: log, warn: log, error: log },
   });

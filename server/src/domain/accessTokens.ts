@@ -11,6 +11,8 @@ export interface AccessClaims {
 }
 
 const issuer = 'tidewater-api';
+/** Users are named by UUIDs; a token naming anything else is no token of ours. */
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Signs and verifies access tokens with one secret. */
 export function accessTokens(secret: string, ttlSeconds: number) {
@@ -31,7 +33,7 @@ export function accessTokens(secret: string, ttlSeconds: number) {
     async verify(token: string): Promise<AccessClaims | undefined> {
       try {
         const { payload } = await jwtVerify(token, key, { issuer, algorithms: ['HS256'] });
-        if (typeof payload.sub !== 'string' || typeof payload.fam !== 'string') return undefined;
+        if (typeof payload.sub !== 'string' || !uuid.test(payload.sub) || typeof payload.fam !== 'string') return undefined;
         return { userId: payload.sub, familyId: payload.fam };
       } catch {
         return undefined;

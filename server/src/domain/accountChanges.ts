@@ -30,6 +30,7 @@ import { lookForOwnAuditRow } from './auditedSave.ts';
 import type { DomainDeps } from './deps.ts';
 import { toAccount } from './mappers.ts';
 import { limitLockWaits, type Queryable } from './money/accountRows.ts';
+import { writtenText } from './writtenText.ts';
 
 /** An account row with its owner's primary account. */
 type AccountWithPrimary = Account & { primaryAccountId: string | null };
@@ -81,7 +82,7 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
 
   return {
     async renameAccount({ caller, path, body }) {
-      const name = body.name.trim();
+      const name = writtenText(body.name);
       if (!name) throw new ApiProblem('VALIDATION_FAILED', 'The name must not be blank.');
       const lockTimeout = `${Math.max(1, Math.round(config.accountLockWaitMs))}ms`;
       const row = await change(

@@ -15,6 +15,7 @@ import { claimedRequests } from './claimedRequest.ts';
 import type { DomainDeps } from './deps.ts';
 import { hashRequest, idempotencyRecords, isClaimTakenOver } from './idempotency.ts';
 import { toAccount } from './mappers.ts';
+import { writtenText } from './writtenText.ts';
 
 type Account = components['schemas']['Account'];
 
@@ -45,7 +46,7 @@ export function accountOpener({ data, config }: DomainDeps) {
       const row = await data.runInTransaction(
         async (tx) => {
           await records.fence(tx, claim);
-          return tx.account.create({ data: { id, userId, name: body.name.trim() } });
+          return tx.account.create({ data: { id, userId, name: writtenText(body.name) } });
         },
         { label: 'openAccount', verifyCommitted: verifyBy(accountExists(id), config.idempotencyStoreBudgetMs) },
       );

@@ -10,6 +10,7 @@ import type { Handlers } from '../http/operationRouter.ts';
 import { accountOpener } from './accountOpening.ts';
 import type { DomainDeps } from './deps.ts';
 import { toAccount } from './mappers.ts';
+import { writtenText } from './writtenText.ts';
 
 /** The handlers of listing, opening and reading accounts. */
 export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts' | 'openAccount' | 'getAccount'> {
@@ -35,7 +36,7 @@ export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts'
       const key = req.get('idempotency-key');
       if (key !== undefined) return openOnce({ userId: caller.userId, key, body, primaryAccountId: primary });
       const id = randomUUID();
-      const row = await data.write((db) => db.account.create({ data: { id, userId: caller.userId, name: body.name.trim() } }));
+      const row = await data.write((db) => db.account.create({ data: { id, userId: caller.userId, name: writtenText(body.name) } }));
       return { status: 201, body: toAccount(row, primary) };
     },
 

@@ -1,10 +1,12 @@
 /**
- * What the domain's operation families need: the database, the config table and the
- * token service. Built once in `app.ts` and handed to each family.
+ * What the domain's operation families need: the database, the config table, the
+ * token service and the cursors (both keyed by the signing secret). Built once in `app.ts` and handed to each family.
  */
 import type { ServerConfig } from '../config.ts';
 import type { DataLayer } from '../data/dataLayer.ts';
 import type { AccessTokens } from './accessTokens.ts';
+import type { SecretHashing } from './secrets.ts';
+import type { TransactionCursors } from './transactionCursor.ts';
 
 /** The domain's dependencies. */
 export interface DomainDeps {
@@ -12,4 +14,8 @@ export interface DomainDeps {
   readonly data: DataLayer;
   readonly config: ServerConfig;
   readonly tokens: AccessTokens;
+  /** listTransactions' signed cursors. */
+  readonly cursors: TransactionCursors;
+  /** Password and PIN hashing, a few at a time. */
+  readonly secrets: SecretHashing;
 }

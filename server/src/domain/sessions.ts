@@ -1,5 +1,5 @@
 /**
- * Sign-in and its tokens: `createToken` checks the password and issues an access token
+ * Sign-in and its tokens: `createToken` checks the password (limited: signInLimits.ts) and issues an access token
  * with a rotating refresh token (stored only as its hash); `refreshToken` rotates it and,
  * when a spent token comes back, revokes its whole family (it was stolen or replayed);
  * `revokeToken` and `logout` end sessions and are idempotent.
@@ -9,15 +9,17 @@ import { ApiProblem } from '../http/apiProblem.ts';
 import type { Handlers } from '../http/operationRouter.ts';
 import type { Tx } from '../data/dataLayer.ts';
 import type { DomainDeps } from './deps.ts';
-import { hashSecret, hashToken, newOpaqueToken, verifySecret } from './secrets.ts';
+import { hashToken, newOpaqueToken } from './secrets.ts';
+import { signInLimits } from './signInLimits.ts';
 
 /** The handlers of sign-in, refresh, revoke and logout. */
-export function sessionHandlers({ data, config, tokens }: DomainDeps): Pick<
+export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): Pick<
   Handlers,
   'createToken' | 'refreshToken' | 'revokeToken' | 'logout'
 > {
   // Verifying against this when the email is unknown keeps both answers equally slow.
-  const decoyHash = hashSecret(randomUUID());
+  const decoyHash = secrets.hash(randomUUID());
+  const limits = signInLimits(data, config);
 
   async function issuePair(userId: string, familyId: string, tx: Pick<Tx, 'refreshToken'>) {
     const refreshToken = newOpaqueToken();
@@ -45,11 +47,18 @@ export function sessionHandlers({ data, config, tokens }: DomainDeps): Pick<
   }
 
   return {
-    async createToken({ body }) {
+    async createToken({ body, req }) {
       const email = body.email.trim().toLowerCase();
+      const address = req.ip ?? 'unknown';
+      const { failuresHere } = await limits.refuseIfLimited(email, address);
       const user = await data.read((db) => db.user.findUnique({ where: { email } }));
-      const valid = await verifySecret(body.password, user?.passwordHash ?? (await decoyHash));
-      if (!user || !valid) throw new ApiProblem('INVALID_CREDENTIALS');
+      const valid = await secrets.verify(body.password, user?.passwordHash ?? (await decoyHash));
+      if (!user || !valid) {
+        // The refusal is told only once it is counted: an outage here is a 503 that tells nothing.
+        await limits.countFailure(email, address);
+        throw new ApiProblem('INVALID_CREDENTIALS');
+      }
+      if (failuresHere > 0) await limits.clearFailures(email, address);
       // A new row with a fresh id: rerunning it after a confirmed failure cannot duplicate it.
       const { pair } = await data.runInTransaction((tx) => issuePair(user.id, randomUUID(), tx), { label: 'createToken' });
       return { status: 200, body: pair };

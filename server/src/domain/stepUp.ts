@@ -23,7 +23,6 @@ import type { DataLayer, Tx } from '../data/dataLayer.ts';
 import { ApiProblem } from '../http/apiProblem.ts';
 import type { Handlers } from '../http/operationRouter.ts';
 import type { DomainDeps } from './deps.ts';
-import { verifySecret } from './secrets.ts';
 
 /** The user's PIN as the check finds it. */
 interface PinState {
@@ -75,7 +74,7 @@ export async function spendAuthorization(tx: Tx, userId: string, authorizationId
 }
 
 /** The handler of the PIN check. */
-export function stepUpHandlers({ data, config }: DomainDeps): Pick<Handlers, 'verifyPin'> {
+export function stepUpHandlers({ data, config, secrets }: DomainDeps): Pick<Handlers, 'verifyPin'> {
   async function lockedProblem(userId: string): Promise<ApiProblem> {
     const rows = await data.read((db) => db.$queryRaw<{ waitSeconds: number | null }[]>`
       SELECT ceil(extract(epoch FROM pin_locked_until - now()))::int AS "waitSeconds" FROM users WHERE id = ${userId}::uuid`);
@@ -121,7 +120,7 @@ export function stepUpHandlers({ data, config }: DomainDeps): Pick<Handlers, 've
         SELECT pin_hash AS "pinHash", coalesce(pin_locked_until > now(), false) AS locked FROM users WHERE id = ${userId}::uuid`);
       if (!pin) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
       if (pin.locked) throw await lockedProblem(userId);
-      if (!(await verifySecret(body.pin, pin.pinHash))) {
+      if (!(await secrets.verify(body.pin, pin.pinHash))) {
         // The verdict "wrong" is told only once its count committed: an outage here is a 503 that tells nothing.
         const counted = await countFailure(userId);
         if (!counted || counted.lockedUntil) throw await lockedProblem(userId);

@@ -1,6 +1,6 @@
 /**
- * listTransactions: an account's movements, newest first, a page at a time (opaque
- * cursor of (createdAt, id)); with `idempotencyKey`, only what the send made with that
+ * listTransactions: an account's movements, newest first, a page at a time (a signed,
+ * opaque cursor of (createdAt, id): transactionCursor.ts); with `idempotencyKey`, only what the send made with that
  * key wrote on that account (an empty list: it did not land). Only the customer's own
  * accounts, open or closed (404 otherwise).
  *
@@ -11,17 +11,16 @@ import type { Handlers } from '../http/operationRouter.ts';
 import { ApiProblem } from '../http/apiProblem.ts';
 import type { DomainDeps } from './deps.ts';
 import { toTransaction } from './money/transactionView.ts';
-import { decodeCursor, encodeCursor } from './transactionCursor.ts';
 
 const defaultLimit = 20;
 
 /** The handler of listing movements. */
-export function transactionHandlers({ data }: DomainDeps): Pick<Handlers, 'listTransactions'> {
+export function transactionHandlers({ data, cursors }: DomainDeps): Pick<Handlers, 'listTransactions'> {
   return {
     async listTransactions({ caller, query }) {
       const { accountId, idempotencyKey, cursor } = query;
       const limit = Number(query.limit ?? defaultLimit);
-      const after = cursor ? decodeCursor(cursor) : undefined;
+      const after = cursor ? cursors.decode(accountId, cursor) : undefined;
       const list = async (db: ReturnType<typeof data.readDb>) => {
         const account = await db.account.findFirst({ where: { id: accountId, userId: caller.userId }, select: { id: true } });
         if (!account) throw new ApiProblem('ACCOUNT_NOT_FOUND', 'No account of yours has this id.');
@@ -40,7 +39,7 @@ export function transactionHandlers({ data }: DomainDeps): Pick<Handlers, 'listT
       const last = page.at(-1);
       return {
         status: 200,
-        body: { items: page.map(toTransaction), nextCursor: rows.length > limit && last ? encodeCursor(last) : null },
+        body: { items: page.map(toTransaction), nextCursor: rows.length > limit && last ? cursors.encode(accountId, last) : null },
       };
     },
   };

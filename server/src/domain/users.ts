@@ -7,11 +7,11 @@ import { ApiProblem } from '../http/apiProblem.ts';
 import type { Handlers } from '../http/operationRouter.ts';
 import type { DomainDeps } from './deps.ts';
 import { toAccount, toUser } from './mappers.ts';
-import { hashSecret } from './secrets.ts';
 import { isUniqueViolation } from '../data/uniqueViolation.ts';
+import { writtenText } from './writtenText.ts';
 
 /** The handlers of registration and the profile. */
-export function userHandlers({ data }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
+export function userHandlers({ data, secrets }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
   async function refuseTaken(email: string, handle: string): Promise<void> {
     const taken = await data.read((db) =>
       db.user.findMany({ where: { OR: [{ email }, { handle }] }, select: { email: true, handle: true } }),
@@ -24,13 +24,13 @@ export function userHandlers({ data }: DomainDeps): Pick<Handlers, 'register' | 
     async register({ body }) {
       const email = body.email.trim().toLowerCase();
       await refuseTaken(email, body.handle);
-      const [passwordHash, pinHash] = await Promise.all([hashSecret(body.password), hashSecret(body.pin)]);
+      const [passwordHash, pinHash] = await Promise.all([secrets.hash(body.password), secrets.hash(body.pin)]);
       const userId = randomUUID();
       const accountId = randomUUID();
       try {
         const { user, account } = await data.runInTransaction(async (tx) => {
           await tx.user.create({
-            data: { id: userId, email, displayName: body.displayName.trim(), handle: body.handle, passwordHash, pinHash },
+            data: { id: userId, email, displayName: writtenText(body.displayName), handle: body.handle, passwordHash, pinHash },
           });
           const account = await tx.account.create({ data: { id: accountId, userId, name: 'Everyday' } });
           const user = await tx.user.update({ where: { id: userId }, data: { primaryAccountId: accountId } });

@@ -50,7 +50,9 @@ function inputProblem(error: HttpishError): ApiProblem | undefined {
   const details = (error.errors ?? []).map((e) => `${e.path ?? ''} ${e.message ?? ''}`.trim()).join('; ');
   switch (status) {
     case 400: {
-      if (/idempotency-key/i.test(details)) return new ApiProblem('IDEMPOTENCY_KEY_MISSING', details);
+      // Missing is its own code; a key that is there but malformed is a validation failure like any other.
+      const missingKey = (error.errors ?? []).some((e) => /required property 'idempotency-key'/i.test(e.message ?? ''));
+      if (missingKey) return new ApiProblem('IDEMPOTENCY_KEY_MISSING', details);
       return new ApiProblem('VALIDATION_FAILED', details || error.message);
     }
     case 401: return new ApiProblem('UNAUTHENTICATED');

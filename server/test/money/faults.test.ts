@@ -150,6 +150,16 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     expect(outcome(await b.verifyPin(dan, '9999'))).toEqual([403, 'PIN_INCORRECT']);
   });
 
+  it('tells a refused password only once its count committed: a lost count is a 503 that tells nothing', async () => {
+    const email = `count${Date.now()}@example.com`;
+    proxy.arm('cutBefore', 'INSERT INTO sign_in_failures', 2);
+    const answer = await call(api.url, 'POST', '/api/auth/token', { body: { email, password: 'a wrong password' } });
+    proxy.reset();
+    expect([answer.status, answer.body.errorCode]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect(await query(url, 'SELECT count(*)::int AS n FROM sign_in_failures')).toEqual([{ n: 0 }]);
+    expect((await call(api.url, 'POST', '/api/auth/token', { body: { email, password: 'a wrong password' } })).status).toBe(401);
+  });
+
   /** The API's completion line for a trace id, once it is logged. */
   async function completionOf(traceId: string): Promise<{ msg: string; status: number | undefined }> {
     for (let waited = 0; waited < 10_000; waited += 50) {

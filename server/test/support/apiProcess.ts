@@ -4,6 +4,7 @@
  * `/api/health` answers. Its log lines are kept for assertions.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -34,6 +35,13 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/**
+ * The token-signing secret of every API this test process starts (unless `env` names
+ * another, or '' for none): random per run, so no test secret lives in the source, and
+ * shared, so a customer signed in on one API process is signed in on the next.
+ */
+const testSigningSecret = process.env.JWT_SECRET || `test-${randomBytes(24).toString('hex')}`;
+
 /** Starts the API with `env` added to this process's environment. */
 export async function startApi(
   env: Record<string, string> = {},
@@ -42,7 +50,7 @@ export async function startApi(
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: serverDir,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env, API_PORT: String(port) },
+    env: { ...process.env, LOG_LEVEL: 'info', JWT_SECRET: testSigningSecret, ...env, API_PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logLines: string[] = [];

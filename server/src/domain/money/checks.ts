@@ -27,3 +27,13 @@ export function payeeOpenAccount(accounts: AccountsById, accountId: string): Acc
 export function covers(account: AccountState, amountMinor: bigint): void {
   if (account.balanceMinor < amountMinor) throw new ApiProblem('INSUFFICIENT_FUNDS', 'The account does not hold enough money for this.');
 }
+
+/** The most a balance may hold (spec `Balance.maximum`): just under 10^15, exact in every JSON number. */
+export const MAX_BALANCE_MINOR = 999_999_999_999_999n;
+
+/** 422 BALANCE_LIMIT_EXCEEDED when `amountMinor` more would take the account past the most a balance may hold. */
+export function holds(account: AccountState, amountMinor: bigint): void {
+  if (account.balanceMinor + amountMinor > MAX_BALANCE_MINOR) {
+    throw new ApiProblem('BALANCE_LIMIT_EXCEEDED', 'The receiving account cannot hold that much more money.');
+  }
+}

@@ -1,9 +1,10 @@
 /** A deposit: money into one of the customer's open accounts (201 Transaction). */
 import type { components } from '@tidewater/spec/openapi';
-import { ownOpenAccount } from './checks.ts';
+import { holds, ownOpenAccount } from './checks.ts';
 import { postMovement } from './ledger.ts';
 import type { MoneySendFactory } from './moneySend.ts';
 import { toTransaction } from './transactionView.ts';
+import { writtenNote } from '../writtenText.ts';
 
 type Transaction = components['schemas']['Transaction'];
 
@@ -14,13 +15,13 @@ export function depositSend(accountId: string, body: components['schemas']['Depo
     async prepare() {},
     accountIds: () => [accountId],
     async check(_plan, { accounts }) {
-      ownOpenAccount(accounts, accountId, request.userId);
+      holds(ownOpenAccount(accounts, accountId, request.userId), BigInt(body.amountMinor));
     },
     async save(tx, _plan, accounts) {
       const entry = await postMovement(tx, accounts.get(accountId)!, {
         kind: 'deposit',
         amountMinor: BigInt(body.amountMinor),
-        description: body.description ?? null,
+        description: writtenNote(body.description),
         counterparty: null,
         idempotencyKey: request.key,
         transferId: null,

@@ -16,6 +16,7 @@ import { externalSentToday, withinDailyLimit } from './dailyLimit.ts';
 import { postMovement } from './ledger.ts';
 import type { MoneySendFactory } from './moneySend.ts';
 import { toTransaction } from './transactionView.ts';
+import { writtenText, writtenNote } from '../writtenText.ts';
 
 type Transfer = components['schemas']['Transfer'];
 
@@ -33,7 +34,7 @@ export function externalTransferSend(
   body: components['schemas']['ExternalTransferRequest'],
 ): MoneySendFactory<{ iban: string }, Transfer> {
   const amountMinor = BigInt(body.amountMinor);
-  const beneficiaryName = body.beneficiaryName.trim();
+  const beneficiaryName = writtenText(body.beneficiaryName);
   return (request) => ({
     label: 'createExternalTransfer',
     locksCustomer: true,
@@ -53,7 +54,7 @@ export function externalTransferSend(
       const out = await postMovement(tx, accounts.get(body.fromAccountId)!, {
         kind: 'external_out',
         amountMinor: -amountMinor,
-        description: body.description ?? null,
+        description: writtenNote(body.description),
         counterparty: `${beneficiaryName} (${iban})`,
         idempotencyKey: request.key,
         transferId,

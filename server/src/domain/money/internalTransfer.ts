@@ -10,10 +10,11 @@ import type { components } from '@tidewater/spec/openapi';
 import type { DataLayer } from '../../data/dataLayer.ts';
 import { ApiProblem } from '../../http/apiProblem.ts';
 import { toMinor } from '../mappers.ts';
-import { covers, ownOpenAccount, payeeOpenAccount } from './checks.ts';
+import { covers, holds, ownOpenAccount, payeeOpenAccount } from './checks.ts';
 import { postMovement } from './ledger.ts';
 import type { MoneySendFactory } from './moneySend.ts';
 import { toTransaction } from './transactionView.ts';
+import { writtenNote } from '../writtenText.ts';
 
 type Transfer = components['schemas']['Transfer'];
 type Request = components['schemas']['InternalTransferRequest'];
@@ -52,16 +53,16 @@ export function internalTransferSend(data: DataLayer, body: Request): MoneySendF
     accountIds: (plan) => [body.fromAccountId, plan.toAccountId],
     async check(plan, { accounts }) {
       const from = ownOpenAccount(accounts, body.fromAccountId, request.userId);
-      if (plan.byHandle) payeeOpenAccount(accounts, plan.toAccountId);
-      else ownOpenAccount(accounts, plan.toAccountId, request.userId);
+      const to = plan.byHandle ? payeeOpenAccount(accounts, plan.toAccountId) : ownOpenAccount(accounts, plan.toAccountId, request.userId);
       covers(from, amountMinor);
+      holds(to, amountMinor);
     },
     async save(tx, plan, accounts) {
       const from = accounts.get(body.fromAccountId)!;
       const to = accounts.get(plan.toAccountId)!;
       const toIsMine = to.userId === request.userId;
       const transferId = randomUUID();
-      const description = body.description ?? null;
+      const description = writtenNote(body.description);
       const out = await postMovement(tx, from, {
         kind: 'transfer_out',
         amountMinor: -amountMinor,

@@ -9,6 +9,7 @@ import { covers, ownOpenAccount } from './checks.ts';
 import { postMovement } from './ledger.ts';
 import type { MoneySendFactory } from './moneySend.ts';
 import { toTransaction } from './transactionView.ts';
+import { writtenNote } from '../writtenText.ts';
 
 type Transaction = components['schemas']['Transaction'];
 
@@ -31,7 +32,7 @@ export function withdrawSend(
       const entry = await postMovement(tx, accounts.get(accountId)!, {
         kind: 'withdrawal',
         amountMinor: -amountMinor,
-        description: body.description ?? null,
+        description: writtenNote(body.description),
         counterparty: null,
         idempotencyKey: request.key,
         transferId: null,

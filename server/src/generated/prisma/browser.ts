@@ -57,3 +57,8 @@ export type StepUpAuthorization = Prisma.StepUpAuthorizationModel
  * Read-your-writes marks shared by several API processes (server/src/data/readYourWrites.ts).
  */
 export type ReadYourWritesMark = Prisma.ReadYourWritesMarkModel
+/**
+ * Model SignInFailure
+ * 
+ */
+export type SignInFailure = Prisma.SignInFailureModel

@@ -404,7 +404,8 @@ export const ModelName = {
   IdempotencyRecord: 'IdempotencyRecord',
   AuditRow: 'AuditRow',
   StepUpAuthorization: 'StepUpAuthorization',
-  ReadYourWritesMark: 'ReadYourWritesMark'
+  ReadYourWritesMark: 'ReadYourWritesMark',
+  SignInFailure: 'SignInFailure'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -420,7 +421,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "user" | "refreshToken" | "account" | "ledgerEntry" | "idempotencyRecord" | "auditRow" | "stepUpAuthorization" | "readYourWritesMark"
+    modelProps: "user" | "refreshToken" | "account" | "ledgerEntry" | "idempotencyRecord" | "auditRow" | "stepUpAuthorization" | "readYourWritesMark" | "signInFailure"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1016,6 +1017,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    SignInFailure: {
+      payload: Prisma.$SignInFailurePayload<ExtArgs>
+      fields: Prisma.SignInFailureFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SignInFailureFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInFailurePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SignInFailureFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInFailurePayload>
+        }
+        findFirst: {
+          args: Prisma.SignInFailureFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInFailurePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SignInFailureFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInFailurePayload>
+        }
+        findMany: {
+          args: Prisma.SignInFailureFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInFailurePayload>[]
+        }
+        create: {
+          args: Prisma.SignInFailureCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInFailurePayload>
+        }
+        createMany: {
+          args: Prisma.SignInFailureCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SignInFailureCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInFailurePayload>[]
+        }
+        delete: {
+          args: Prisma.SignInFailureDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInFailurePayload>
+        }
+        update: {
+          args: Prisma.SignInFailureUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInFailurePayload>
+        }
+        deleteMany: {
+          args: Prisma.SignInFailureDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SignInFailureUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SignInFailureUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInFailurePayload>[]
+        }
+        upsert: {
+          args: Prisma.SignInFailureUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignInFailurePayload>
+        }
+        aggregate: {
+          args: Prisma.SignInFailureAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSignInFailure>
+        }
+        groupBy: {
+          args: Prisma.SignInFailureGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SignInFailureGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SignInFailureCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SignInFailureCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1170,6 +1245,16 @@ export const ReadYourWritesMarkScalarFieldEnum = {
 } as const
 
 export type ReadYourWritesMarkScalarFieldEnum = (typeof ReadYourWritesMarkScalarFieldEnum)[keyof typeof ReadYourWritesMarkScalarFieldEnum]
+
+
+export const SignInFailureScalarFieldEnum = {
+  id: 'id',
+  emailHash: 'emailHash',
+  address: 'address',
+  failedAt: 'failedAt'
+} as const
+
+export type SignInFailureScalarFieldEnum = (typeof SignInFailureScalarFieldEnum)[keyof typeof SignInFailureScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -1468,6 +1553,7 @@ export type GlobalOmitConfig = {
   auditRow?: Prisma.AuditRowOmit
   stepUpAuthorization?: Prisma.StepUpAuthorizationOmit
   readYourWritesMark?: Prisma.ReadYourWritesMarkOmit
+  signInFailure?: Prisma.SignInFailureOmit
 }
 
 /* Types for Logging */

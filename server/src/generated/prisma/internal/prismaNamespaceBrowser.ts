@@ -58,7 +58,8 @@ export const ModelName = {
   IdempotencyRecord: 'IdempotencyRecord',
   AuditRow: 'AuditRow',
   StepUpAuthorization: 'StepUpAuthorization',
-  ReadYourWritesMark: 'ReadYourWritesMark'
+  ReadYourWritesMark: 'ReadYourWritesMark',
+  SignInFailure: 'SignInFailure'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -192,6 +193,16 @@ export const ReadYourWritesMarkScalarFieldEnum = {
 } as const
 
 export type ReadYourWritesMarkScalarFieldEnum = (typeof ReadYourWritesMarkScalarFieldEnum)[keyof typeof ReadYourWritesMarkScalarFieldEnum]
+
+
+export const SignInFailureScalarFieldEnum = {
+  id: 'id',
+  emailHash: 'emailHash',
+  address: 'address',
+  failedAt: 'failedAt'
+} as const
+
+export type SignInFailureScalarFieldEnum = (typeof SignInFailureScalarFieldEnum)[keyof typeof SignInFailureScalarFieldEnum]
 
 
 export const SortOrder = {
