@@ -1,53 +1,165 @@
 /**
- * Fuzzes the running API with schemathesis (from PyPI) against spec/openapi.yaml, with
- * every default check, authenticated as a freshly registered customer. The API runs on
- * DATABASE_URL when given (CI: a throwaway PostgreSQL), else on a temporary PGlite.
- * Every operation of the spec is fuzzed.
+ * Fuzzes the running API with schemathesis (from PyPI) against spec/openapi.yaml, every
+ * check, positive and negative data, NUL bytes allowed, as two customers who must never
+ * see each other's objects (adr/0012). The fuzzer reaches the money: it is handed, as
+ * data, both customers' funded accounts, unspent step-up authorisations, their handles and
+ * valid IBANs, so withdrawals and transfers can land, and `object_level_authorization`
+ * replays each customer's reads as the other.
  *
- * Usage: npx tsx contract-tests/schemathesis/run.ts [--max-examples N]
+ * The API runs on DATABASE_URL when given (CI: a throwaway PostgreSQL), else on a
+ * temporary PGlite. The run fails on any failed check (a 5xx, a schema violation, another
+ * customer's object), when the API logs a server error, or when a withdrawal, an internal
+ * or an external transfer never answered 201.
+ *
+ * Usage: npx tsx contract-tests/schemathesis/run.ts [--max-examples N] [--seed N]
  */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { query } from '../../server/test/money/database.ts';
 import { startApi } from '../../server/test/support/apiProcess.ts';
 import { call } from '../../server/test/support/httpClient.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const maxExamples = process.argv.includes('--max-examples') ? process.argv[process.argv.indexOf('--max-examples') + 1]! : '30';
+const argument = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1]! : fallback);
+const maxExamples = argument('--max-examples', '30');
+const seed = argument('--seed', '20261201');
+/** The operations the fuzzer must see answer 201 at least once. */
+const MUST_LAND = ['/withdrawals', '/api/transfers/internal', '/api/transfers/external'];
+const IBANS = ['DE89370400440532013000', 'GB82WEST12345698765432', 'FR1420041010050500013M02606', 'NL91ABNA0417164300'];
 
-const dataDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'tidewater-fuzz-'));
-const api = await startApi({ ...(dataDir ? { DATA_DIR: dataDir } : {}), VALIDATE_RESPONSES: '1', LOG_LEVEL: 'warn' });
+const work = mkdtempSync(join(tmpdir(), 'tidewater-fuzz-'));
+const databaseUrl = process.env.DATABASE_URL;
+const api = await startApi({ ...(databaseUrl ? {} : { DATA_DIR: join(work, 'data') }), VALIDATE_RESPONSES: '1', LOG_LEVEL: 'info' });
+
+interface Customer {
+  name: string;
+  token: string;
+  userId: string;
+  handle: string;
+  accounts: string[];
+  authorizations: string[];
+}
+
+/** A customer with two funded accounts and a stock of unspent step-up authorisations. */
+async function customer(name: string): Promise<Customer> {
+  const tag = `${name}${Date.now() % 1e8}`;
+  const who = { email: `fuzz_${tag}@example.com`, password: 'correct horse battery', displayName: `Fuzz ${name}`, handle: `fuzz_${tag}`.slice(0, 20), pin: '2468' };
+  const registered = await call(api.url, 'POST', '/api/auth/register', { body: who });
+  if (registered.status !== 201) throw new Error(`could not register ${name}: ${registered.status}`);
+  const token = (await call(api.url, 'POST', '/api/auth/token', { body: { email: who.email, password: who.password } })).body.accessToken as string;
+  const savings = await call(api.url, 'POST', '/api/accounts', { token, body: { name: 'Savings' } });
+  const accounts = [registered.body.account.id as string, savings.body.id as string];
+  for (const accountId of accounts) {
+    const funded = await call(api.url, 'POST', `/api/accounts/${accountId}/deposits`, { token, body: { amountMinor: 50_000_000_000 }, headers: { 'idempotency-key': `fund-${accountId}` } });
+    if (funded.status !== 201) throw new Error(`could not fund ${name}'s account: ${funded.status}`);
+  }
+  const userId = registered.body.user.id as string;
+  // Each authorisation is single use: a stock of them, minted in the database (a PIN hash each through the API would take minutes).
+  const authorizations = databaseUrl
+    ? (await query<{ id: string }>(databaseUrl, "INSERT INTO step_up_authorizations (id, user_id, expires_at) SELECT gen_random_uuid(), $1::uuid, now() + interval '2 hours' FROM generate_series(1, 200) RETURNING id::text", [userId])).map((row) => row.id)
+    : await Promise.all(Array.from({ length: 12 }, async () => (await call(api.url, 'POST', '/api/step-up', { token, body: { pin: '2468' } })).body.authorizationId as string));
+  return { name, token, userId, handle: who.handle, accounts, authorizations };
+}
+
+/** schemathesis.toml (the documented relaxations) and, generated, the data and the two identities. */
+function config(customers: Customer[]): string {
+  const list = (values: string[]) => `[${values.map((value) => JSON.stringify(value)).join(', ')}]`;
+  const wfcPath = join(work, 'identities.json');
+  writeFileSync(wfcPath, JSON.stringify({ auth: customers.map((c) => ({ name: c.name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${c.token}` }] })) }));
+  return `${readFileSync(join(root, 'contract-tests/schemathesis/schemathesis.toml'), 'utf8')}
+# --- generated by run.ts: the data the fuzzer is handed, and who it fuzzes as ---
+[auth.wfc]
+path = ${JSON.stringify(wfcPath)}
+peers = ${list(customers.map((c) => c.name))}
+
+[dictionaries.accounts]
+values = ${list(customers.flatMap((c) => c.accounts))}
+[dictionaries.authorizations]
+values = ${list(customers.flatMap((c) => c.authorizations))}
+[dictionaries.handles]
+values = ${list(customers.map((c) => c.handle))}
+[dictionaries.ibans]
+values = ${list(IBANS)}
+[dictionaries.pins]
+values = ["2468"]
+
+[parameters]
+"path.accountId" = { dictionary = "accounts", probability = 0.9 }
+"query.accountId" = { dictionary = "accounts", probability = 0.9 }
+"body.fromAccountId" = { dictionary = "accounts", probability = 0.9 }
+"body.toAccountId" = { dictionary = "accounts", probability = 0.8 }
+"body.authorizationId" = { dictionary = "authorizations", probability = 0.9 }
+"body.toHandle" = { dictionary = "handles", probability = 0.8 }
+"body.iban" = { dictionary = "ibans", probability = 0.8 }
+"body.pin" = { dictionary = "pins", probability = 0.5 }
+`;
+}
+
+/** The statuses the API answered per path family, read from its completion log lines. */
+function statusesSeen(logLines: string[]): Map<string, Map<number, number>> {
+  const seen = new Map<string, Map<number, number>>();
+  for (const line of logLines) {
+    let entry: { req?: { method?: string; url?: string }; res?: { statusCode?: number }; responseTime?: number };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (entry.responseTime === undefined || !entry.req?.url || typeof entry.res?.statusCode !== 'number') continue;
+    const family = `${entry.req.method} ${entry.req.url.split('?')[0]!.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/gi, '{id}')}`;
+    const statuses = seen.get(family) ?? new Map<number, number>();
+    statuses.set(entry.res.statusCode, (statuses.get(entry.res.statusCode) ?? 0) + 1);
+    seen.set(family, statuses);
+  }
+  return seen;
+}
+
 let exitCode = 1;
 try {
-  const visitor = { email: `fuzz${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'Fuzz', handle: `fuzz${Date.now() % 1e9}`, pin: '2468' };
-  const registered = await call(api.url, 'POST', '/api/auth/register', { body: visitor });
-  if (registered.status !== 201) throw new Error(`could not register the fuzzing customer: ${registered.status}`);
-  const token = await call(api.url, 'POST', '/api/auth/token', { body: { email: visitor.email, password: visitor.password } });
+  const customers = [await customer('ada'), await customer('grace')];
+  const configPath = join(work, 'schemathesis.toml');
+  writeFileSync(configPath, config(customers));
   const args = [
-    '--config-file', join(root, 'contract-tests/schemathesis/schemathesis.toml'),
+    '--config-file', configPath,
     'run',
     join(root, 'spec/openapi.yaml'),
     '--url', api.url,
-    '--header', `Authorization: Bearer ${token.body.accessToken}`,
     '--checks', 'all',
+    '--mode', 'all',
     '--max-examples', maxExamples,
+    '--seed', seed,
+    '--continue-on-failure',
     // One worker: with two, schemathesis 4.32's coverage phase parses Python source from two
     // threads at once and CPython 3.11 fails ("AST constructor recursion depth mismatch").
     '--workers', '1',
     '--request-timeout', '30',
   ];
-  console.log(`schemathesis ${args.filter((a) => !a.startsWith('Authorization')).join(' ')}`);
-  const run = spawnSync('schemathesis', args, { stdio: 'inherit', cwd: root });
-  exitCode = run.status ?? 1;
-  const serverErrors = api.logLines.filter((line) => /"statusCode":5\d\d|"level":50/.test(line));
+  console.log(`schemathesis ${args.join(' ')} (seed ${seed}; as ${customers.map((c) => c.name).join(' and ')})`);
+  // Not spawnSync: this process must keep reading the API's log while schemathesis runs.
+  exitCode = await new Promise<number>((resolve) => spawn('schemathesis', args, { stdio: 'inherit', cwd: root }).on('exit', (code) => resolve(code ?? 1)));
+
+  const seen = statusesSeen(api.logLines);
+  console.log('\nwhat the API answered the fuzzer, by operation:');
+  for (const [family, statuses] of [...seen].sort(([a], [b]) => a.localeCompare(b))) {
+    console.log(`  ${family}: ${[...statuses].sort(([a], [b]) => a - b).map(([status, n]) => `${status}×${n}`).join(' ')}`);
+  }
+  for (const path of MUST_LAND) {
+    const landed = [...seen].some(([family, statuses]) => family.startsWith('POST ') && family.endsWith(path.startsWith('/api') ? path : `{id}${path}`) && statuses.has(201));
+    if (!landed) {
+      console.error(`the fuzzer never got a 201 from POST …${path}: it did not reach the money`);
+      exitCode = exitCode || 1;
+    }
+  }
+  const serverErrors = api.logLines.filter((line) => /"statusCode":5\d\d|"level":50/.test(line) && !/"statusCode":503/.test(line));
   if (serverErrors.length > 0) {
     console.error(`the API logged ${serverErrors.length} server error(s) while the database was healthy:\n${serverErrors.slice(0, 5).join('\n')}`);
     exitCode = exitCode || 1;
   }
 } finally {
   await api.stop();
-  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  rmSync(work, { recursive: true, force: true });
 }
 process.exit(exitCode);

@@ -4,8 +4,8 @@
  * 1. logging and traceId first, so every later line (and every error) names its request;
  * 2. security headers, before anything can answer;
  * 3. the request scope (AsyncLocalStorage: traceId, signal), so the data layer sees it;
- * 4. HEAD as GET (RFC 9110), then the JSON body parser, bounded, and its depth check, so
- *    bad, huge or absurdly nested bodies end as 400/413 before any work;
+ * 4. HEAD as GET (RFC 9110), then the JSON body parser, bounded, and its shape check, so
+ *    bad, huge, absurdly nested or ill-formed bodies end as 400/413 before any work;
  * 5. the OpenAPI validator, so handlers only ever see inputs the spec allows (and, in
  *    tests, every answer is checked against the spec on its way out);
  * 6. the operations, one handler per operationId (sign-in counts its failures itself:
@@ -40,7 +40,7 @@ import { secretHashing } from './domain/secrets.ts';
 import { mountOperations, type Handlers } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';
 import { requestScope } from './http/requestScope.ts';
-import { headAsGet, refuseDeepJson } from './http/requestShape.ts';
+import { headAsGet, refuseMalformedJson } from './http/requestShape.ts';
 
 const require = createRequire(import.meta.url);
 const specPath = require.resolve('@tidewater/spec/openapi.json');
@@ -125,7 +125,7 @@ export function createApp(options: {
   app.use(requestScope());
   app.use(headAsGet());
   app.use(express.json({ limit: config.bodyLimitBytes, strict: true, type: 'application/json' }));
-  app.use(refuseDeepJson());
+  app.use(refuseMalformedJson());
   app.use(
     OpenApiValidator.middleware({
       apiSpec: JSON.parse(readFileSync(specPath, 'utf8')),

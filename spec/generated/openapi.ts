@@ -532,8 +532,9 @@ export interface components {
     /**
      * @description Text a customer writes (names, notes), under one rule: not blank, no control
      *     character (NUL included, tabs and line breaks too) and well-formed Unicode (no lone
-     *     surrogate); spaces around it are removed before it is stored. Anything else is
-     *     `400 VALIDATION_FAILED`, and nothing is stored.
+     *     surrogate: the API refuses one in any string of any body, a rule no regular
+     *     expression can say portably); spaces around it are removed before it is stored.
+     *     Anything else is `400 VALIDATION_FAILED`, and nothing is stored.
      */
     Text: string;
     AccountName: components['schemas']['Text'];

@@ -8,6 +8,7 @@
  * sessions.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../../server/test/support/apiProcess.ts';
 
@@ -58,9 +59,8 @@ export async function startBff({
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logLines: string[] = [];
-  const collect = (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  // Whole lines: a line can arrive split across two chunks of the pipe.
+  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', (line) => line && logLines.push(line));
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) =>

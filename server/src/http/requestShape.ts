@@ -4,9 +4,10 @@
  *
  * - `headAsGet`: HEAD on a GET operation is that GET without its body (RFC 9110 §9.3.2).
  *   Node already left the body out when it saw HEAD; the router then finds the GET.
- * - `refuseDeepJson`: a JSON body nested deeper than 32 levels is 400 VALIDATION_FAILED
- *   (no body of this API nests more than 4; 5,000 levels blew the validator's stack).
- *   Measured without recursion, so the check itself cannot overflow.
+ * - `refuseMalformedJson`: a JSON body nested deeper than 32 levels (no body of this API
+ *   nests more than 4; 5,000 levels blew the validator's stack), or with a lone surrogate
+ *   in any string (no portable pattern can refuse one), is 400 VALIDATION_FAILED. Walked
+ *   without recursion, so the check itself cannot overflow.
  * - `answerClientError`: a request Node could not even parse (headers over 16 KiB, a
  *   broken request line) is answered problem+json (431 HEADERS_TOO_LARGE or 400), not
  *   with Node's bare status line.
@@ -25,26 +26,39 @@ export function headAsGet(): RequestHandler {
   };
 }
 
-/** The deepest nesting of arrays and objects in `value`, counted without recursion. */
-export function jsonDepth(value: unknown): number {
-  let deepest = 0;
+/** A surrogate code point on its own (a pair reads as the one code point it encodes). */
+const loneSurrogate = /\p{Cs}/u;
+
+/** What a body holds that no request may: its nesting, and whether any string (key or value) is not well-formed Unicode. Walked without recursion. */
+export function jsonShape(value: unknown): { depth: number; wellFormed: boolean } {
+  let depth = 0;
+  let wellFormed = true;
   const stack: Array<[unknown, number]> = [[value, 0]];
   while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
+    const [node, level] = stack.pop()!;
+    if (typeof node === 'string') wellFormed &&= !loneSurrogate.test(node);
     if (node === null || typeof node !== 'object') continue;
-    deepest = Math.max(deepest, depth + 1);
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+    depth = Math.max(depth, level + 1);
+    for (const [key, child] of Object.entries(node)) {
+      wellFormed &&= !loneSurrogate.test(key);
+      stack.push([child, level + 1]);
+    }
   }
-  return deepest;
+  return { depth, wellFormed };
 }
 
 /** The deepest a body may nest. */
 export const MAX_JSON_DEPTH = 32;
 
-/** 400 VALIDATION_FAILED for a body nested deeper than MAX_JSON_DEPTH. */
-export function refuseDeepJson(): RequestHandler {
+/**
+ * 400 VALIDATION_FAILED for a body nested deeper than MAX_JSON_DEPTH, or holding a lone
+ * surrogate anywhere (PostgreSQL's jsonb refuses one: 22P02).
+ */
+export function refuseMalformedJson(): RequestHandler {
   return (req, _res, next) => {
-    if (jsonDepth(req.body) > MAX_JSON_DEPTH) return next(new ApiProblem('VALIDATION_FAILED', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`));
+    const { depth, wellFormed } = jsonShape(req.body);
+    if (depth > MAX_JSON_DEPTH) return next(new ApiProblem('VALIDATION_FAILED', `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`));
+    if (!wellFormed) return next(new ApiProblem('VALIDATION_FAILED', 'The JSON body holds text that is not well-formed Unicode (a lone surrogate).'));
     next();
   };
 }

@@ -4,6 +4,7 @@
  * `/api/health` answers. Its log lines are kept for assertions.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -54,9 +55,8 @@ export async function startApi(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logLines: string[] = [];
-  const collect = (chunk: Buffer) => logLines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  // Whole lines: a line can arrive split across two chunks of the pipe.
+  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', (line) => line && logLines.push(line));
   const url = `http://127.0.0.1:${port}`;
   const exited = new Promise<never>((_, reject) =>
     child.once('exit', (code) =>
