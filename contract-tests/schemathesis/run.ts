@@ -85,6 +85,10 @@ values = ${list(customers.map((c) => c.handle))}
 values = ${list(IBANS)}
 [dictionaries.pins]
 values = ["2468"]
+[dictionaries.names]
+values = ["Grace Hopper", "Ada Lovelace", "Émile Zola"]
+[dictionaries.amounts]
+values = [1, 250, 2500, 99999]
 
 [parameters]
 "path.accountId" = { dictionary = "accounts", probability = 0.9 }
@@ -95,6 +99,8 @@ values = ["2468"]
 "body.toHandle" = { dictionary = "handles", probability = 0.8 }
 "body.iban" = { dictionary = "ibans", probability = 0.8 }
 "body.pin" = { dictionary = "pins", probability = 0.5 }
+"body.beneficiaryName" = { dictionary = "names", probability = 0.7 }
+"body.amountMinor" = { dictionary = "amounts", probability = 0.6 }
 `;
 }
 
