@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { errorCatalog, problemType as apiProblemType } from '../../../server/src/http/errorCatalog.ts';
+import { errorCatalog, problemType as apiProblemType } from '../../../server/src/errors/errorCatalog.ts';
 import { bffProblems, problemBody, problemType, type BffErrorCode } from './problem.ts';
 
 const specErrorCodes = (

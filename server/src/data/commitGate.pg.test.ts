@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../config.ts';
-import { isDeadlineExceeded } from '../http/deadlineExceeded.ts';
+import { isDeadlineExceeded } from '../request/deadlineExceeded.ts';
 import { startPrimary, type PgCluster } from '../../test/support/pgCluster.ts';
 import { inRequest, memoryLogger } from '../../test/support/inRequest.ts';
 import { createDataLayer } from './createDataLayer.ts';

@@ -21,7 +21,7 @@ import type {
   SqlQuery,
   Transaction,
 } from '@prisma/driver-adapter-utils';
-import { currentContext } from '../http/requestContext.ts';
+import { currentContext } from '../request/requestContext.ts';
 import { currentTransactionAttempt } from './transactionAttempt.ts';
 
 /** Options of the gate. */

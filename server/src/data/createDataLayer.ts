@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.ts';
-import { currentContext } from '../http/requestContext.ts';
+import { currentContext } from '../request/requestContext.ts';
 import { ContentionExhausted } from './contentionExhausted.ts';
 import type { DataLayer, ReadConnection, TransactionOptions, Tx } from './dataLayer.ts';
 import type { Database } from './database.ts';

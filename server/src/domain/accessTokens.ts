@@ -3,12 +3,7 @@
  * family they came from (`fam`, so logout can revoke that family's siblings too).
  */
 import { SignJWT, jwtVerify } from 'jose';
-
-/** What a verified access token says. */
-export interface AccessClaims {
-  userId: string;
-  familyId: string;
-}
+import type { AccessClaims } from '../contract/operations.ts';
 
 const issuer = 'tidewater-api';
 /** Users are named by UUIDs; a token naming anything else is no token of ours. */

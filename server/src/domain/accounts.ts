@@ -5,8 +5,8 @@
  * without one, every request opens an account.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiProblem } from '../http/apiProblem.ts';
-import type { Handlers } from '../http/operationRouter.ts';
+import { ApiProblem } from '../errors/apiProblem.ts';
+import type { Handlers } from '../contract/operations.ts';
 import { accountOpener } from './accountOpening.ts';
 import type { DomainDeps } from './deps.ts';
 import { toAccount } from './mappers.ts';
@@ -31,9 +31,9 @@ export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts'
       return { status: 200, body: { items: rows.map((row) => toAccount(row, primary)) } };
     },
 
-    async openAccount({ caller, body, req }) {
+    async openAccount({ caller, body, headers }) {
       const primary = await primaryOf(caller.userId);
-      const key = req.get('idempotency-key');
+      const key = headers['Idempotency-Key'];
       if (key !== undefined) return openOnce({ userId: caller.userId, key, body, primaryAccountId: primary });
       const id = randomUUID();
       const row = await data.write((db) => db.account.create({ data: { id, userId: caller.userId, name: writtenText(body.name) } }));

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { DataLayer } from '../data/dataLayer.ts';
-import { currentContext, runWithContext, type RequestContext } from '../http/requestContext.ts';
+import { currentContext, runWithContext, type RequestContext } from '../request/requestContext.ts';
 import { lookForOwnAuditRow } from './auditedSave.ts';
 
 const mine = '00000000-0000-4000-8000-0000000000aa';

@@ -10,7 +10,7 @@
  * reading the primary.
  */
 import type { DataLayer } from '../data/dataLayer.ts';
-import { currentContext } from '../http/requestContext.ts';
+import { currentContext } from '../request/requestContext.ts';
 import { runBookkeeping } from './bookkeeping.ts';
 
 /** Did a row stamped with `requestId` commit? */

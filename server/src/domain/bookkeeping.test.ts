@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import { isDeadlineExceeded } from '../http/deadlineExceeded.ts';
-import { currentContext, runWithContext, type RequestContext } from '../http/requestContext.ts';
+import { isDeadlineExceeded } from '../request/deadlineExceeded.ts';
+import { currentContext, runWithContext, type RequestContext } from '../request/requestContext.ts';
 import { runBookkeeping } from './bookkeeping.ts';
 
 function requestContext(signal: AbortSignal): RequestContext {

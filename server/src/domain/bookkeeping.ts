@@ -12,8 +12,8 @@
  * The data layer and the commit gate read the signal from the current context, so both
  * honour the budget. A write the copy made still marks the request as one that wrote.
  */
-import { DeadlineExceeded } from '../http/deadlineExceeded.ts';
-import { currentContext, runWithContext } from '../http/requestContext.ts';
+import { DeadlineExceeded } from '../request/deadlineExceeded.ts';
+import { currentContext, runWithContext } from '../request/requestContext.ts';
 
 /** Options of one bookkeeping step. */
 export interface BookkeepingOptions {

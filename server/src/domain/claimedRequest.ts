@@ -11,9 +11,9 @@
  * - `outageAnswer`: an outage the rule says moved nothing is a 503 with `applied: false`.
  */
 import type { Config } from '../config.ts';
-import { ApiProblem, isApiProblem } from '../http/apiProblem.ts';
-import { outageOf } from '../http/outage.ts';
-import { currentContext } from '../http/requestContext.ts';
+import { ApiProblem, isApiProblem } from '../errors/apiProblem.ts';
+import { outageOf } from '../data/outage.ts';
+import { currentContext } from '../request/requestContext.ts';
 import { appliedExtras } from './appliedRule.ts';
 import type { Claim, ClaimOutcome, IdempotencyRecords } from './idempotency.ts';
 

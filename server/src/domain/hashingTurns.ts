@@ -5,7 +5,7 @@
  * line when their request's deadline fires); anyone beyond that is told at once: 503 with
  * a 1 s wait, nothing hashed and nothing counted.
  */
-import { ApiProblem } from '../http/apiProblem.ts';
+import { ApiProblem } from '../errors/apiProblem.ts';
 
 /** Gives back a turn (safe to call twice). */
 export type ReleaseTurn = () => void;

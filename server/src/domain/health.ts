@@ -2,7 +2,7 @@
  * Liveness and readiness: `getHealth` answers while the process runs; `getReady` asks
  * the database one cheap question and answers 503 when it cannot.
  */
-import type { Handlers } from '../http/operationRouter.ts';
+import type { Handlers } from '../contract/operations.ts';
 import type { DomainDeps } from './deps.ts';
 
 /** The handlers of the health probes. */

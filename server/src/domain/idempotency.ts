@@ -23,8 +23,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { DataLayer, Tx } from '../data/dataLayer.ts';
-import { ApiProblem } from '../http/apiProblem.ts';
-import { currentContext } from '../http/requestContext.ts';
+import { ApiProblem } from '../errors/apiProblem.ts';
+import { currentContext } from '../request/requestContext.ts';
 import { runBookkeeping } from './bookkeeping.ts';
 import { canonicalJson, inJsonbOrder, sha256Hex } from './canonicalJson.ts';
 

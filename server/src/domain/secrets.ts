@@ -4,7 +4,7 @@
  * (adr/0002-stack.md, adr/0012)
  */
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { currentContext } from '../http/requestContext.ts';
+import { currentContext } from '../request/requestContext.ts';
 import { hashingTurns } from './hashingTurns.ts';
 
 /** N=2^15, r=8, p=3: one of OWASP's equivalent scrypt minimums, 32 MiB per hash. */

@@ -5,8 +5,8 @@
  * `revokeToken` and `logout` end sessions and are idempotent.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiProblem } from '../http/apiProblem.ts';
-import type { Handlers } from '../http/operationRouter.ts';
+import { ApiProblem } from '../errors/apiProblem.ts';
+import type { Handlers } from '../contract/operations.ts';
 import type { Tx } from '../data/dataLayer.ts';
 import type { DomainDeps } from './deps.ts';
 import { hashToken, newOpaqueToken } from './secrets.ts';
@@ -47,9 +47,9 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
   }
 
   return {
-    async createToken({ body, req }) {
+    async createToken({ body, clientAddress }) {
       const email = body.email.trim().toLowerCase();
-      const address = req.ip ?? 'unknown';
+      const address = clientAddress ?? 'unknown';
       const { failuresHere } = await limits.refuseIfLimited(email, address);
       const user = await data.read((db) => db.user.findUnique({ where: { email } }));
       const valid = await secrets.verify(body.password, user?.passwordHash ?? (await decoyHash));

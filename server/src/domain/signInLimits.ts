@@ -18,7 +18,7 @@
  */
 import type { Config } from '../config.ts';
 import type { DataLayer } from '../data/dataLayer.ts';
-import { ApiProblem } from '../http/apiProblem.ts';
+import { ApiProblem } from '../errors/apiProblem.ts';
 import { sha256Hex } from './canonicalJson.ts';
 
 /** The numbers (config.ts). */

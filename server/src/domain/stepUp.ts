@@ -20,8 +20,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { DataLayer, Tx } from '../data/dataLayer.ts';
-import { ApiProblem } from '../http/apiProblem.ts';
-import type { Handlers } from '../http/operationRouter.ts';
+import { ApiProblem } from '../errors/apiProblem.ts';
+import type { Handlers } from '../contract/operations.ts';
 import type { DomainDeps } from './deps.ts';
 
 /** The user's PIN as the check finds it. */

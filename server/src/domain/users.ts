@@ -3,8 +3,8 @@
  * ("Everyday", primary) in the same transaction as the user; `getMe` reads the profile.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiProblem } from '../http/apiProblem.ts';
-import type { Handlers } from '../http/operationRouter.ts';
+import { ApiProblem } from '../errors/apiProblem.ts';
+import type { Handlers } from '../contract/operations.ts';
 import type { DomainDeps } from './deps.ts';
 import { toAccount, toUser } from './mappers.ts';
 import { isUniqueViolation } from '../data/uniqueViolation.ts';

@@ -7,8 +7,9 @@
  * (up to 100,000, then the memory starts again): one look-up per user, not per request.
  */
 import type { Request } from 'express';
-import type { AccessClaims, AccessTokens } from '../domain/accessTokens.ts';
-import { ApiProblem } from './apiProblem.ts';
+import type { AccessClaims } from '../contract/operations.ts';
+import type { AccessTokens } from '../domain/accessTokens.ts';
+import { ApiProblem } from '../errors/apiProblem.ts';
 
 const bearer = /^bearer +([A-Za-z0-9._~+/-]+=*)$/i;
 const rememberedAtMost = 100_000;

@@ -1,42 +1,14 @@
 /**
  * The typed operation router: every `operationId` of the spec maps to exactly one
- * handler whose parameters, body and answers are typed from the generated spec types.
- * `Handlers` names every operation, so a missing handler is a type error.
+ * handler (the types are `contract/operations.ts`). The router turns Express's request
+ * into the handler's plain input: path, query, the declared headers under the spec's
+ * names, body, caller and client address; the domain never sees `req`.
  */
 import type { Express, Request, Response } from 'express';
 import { operations, type OperationId } from '@tidewater/spec/operations';
-import type { operations as OperationTypes } from '@tidewater/spec/openapi';
-import type { AccessClaims } from '../domain/accessTokens.ts';
-import { currentContext } from './requestContext.ts';
-
-type Op<K extends OperationId> = OperationTypes[K];
-type Params<K extends OperationId> = Op<K> extends { parameters: infer P } ? P : never;
-type Part<P, Name extends string> = P extends { [N in Name]?: infer V } ? (undefined extends V ? Exclude<V, undefined> : V) : never;
-type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
-type RequestBody<K extends OperationId> = Op<K> extends { requestBody?: infer R } ? JsonOf<Exclude<R, undefined>> : undefined;
-
-/** The successful answers an operation declares, as `{ status, body }` pairs. */
-export type Answer<K extends OperationId> = {
-  [S in keyof Op<K>['responses'] & (200 | 201 | 204)]: { status: S; body: JsonOf<Op<K>['responses'][S]>; headers?: Record<string, string> };
-}[keyof Op<K>['responses'] & (200 | 201 | 204)];
-
-/** What a handler receives: validated inputs, typed from the spec. */
-export interface OperationInput<K extends OperationId> {
-  readonly operationId: K;
-  readonly path: Part<Params<K>, 'path'>;
-  readonly query: Part<Params<K>, 'query'>;
-  readonly headers: Part<Params<K>, 'header'>;
-  readonly body: RequestBody<K>;
-  /** The signed-in caller; present on every secured operation. */
-  readonly caller: AccessClaims;
-  readonly req: Request;
-}
-
-/** One handler per operation. */
-export type Handler<K extends OperationId> = (input: OperationInput<K>) => Promise<Answer<K>>;
-
-/** The whole API: a handler for every operation of the spec. */
-export type Handlers = { [K in OperationId]: Handler<K> };
+import spec from '@tidewater/spec/openapi.json' with { type: 'json' };
+import type { AccessClaims, Handler, Handlers, OperationInput } from '../contract/operations.ts';
+import { currentContext } from '../request/requestContext.ts';
 
 /** Hooks and numbers the router runs each handler with. */
 export interface RouterHooks {
@@ -64,10 +36,41 @@ interface LooseAnswer {
   headers?: Record<string, string>;
 }
 
+interface HeaderParameter {
+  name: string;
+  in: string;
+}
+type SpecOperation = { operationId?: string; parameters?: Array<HeaderParameter | { $ref: string }> };
+
+/** The header parameters each operation declares, by the spec's names (`Idempotency-Key`). */
+function declaredHeaders(): Map<string, string[]> {
+  const shared = spec.components.parameters as Record<string, HeaderParameter>;
+  const byOperation = new Map<string, string[]>();
+  for (const item of Object.values(spec.paths) as Array<Record<string, SpecOperation>>) {
+    for (const operation of Object.values(item)) {
+      if (!operation.operationId) continue;
+      const parameters = (operation.parameters ?? []).map((p) => ('$ref' in p ? shared[p.$ref.split('/').pop()!]! : p));
+      byOperation.set(operation.operationId, parameters.filter((p) => p.in === 'header').map((p) => p.name));
+    }
+  }
+  return byOperation;
+}
+
+/** The declared headers a request carries, under the spec's names. */
+function headersOf(req: Request, names: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of names) {
+    const value = req.get(name);
+    if (value !== undefined) headers[name] = value;
+  }
+  return headers;
+}
+
 const anonymous: AccessClaims = { userId: '', familyId: '' };
 
 /** Mounts every operation on the app at its spec path. */
 export function mountOperations(app: Express, handlers: Handlers, hooks: RouterHooks): void {
+  const headerNames = declaredHeaders();
   for (const operationId of Object.keys(operations) as OperationId[]) {
     const operation = operations[operationId];
     const handler = handlers[operationId] as Handler<OperationId>;
@@ -80,14 +83,14 @@ export function mountOperations(app: Express, handlers: Handlers, hooks: RouterH
         const caller = operation.secured ? await hooks.authenticate(req) : anonymous;
         if (caller.userId) await hooks.beginRequest(caller.userId);
         return handler({
-        operationId,
-        path: req.params,
-        query: req.query,
-        headers: req.headers,
-        body: req.body,
-        caller,
-        req,
-      } as unknown as OperationInput<OperationId>) as Promise<LooseAnswer>;
+          operationId,
+          path: req.params,
+          query: req.query,
+          headers: headersOf(req, headerNames.get(operationId) ?? []),
+          body: req.body,
+          caller,
+          clientAddress: req.ip,
+        } as unknown as OperationInput<OperationId>) as Promise<LooseAnswer>;
       })();
       // The deadline answers even when the database never does (a hung server ignores cancels);
       // the abandoned work can no longer commit (the gate refuses), so its outcome is logged only.

@@ -5,26 +5,10 @@
  * anything unexplained as a 500 that names its traceId and nothing of its internals.
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
-import { ApiProblem, isApiProblem, type ProblemExtras } from './apiProblem.ts';
-import { errorCatalog, problemType, type ErrorCode } from './errorCatalog.ts';
-import { outageOf } from './outage.ts';
-import type { RequestContext } from './requestContext.ts';
-
-/** The wire shape of a problem (components.schemas.Problem). */
-export interface ProblemBody extends ProblemExtras {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  errorCode: ErrorCode;
-  traceId: string;
-}
-
-/** Builds the problem body for a code. */
-export function problemBody(code: ErrorCode, traceId: string, detail?: string, extras: ProblemExtras = {}): ProblemBody {
-  const { status, title } = errorCatalog[code];
-  return { type: problemType(code), title, status, ...(detail ? { detail } : {}), errorCode: code, traceId, ...extras };
-}
+import { ApiProblem, isApiProblem, type ProblemExtras } from '../errors/apiProblem.ts';
+import { problemBody, type ProblemBody } from '../errors/problemBody.ts';
+import { outageOf } from '../data/outage.ts';
+import type { RequestContext } from '../request/requestContext.ts';
 
 /** Writes a problem; a 503 or 429 also names its wait in Retry-After and is never cached. */
 export function sendProblem(res: Response, body: ProblemBody): void {

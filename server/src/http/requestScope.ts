@@ -4,8 +4,8 @@
  * a client that hangs up fires the signal (unless a commit or a result disarmed it).
  */
 import type { RequestHandler } from 'express';
-import { runWithContext, type RequestContext } from './requestContext.ts';
-import { RequestDeadline } from './requestDeadline.ts';
+import { runWithContext, type RequestContext } from '../request/requestContext.ts';
+import { RequestDeadline } from '../request/requestDeadline.ts';
 
 /** Opens the request's context for everything after it in the chain. */
 export function requestScope(): RequestHandler {

@@ -15,8 +15,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
-import { ApiProblem } from './apiProblem.ts';
-import { problemBody } from './problems.ts';
+import { ApiProblem } from '../errors/apiProblem.ts';
+import { problemBody } from '../errors/problemBody.ts';
 
 /** HEAD on a GET operation is answered as the GET, without its body. */
 export function headAsGet(): RequestHandler {

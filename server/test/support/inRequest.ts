@@ -5,8 +5,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
-import { runWithContext, type RequestContext } from '../../src/http/requestContext.ts';
-import { RequestDeadline } from '../../src/http/requestDeadline.ts';
+import { runWithContext, type RequestContext } from '../../src/request/requestContext.ts';
+import { RequestDeadline } from '../../src/request/requestDeadline.ts';
 
 /** A logger whose JSON lines are kept in `lines`. */
 export function memoryLogger(): { logger: Logger; lines: Array<Record<string, unknown>> } {

@@ -2,7 +2,7 @@
  * The looks every attempt of a send takes, shared by the sends so that an attempt and the
  * re-check before a busy answer run the same code.
  */
-import { ApiProblem } from '../../http/apiProblem.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { AccountState, AccountsById } from './accountRows.ts';
 
 /** The customer's own open account; 404 for one that is absent, another customer's or closed. */

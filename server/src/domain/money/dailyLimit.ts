@@ -4,7 +4,7 @@
  * attempt counts it after locking the customer's row, so two transfers of the same
  * customer cannot both pass it.
  */
-import { ApiProblem } from '../../http/apiProblem.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Queryable } from './accountRows.ts';
 
 /** What the customer sent to IBANs since 00:00 UTC today (the database's clock), in minor units. */

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import type { components } from '@tidewater/spec/openapi';
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { ApiProblem } from '../../http/apiProblem.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
 import { toMinor } from '../mappers.ts';
 import { checkAuthorization, spendAuthorization } from '../stepUp.ts';
 import { covers, ownOpenAccount } from './checks.ts';

@@ -1,5 +1,5 @@
 /** The money sends' handlers: each builds its send and hands it to the one runner. */
-import type { Handlers } from '../../http/operationRouter.ts';
+import type { Handlers } from '../../contract/operations.ts';
 import type { DomainDeps } from '../deps.ts';
 import { depositSend } from './deposit.ts';
 import { externalTransferSend } from './externalTransfer.ts';

@@ -18,10 +18,10 @@
  */
 import type { DomainDeps } from '../deps.ts';
 import { isContentionExhausted } from '../../data/contentionExhausted.ts';
-import { ApiProblem } from '../../http/apiProblem.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { OperationId } from '@tidewater/spec/operations';
-import type { OperationInput } from '../../http/operationRouter.ts';
-import { currentContext } from '../../http/requestContext.ts';
+import type { OperationInput } from '../../contract/operations.ts';
+import { currentContext } from '../../request/requestContext.ts';
 import { lookForOwnAuditRow } from '../auditedSave.ts';
 import { claimedRequests } from '../claimedRequest.ts';
 import { hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from '../idempotency.ts';
@@ -84,13 +84,13 @@ export function moneySendRunner({ data, config }: DomainDeps) {
   }
 
   return async function run<K extends OperationId, Plan, Body>(
-    input: OperationInput<K>,
+    input: OperationInput<K> & { readonly headers: { readonly 'Idempotency-Key': string } },
     pathParams: Record<string, string>,
     factory: MoneySendFactory<Plan, Body>,
   ): Promise<{ status: 201; body: Body }> {
     const userId = input.caller.userId;
     // The validator guarantees the header on every money send.
-    const key = input.req.get('idempotency-key')!;
+    const key = input.headers['Idempotency-Key'];
     const requestHash = hashRequest(input.operationId, pathParams, input.body);
     const outcome = await claimed.claimOrReplay({ userId, key, operationId: input.operationId, requestHash });
     if (outcome.kind === 'replay') return { status: outcome.status as 201, body: outcome.body as Body };

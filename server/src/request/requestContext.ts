@@ -5,7 +5,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'pino';
-import type { ProblemExtras } from './apiProblem.ts';
+import type { ProblemExtras } from '../errors/apiProblem.ts';
 import type { RequestDeadline } from './requestDeadline.ts';
 
 /** The per-request context. */

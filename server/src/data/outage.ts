@@ -4,9 +4,9 @@
  * in time, or any database error the transient classifier names (a statement timeout
  * included: the database was too slow).
  */
-import { CommitOutcomeUnknown } from '../data/commitGate.ts';
-import { classify } from '../data/transient.ts';
-import { isDeadlineExceeded } from './deadlineExceeded.ts';
+import { CommitOutcomeUnknown } from './commitGate.ts';
+import { classify } from './transient.ts';
+import { isDeadlineExceeded } from '../request/deadlineExceeded.ts';
 
 /** What kind of outage the error is, or undefined when it is not one. */
 export function outageOf(error: unknown): string | undefined {
