@@ -12,7 +12,7 @@
  * | hang-up    | the cluster is paused and the client hangs up 300 ms into its request          |
  */
 import type { PgCluster } from '../../server/test/support/pgCluster.ts';
-import { classify } from '../../server/src/data/transient.ts';
+import { classify } from '../../server/src/data/retry/index.ts';
 import { endOtherSessions, lockEveryTable, lockWaiters, takeEveryConnectionSlot, waitUntilAcceptingLogins } from './pgLoad.ts';
 import type { Answer, NoAnswer } from './sendRequest.ts';
 import type { TcpProxy } from './tcpProxy.ts';

@@ -5,7 +5,7 @@
  */
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from './config.ts';
-import { openBankDatabase } from './data/openBankDatabase.ts';
+import { openBankDatabase } from './data/connections/index.ts';
 import { createApp } from './app.ts';
 import { guardProcess } from './processGuard.ts';
 import { signingSecret } from './signingSecret.ts';

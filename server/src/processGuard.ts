@@ -9,7 +9,7 @@
  * fatal, and the process exits as Node would.
  */
 import type { Logger } from 'pino';
-import { classify } from './data/transient.ts';
+import { classify } from './data/retry/index.ts';
 
 /** Errors a lost or refused database connection emits. */
 const connectionKinds = new Set(['connection', 'adminShutdown', 'cannotConnectNow']);

@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config.ts';
-import { openDatabase, type Database } from '../data/database.ts';
+import { openDatabase, type Database } from '../data/connections/index.ts';
 import { verifyAuditTrail } from '../domain/auditVerification.ts';
 
 async function main(): Promise<number> {

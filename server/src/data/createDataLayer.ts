@@ -7,16 +7,10 @@
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.ts';
 import { currentContext } from '../request/requestContext.ts';
-import { ContentionExhausted } from './contentionExhausted.ts';
+import { ContentionExhausted, retryBudget, policyFor, type RetryPolicy, type RetryReason, classify, runAttempt } from './retry/index.ts';
 import type { DataLayer, ReadConnection, TransactionOptions, Tx } from './dataLayer.ts';
-import type { Database } from './database.ts';
+import { type Database, memoryMarks, type ReadYourWritesStore, watchGates, type ReadinessGate } from './connections/index.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { memoryMarks, type ReadYourWritesStore } from './readYourWrites.ts';
-import { retryBudget } from './retryBudget.ts';
-import { watchGates, type ReadinessGate } from './readinessGate.ts';
-import { policyFor, type RetryPolicy, type RetryReason } from './retryPolicy.ts';
-import { classify } from './transient.ts';
-import { runAttempt } from './transactionAttempt.ts';
 
 /** What the data layer is built from. */
 export interface DataLayerOptions {

@@ -13,11 +13,8 @@ import { startPrimary, startReplica, type PgCluster } from '../../test/support/p
 import { inRequest, memoryLogger } from '../../test/support/inRequest.ts';
 import { createDataLayer } from './createDataLayer.ts';
 import type { DataLayer } from './dataLayer.ts';
-import { openDatabase, type Database } from './database.ts';
-import { databaseMarks } from './readYourWrites.ts';
-import { exponential } from './retryPolicy.ts';
-import { retryBudget } from './retryBudget.ts';
-import { classify } from './transient.ts';
+import { openDatabase, type Database, databaseMarks } from './connections/index.ts';
+import { exponential, retryBudget, classify } from './retry/index.ts';
 
 /** The SQLSTATE under a Prisma error (adapter-pg keeps it at meta.driverAdapterError.cause.originalCode). */
 const sqlStateOf = (error: unknown) =>

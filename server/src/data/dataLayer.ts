@@ -20,7 +20,7 @@
  * the database rolled the whole transaction back.
  */
 import type { PrismaClient, Prisma } from '../generated/prisma/client.ts';
-import type { DatabaseKind } from './database.ts';
+import type { DatabaseKind } from './connections/index.ts';
 
 /** The client a transaction's `fn` receives. */
 export type Tx = Prisma.TransactionClient;

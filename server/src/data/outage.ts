@@ -4,8 +4,8 @@
  * in time, or any database error the transient classifier names (a statement timeout
  * included: the database was too slow).
  */
-import { CommitOutcomeUnknown } from './commitGate.ts';
-import { classify } from './transient.ts';
+import { CommitOutcomeUnknown } from './commitGate/index.ts';
+import { classify } from './retry/index.ts';
 import { isDeadlineExceeded } from '../request/deadlineExceeded.ts';
 
 /** What kind of outage the error is, or undefined when it is not one. */

@@ -9,7 +9,7 @@ import { loadConfig } from '../config.ts';
 import { inRequest, memoryLogger } from '../../test/support/inRequest.ts';
 import { createDataLayer } from './createDataLayer.ts';
 import type { DataLayer } from './dataLayer.ts';
-import { openDatabase, type Database } from './database.ts';
+import { openDatabase, type Database } from './connections/index.ts';
 
 /** The SQLSTATE under a Prisma error from the PGlite adapter, or the outcome in words. */
 const sqlStateOf = (error: unknown) =>

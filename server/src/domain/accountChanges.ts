@@ -20,7 +20,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { Prisma, type Account } from '../generated/prisma/client.ts';
-import { isContentionExhausted } from '../data/contentionExhausted.ts';
+import { isContentionExhausted } from '../data/retry/index.ts';
 import type { Tx } from '../data/dataLayer.ts';
 import { ApiProblem } from '../errors/apiProblem.ts';
 import type { Handlers } from '../contract/operations.ts';

@@ -7,7 +7,7 @@ import { ApiProblem } from '../errors/apiProblem.ts';
 import type { Handlers } from '../contract/operations.ts';
 import type { DomainDeps } from './deps.ts';
 import { toAccount, toUser } from './mappers.ts';
-import { isUniqueViolation } from '../data/uniqueViolation.ts';
+import { isUniqueViolation } from '../data/retry/index.ts';
 import { writtenText } from './writtenText.ts';
 
 /** The handlers of registration and the profile. */

@@ -17,7 +17,7 @@
  * which opening an account shares.
  */
 import type { DomainDeps } from '../deps.ts';
-import { isContentionExhausted } from '../../data/contentionExhausted.ts';
+import { isContentionExhausted } from '../../data/retry/index.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { OperationId } from '@tidewater/spec/operations';
 import type { OperationInput } from '../../contract/operations.ts';

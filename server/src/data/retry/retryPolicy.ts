@@ -4,8 +4,8 @@
  * retryable, the caller says rerunning this unit of work is safe, retries are left, the
  * process-wide retry budget has a token and the request's signal has not fired.
  */
-import { defaults } from '../config.ts';
-import type { DatabaseKind } from './database.ts';
+import { defaults } from '../../config.ts';
+import type { DatabaseKind } from '../connections/index.ts';
 import { processRetryBudget, type RetryBudget } from './retryBudget.ts';
 import { classify, type Classification, type TransientKind } from './transient.ts';
 

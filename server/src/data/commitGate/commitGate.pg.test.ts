@@ -8,13 +8,13 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
-import { isDeadlineExceeded } from '../request/deadlineExceeded.ts';
-import { startPrimary, type PgCluster } from '../../test/support/pgCluster.ts';
-import { inRequest, memoryLogger } from '../../test/support/inRequest.ts';
-import { createDataLayer } from './createDataLayer.ts';
-import type { DataLayer } from './dataLayer.ts';
-import { openDatabase, type Database } from './database.ts';
+import { loadConfig } from '../../config.ts';
+import { isDeadlineExceeded } from '../../request/deadlineExceeded.ts';
+import { startPrimary, type PgCluster } from '../../../test/support/pgCluster.ts';
+import { inRequest, memoryLogger } from '../../../test/support/inRequest.ts';
+import { createDataLayer } from '../createDataLayer.ts';
+import type { DataLayer } from '../dataLayer.ts';
+import { openDatabase, type Database } from '../connections/index.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -5,8 +5,8 @@
  * embedded PGlite.
  */
 import type { Logger } from 'pino';
-import { ConfigError, type ServerConfig } from '../config.ts';
-import { createConnectionSource, withPasswordRotation } from './connectionSource.ts';
+import { ConfigError, type ServerConfig } from '../../config.ts';
+import { createConnectionSource, withPasswordRotation } from '../connectionSource/index.ts';
 import { openDatabase, type Database } from './database.ts';
 
 /** Opens and migrates; answers the database and the migrations it applied. */

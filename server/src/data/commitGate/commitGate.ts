@@ -21,8 +21,8 @@ import type {
   SqlQuery,
   Transaction,
 } from '@prisma/driver-adapter-utils';
-import { currentContext } from '../request/requestContext.ts';
-import { currentTransactionAttempt } from './transactionAttempt.ts';
+import { currentContext } from '../../request/requestContext.ts';
+import { currentTransactionAttempt } from '../retry/index.ts';
 
 /** Options of the gate. */
 export interface CommitGateOptions {

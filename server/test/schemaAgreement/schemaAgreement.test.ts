@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PGlite } from '@electric-sql/pglite';
-import { migrateUp, pgliteMigrationClient } from './migrate.ts';
+import { migrateUp, pgliteMigrationClient } from '../../src/data/connections/index.ts';
 import { databaseColumnsSql, prismaColumns, schemaDifferences, type ColumnShape } from './schemaAgreement.ts';
 
 describe('schema.prisma and the migrated database', () => {

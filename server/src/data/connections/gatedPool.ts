@@ -8,7 +8,7 @@
  * layer can wait for that gate instead of retrying into a server that is down.
  */
 import type pg from 'pg';
-import { CancellablePool, type CancellablePoolConfig } from './cancellableClient.ts';
+import { CancellablePool, type CancellablePoolConfig } from '../commitGate/index.ts';
 import { DatabaseUnavailable, noteGateMet, type ReadinessGate } from './readinessGate.ts';
 
 type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;

@@ -16,7 +16,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'pino';
-import { classify } from './transient.ts';
+import { classify } from '../retry/index.ts';
 
 const unavailableBrand = Symbol.for('tidewater.DatabaseUnavailable');
 

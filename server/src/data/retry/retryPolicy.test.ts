@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { defaults } from '../config.ts';
+import { defaults } from '../../config.ts';
 import { retryBudget } from './retryBudget.ts';
 import {
   abortableSleep,

@@ -6,7 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
-import { classify } from './transient.ts';
+import { classify } from '../retry/index.ts';
 
 /** True when the replica could not be reached: the statement never got there. */
 function replicaUnreachable(error: unknown): boolean {

@@ -5,7 +5,7 @@
  * left, the first failure is final and the request answers 503 at once.
  */
 
-import { defaults } from '../config.ts';
+import { defaults } from '../../config.ts';
 
 /** The budget's numbers, from the config table (their reasons are there). */
 export const RETRY_BUDGET_DEFAULTS = {

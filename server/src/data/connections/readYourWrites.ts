@@ -6,7 +6,7 @@
  * The store is pluggable: the in-memory one serves one API process; several API replicas
  * share marks through `databaseMarks` (a table on the primary).
  */
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { PrismaClient } from '../../generated/prisma/client.ts';
 
 /** Where the marks live. */
 export interface ReadYourWritesStore {

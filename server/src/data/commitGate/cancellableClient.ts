@@ -7,7 +7,7 @@
  */
 import { connect } from 'node:net';
 import pg from 'pg';
-import { currentContext, type RequestContext } from '../request/requestContext.ts';
+import { currentContext, type RequestContext } from '../../request/requestContext.ts';
 
 /** Where a pool query carries the context of the request that made it (see CancellablePool). */
 const madeBy = Symbol('tidewater.requestContext');
