@@ -1,5 +1,5 @@
 /**
- * Opening an account under an Idempotency-Key (ADR-0013), by the money sends' protocol
+ * Opening an account under an Idempotency-Key (adr/0013), by the money sends' protocol
  * (idempotency.ts) run the money sends' way (claimedRequest.ts): claim the key (a replay,
  * a 409 or a 422 ends here); insert the account in one gated transaction that first
  * fences the claim, so the claim's `landed_at` commits with the account; store the answer
@@ -14,7 +14,7 @@ import { verifyBy } from './auditedSave.ts';
 import { claimedRequests } from './claimedRequest.ts';
 import type { DomainDeps } from './deps.ts';
 import { hashRequest, idempotencyRecords, isClaimTakenOver } from './idempotency.ts';
-import { toAccount } from './mappers.ts';
+import { toAccount } from './wireViews.ts';
 import { writtenText } from './writtenText.ts';
 
 type Account = components['schemas']['Account'];

@@ -1,5 +1,5 @@
 /**
- * `verifyCommitted` for audited saves (the reference's D10): when a COMMIT's answer was
+ * `verifyCommitted` for audited saves (adr/0010, "Audit chain"): when a COMMIT's answer was
  * lost, the data layer asks whether it landed before it runs the transaction again. An
  * audited save answers by looking for its own audit row, found by the request id it
  * stamped on every row it wrote (`audit_rows.request_id`, indexed).
@@ -11,7 +11,7 @@
  */
 import type { DataLayer } from '../data/dataLayer.ts';
 import { currentContext } from '../request/requestContext.ts';
-import { runBookkeeping } from './bookkeeping.ts';
+import { runSideWrite } from './sideWrites.ts';
 
 /** Did a row stamped with `requestId` commit? */
 export async function auditRowExists(data: Pick<DataLayer, 'read'>, requestId: string): Promise<boolean> {
@@ -38,6 +38,6 @@ export function verifyBy(look: () => Promise<boolean>, budgetMs: number): () => 
         if (!currentContext()?.signal.aborted) throw error;
       }
     }
-    return runBookkeeping(look, { budgetMs });
+    return runSideWrite(look, { budgetMs });
   };
 }

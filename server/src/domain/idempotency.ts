@@ -1,6 +1,6 @@
 /**
- * The idempotency protocol of money sends (DESIGN.md "Money" and "The contract"; the
- * reference's D6, D8, D9). Keys are scoped per customer. One record per (customer, key):
+ * The idempotency protocol of money sends (DESIGN.md "Money" and "The contract";
+ * adr/0010, "Claim, fence, store, release"). Keys are scoped per customer. One record per (customer, key):
  *
  * 1. **Claim** first, in a one-row write of its own: `Processing`, owned by this request's
  *    `ownerToken`. Another request with the key finds the record and answers from it:
@@ -25,7 +25,7 @@ import type { Config } from '../config.ts';
 import type { DataLayer, Tx } from '../data/dataLayer.ts';
 import { ApiProblem } from '../errors/apiProblem.ts';
 import { currentContext } from '../request/requestContext.ts';
-import { runBookkeeping } from './bookkeeping.ts';
+import { runSideWrite } from './sideWrites.ts';
 import { canonicalJson, inJsonbOrder, sha256Hex } from './canonicalJson.ts';
 
 /** A claim this request holds. */
@@ -82,7 +82,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
 
   async function insertClaim(userId: string, key: string, operationId: string, requestHash: string): Promise<Claim | undefined> {
     const claim: Claim = { id: randomUUID(), userId, key, ownerToken: randomUUID(), startedAt: performance.now() };
-    const rows = await runBookkeeping(() =>
+    const rows = await runSideWrite(() =>
       data.write((db) => db.$queryRaw<{ id: string }[]>`
         INSERT INTO idempotency_records (id, user_id, key, operation_id, request_hash, status, owner_token)
         VALUES (${claim.id}::uuid, ${userId}::uuid, ${key}, ${operationId}, ${requestHash}, 'Processing', ${claim.ownerToken}::uuid)
@@ -104,7 +104,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
   /** Takes over a stale claim that moved no money; undefined when another request won it. */
   async function takeOver(record: { id: string }, userId: string, key: string, requestHash: string): Promise<Claim | undefined> {
     const claim: Claim = { id: record.id, userId, key, ownerToken: randomUUID(), startedAt: performance.now() };
-    const taken = await runBookkeeping(() =>
+    const taken = await runSideWrite(() =>
       data.write((db) => db.$executeRaw`
         UPDATE idempotency_records SET owner_token = ${claim.ownerToken}::uuid, claimed_at = now()
         WHERE id = ${record.id}::uuid AND status = 'Processing' AND landed_at IS NULL AND request_hash = ${requestHash}
@@ -163,7 +163,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
         return body;
       }
       try {
-        const rows = await runBookkeeping(
+        const rows = await runSideWrite(
           () =>
             data.write((db) => db.$queryRaw<{ responseBody: unknown }[]>`
               UPDATE idempotency_records
@@ -184,7 +184,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
     /** Deletes a claim whose request failed before any commit (own budget); never throws. */
     async release(claim: Claim): Promise<void> {
       try {
-        await runBookkeeping(
+        await runSideWrite(
           () =>
             data.write((db) => db.$executeRaw`
               DELETE FROM idempotency_records

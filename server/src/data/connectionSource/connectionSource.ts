@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { ConnectionSourceError, type ConnectionSourceErrorKind } from './connectionSourceErrors.ts';
 
 /**
- * Connection source (DESIGN.md, "Connection source"; issue 8): takes the database connection
+ * Connection source (DESIGN.md, "Connection source"; adr/0005): takes the database connection
  * string from a connection/secrets HTTP service instead of DATABASE_URL.
  *
  * There is exactly ONE retry layer, the loop in `retrieve` below. Under it each attempt is one

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type { components } from '@tidewater/spec/openapi';
 import type { DataLayer } from '../../data/dataLayer.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
-import { toMinor } from '../mappers.ts';
+import { toMinor } from '../wireViews.ts';
 import { covers, holds, ownOpenAccount, payeeOpenAccount } from './checks.ts';
 import { postMovement } from './ledger.ts';
 import type { MoneySendFactory } from './moneySend.ts';

@@ -1,5 +1,5 @@
 /**
- * Drives every money send the same way (DESIGN.md "Money"; the reference's D6–D10):
+ * Drives every money send the same way (DESIGN.md "Money"; adr/0010):
  *
  * 1. claim the key (idempotency.ts): a replay, a 409 or a 422 ends here;
  * 2. `prepare` once (input, the payee's handle, the step-up authorisation);

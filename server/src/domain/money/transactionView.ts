@@ -1,7 +1,7 @@
 /** Ledger rows to the wire's Transaction (amounts as exact JSON integers). */
 import type { components } from '@tidewater/spec/openapi';
 import type { LedgerEntry } from '../../generated/prisma/client.ts';
-import { toMinor } from '../mappers.ts';
+import { toMinor } from '../wireViews.ts';
 
 type Transaction = components['schemas']['Transaction'];
 

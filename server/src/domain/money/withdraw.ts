@@ -4,7 +4,7 @@
  */
 import type { components } from '@tidewater/spec/openapi';
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { checkAuthorization, spendAuthorization } from '../stepUp.ts';
+import { checkAuthorization, spendAuthorization } from '../stepUpAuthorization.ts';
 import { covers, ownOpenAccount } from './checks.ts';
 import { postMovement } from './ledger.ts';
 import type { MoneySendFactory } from './moneySend.ts';

@@ -28,7 +28,7 @@ import { currentContext } from '../request/requestContext.ts';
 import { nextLink } from './auditChain.ts';
 import { lookForOwnAuditRow } from './auditedSave.ts';
 import type { DomainDeps } from './deps.ts';
-import { toAccount } from './mappers.ts';
+import { toAccount } from './wireViews.ts';
 import { limitLockWaits, type Queryable } from './money/accountRows.ts';
 import { writtenText } from './writtenText.ts';
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiProblem } from '../errors/apiProblem.ts';
 import type { Handlers } from '../contract/operations.ts';
 import type { DomainDeps } from './deps.ts';
-import { toAccount, toUser } from './mappers.ts';
+import { toAccount, toUser } from './wireViews.ts';
 import { isUniqueViolation } from '../data/retry/index.ts';
 import { writtenText } from './writtenText.ts';
 

@@ -1,13 +1,13 @@
 /**
- * Bookkeeping writes of a request (an idempotency claim, its stored answer, its release,
+ * Side writes of a request (an idempotency claim, its stored answer, its release,
  * an audited save's look for its own row) run beside the request's own work, not as it:
  *
  * - in a copy of the request's context, so a commit they cause never counts as the
- *   request's `commitStarted` (that flag speaks of money: DESIGN.md "Money", D7);
+ *   request's `commitStarted` (that flag speaks of money: DESIGN.md "Money"; adr/0010);
  * - optionally under a budget of their own (IDEMPOTENCY_STORE_BUDGET_MS and
  *   IDEMPOTENCY_RELEASE_BUDGET_MS, 3 s each): the copy's signal fires when the budget is
  *   spent, not when the request's deadline fires, so a release can still run after the
- *   deadline and an answer can be stored after the commit disarmed it (D8, D10).
+ *   deadline and an answer can be stored after the commit disarmed it (adr/0010).
  *
  * The data layer and the commit gate read the signal from the current context, so both
  * honour the budget. A write the copy made still marks the request as one that wrote.
@@ -15,14 +15,14 @@
 import { DeadlineExceeded } from '../request/deadlineExceeded.ts';
 import { currentContext, runWithContext } from '../request/requestContext.ts';
 
-/** Options of one bookkeeping step. */
-export interface BookkeepingOptions {
+/** Options of one side write. */
+export interface SideWriteOptions {
   /** Its own budget: it ends with a DeadlineExceeded (an outage) when spent. Without it, the request's signal. */
   budgetMs?: number;
 }
 
-/** Runs one bookkeeping step as described above. */
-export async function runBookkeeping<T>(work: () => Promise<T>, options: BookkeepingOptions = {}): Promise<T> {
+/** Runs one side write as described above. */
+export async function runSideWrite<T>(work: () => Promise<T>, options: SideWriteOptions = {}): Promise<T> {
   const context = currentContext();
   const controller = options.budgetMs === undefined ? undefined : new AbortController();
   const timer = controller && setTimeout(() => controller.abort(new DeadlineExceeded(options.budgetMs!)), options.budgetMs);

@@ -9,7 +9,7 @@ import { ApiProblem } from '../errors/apiProblem.ts';
 import type { Handlers } from '../contract/operations.ts';
 import { accountOpener } from './accountOpening.ts';
 import type { DomainDeps } from './deps.ts';
-import { toAccount } from './mappers.ts';
+import { toAccount } from './wireViews.ts';
 import { writtenText } from './writtenText.ts';
 
 /** The handlers of listing, opening and reading accounts. */
