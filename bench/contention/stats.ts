@@ -24,14 +24,14 @@ export interface Tally {
 }
 
 /** The nearest-rank percentile `p` (0–100) of sorted values. */
-export function percentile(sorted: number[], p: number): number {
+function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)));
   return sorted[rank - 1]!;
 }
 
 /** Summarises samples taken over `wallMs`. */
-export function tally(samples: Sample[], wallMs: number): Tally {
+function tally(samples: Sample[], wallMs: number): Tally {
   const count = (outcome: Outcome) => samples.filter((s) => s.outcome === outcome).length;
   const sorted = samples.map((s) => s.ms).sort((a, b) => a - b);
   const others = [...new Set(samples.filter((s) => s.outcome === 'other').map((s) => s.detail ?? '?'))];

@@ -20,12 +20,12 @@ import type { Exchange, Transport } from './transport.ts';
 export type SendOp = 'deposit' | 'withdraw' | 'transferOwn' | 'transferHandle' | 'external';
 
 /** How likely each operation is; step-ups (a PIN hash each) stay a small share on 2 cores. */
-export const OPERATION_WEIGHTS = { deposit: 30, transferOwn: 20, transferHandle: 18, replay: 18, withdraw: 8, external: 6 } as const;
+const OPERATION_WEIGHTS = { deposit: 30, transferOwn: 20, transferHandle: 18, replay: 18, withdraw: 8, external: 6 } as const;
 
 /** Tries of one key (or one PIN check) before the client gives up on knowing its answer. */
 const SEND_TRIES = 8;
 /** What a customer starts with, deposited before the nemesis starts. */
-export const OPENING_DEPOSIT_MINOR = 500_000;
+const OPENING_DEPOSIT_MINOR = 500_000;
 const IBAN = 'DE89370400440532013000';
 
 /** One request the soak sent. */
@@ -43,7 +43,7 @@ export interface RequestRecord {
 }
 
 /** What a client knows of one key when it stops asking. */
-export type KeyOutcome = 'acked' | 'refused' | 'unknown';
+type KeyOutcome = 'acked' | 'refused' | 'unknown';
 
 /** One key and its payload, as its client sent it. */
 export interface KeyRecord {

@@ -38,7 +38,7 @@ const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;',
 const count = (n: number) => n.toLocaleString('en-IE');
 
 /** Counts by status, percentiles, per-second series. */
-export function summarize(report: SoakReport) {
+function summarize(report: SoakReport) {
   const byStatus = new Map<number, number>();
   for (const r of report.requests) byStatus.set(r.status, (byStatus.get(r.status) ?? 0) + 1);
   const answered = report.requests.filter((r) => r.status !== 0).map((r) => r.ms).sort((a, b) => a - b);
@@ -128,7 +128,7 @@ function timeline(report: SoakReport, s: ReturnType<typeof summarize>, kind: 'an
 }
 
 /** The HTML page. */
-export function renderHtml(report: SoakReport): string {
+function renderHtml(report: SoakReport): string {
   const s = summarize(report);
   const legend = [...CLASSES.map((c) => [c.name, c.color]), ...Object.entries(FAULT_COLORS)]
     .map(([name, color]) => `<span style="display:inline-block;width:10px;height:10px;background:${color}"></span> ${escape(name!)}`)

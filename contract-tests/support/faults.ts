@@ -35,7 +35,7 @@ function loggedError(logLines: string[], pattern: RegExp, what: string): string 
 }
 
 /** Undoes a fault: the database is back. */
-export type Lift = () => Promise<void>;
+type Lift = () => Promise<void>;
 
 /** One fault: how to make it, and prove it happened. */
 export interface Fault {

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 
 /** spec/openapi.yaml, the source of truth. */
-export const specPath = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
+const specPath = fileURLToPath(new URL('../../spec/openapi.yaml', import.meta.url));
 
 /** Any JSON object of the document. */
 export type Node = Record<string, unknown>;

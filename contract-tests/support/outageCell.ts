@@ -17,7 +17,7 @@ import type { Answer, NoAnswer } from './sendRequest.ts';
 import type { SpecOperation } from './specOperations.ts';
 
 /** Operations that do not touch the database: they answer 200 through every outage. */
-export const LIVENESS_OPERATIONS = ['getHealth'];
+const LIVENESS_OPERATIONS = ['getHealth'];
 
 /** What an operation must do under a fault. */
 export type Expectation =
@@ -71,7 +71,7 @@ export interface CellResult {
 const errorCodeOf = (answer: Answer) => (answer.body as { errorCode?: string } | undefined)?.errorCode ?? '';
 
 /** Checks an answer against what the spec declares for it, plus the outage headers on a 503. */
-export function contractFailures(operation: SpecOperation, answer: Answer, validator: ResponseValidator): string[] {
+function contractFailures(operation: SpecOperation, answer: Answer, validator: ResponseValidator): string[] {
   const failures = validator.validate(operation.operationId, answer).map((problem) => `spec: ${problem}`);
   if (answer.status === 500) failures.unshift(`answered 500 ${errorCodeOf(answer)}: an outage is never a 500`);
   if (answer.status === 503) {

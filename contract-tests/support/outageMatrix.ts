@@ -11,7 +11,7 @@ import type { CellResult } from './outageCell.ts';
 export const resultsDir = fileURLToPath(new URL('../.results/', import.meta.url));
 
 /** A column of a table: the healthy run, a fault, or a fault's recovery. */
-export interface Column {
+interface Column {
   id: string;
   title: string;
 }

@@ -15,7 +15,7 @@ async function client(url: string): Promise<pg.Client> {
 }
 
 /** Runs one statement on a short-lived connection. */
-export async function queryOnce<T extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
+async function queryOnce<T extends pg.QueryResultRow>(url: string, sql: string, values: unknown[] = []): Promise<T[]> {
   const connection = await client(url);
   try {
     return (await connection.query<T>(sql, values)).rows;

@@ -46,7 +46,7 @@ export interface Bounds {
 }
 
 /** The environment of one API process and the bounds it implies; throws the server's ConfigError when the chain breaks. */
-export function scaledEnvironment(overrides: Record<string, string> = {}): { env: Record<string, string>; bounds: Bounds } {
+function scaledEnvironment(overrides: Record<string, string> = {}): { env: Record<string, string>; bounds: Bounds } {
   const env = { ...SCALED_CHAIN, ...overrides };
   const config = loadConfig(env);
   return {

@@ -17,7 +17,7 @@ import { pointerOf, resolved, type Node, type OpenApiDocument } from './openApiD
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 /** One parameter, `$ref` resolved. */
-export interface SpecParameter {
+interface SpecParameter {
   name: string;
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
@@ -92,7 +92,7 @@ function bodyOf(document: OpenApiDocument, operation: Node, pointer: string): Sp
 }
 
 /** What a valid request for `operation` needs and the spec does not give. */
-export function gapsOf(operation: SpecOperation): string[] {
+function gapsOf(operation: SpecOperation): string[] {
   const gaps = operation.parameters
     .filter((p) => p.required && !p.hasExample)
     .map((p) => `${operation.operationId}: required ${p.in} parameter "${p.name}" has no example`);

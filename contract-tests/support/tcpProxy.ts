@@ -20,10 +20,10 @@
 import { createServer, Socket, type Server } from 'node:net';
 
 /** What the proxy does with traffic; see the module comment. */
-export type ProxyMode = 'pass' | 'reset-after-bytes' | 'blackhole';
+type ProxyMode = 'pass' | 'reset-after-bytes' | 'blackhole';
 
 /** Counters for assertions: proof that a fault really happened. */
-export interface ProxyStats {
+interface ProxyStats {
   /** Connections accepted since start. */
   accepted: number;
   /** Connections open now. */

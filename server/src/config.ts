@@ -277,7 +277,7 @@ export function timeoutChainViolations(config: Config): string[] {
 }
 
 /** Throws a ConfigError naming every broken link of the timeout chain. */
-export function checkTimeoutChain(config: Config): void {
+function checkTimeoutChain(config: Config): void {
   const broken = timeoutChainViolations(config);
   if (broken.length > 0) throw new ConfigError(`the timeout chain is broken:\n  - ${broken.join('\n  - ')}`);
 }

@@ -15,7 +15,7 @@ import { classify } from './data/retry/index.ts';
 const connectionKinds = new Set(['connection', 'adminShutdown', 'cannotConnectNow']);
 
 /** True for an error that says a database connection failed (and nothing else). */
-export function isDatabaseConnectionError(error: unknown): boolean {
+function isDatabaseConnectionError(error: unknown): boolean {
   const kind = classify(error)?.kind;
   return kind !== undefined && connectionKinds.has(kind);
 }

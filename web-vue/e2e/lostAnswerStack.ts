@@ -16,7 +16,7 @@ import { freePort, startApi, type ApiProcess } from '../../server/test/support/a
 import { startCommitTrap, startForwarder, type CommitTrap } from './commitTrap.ts';
 
 /** The scaled chain of the lost-answer API (checked by the server's own loadConfig at start). */
-export const lostAnswerTimings = {
+const lostAnswerTimings = {
   REQUEST_DEADLINE_MS: '2500',
   DB_STATEMENT_TIMEOUT_MS: '1500',
   DB_CONNECT_TIMEOUT_MS: '1000',

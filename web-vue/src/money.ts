@@ -6,7 +6,7 @@
 import type { SendKind } from './messages.ts';
 
 /** The largest amount one send may carry (the spec's `Money.maximum`, in cents). */
-export const MAX_AMOUNT_MINOR = 100_000_000_000;
+const MAX_AMOUNT_MINOR = 100_000_000_000;
 
 /** Why a typed amount was refused. */
 export type AmountError = 'required' | 'format' | 'tooSmall' | 'tooLarge';

@@ -34,7 +34,7 @@ declare module 'vue-router' {
 }
 
 /** Every page. */
-export const routes: RouteRecordRaw[] = [
+const routes: RouteRecordRaw[] = [
   { path: '/', name: 'dashboard', component: DashboardPage, meta: { title: 'Your accounts', layout: 'app' } },
   { path: '/sign-in', name: 'sign-in', component: SignInPage, meta: { title: 'Sign in', layout: 'public', guestOnly: true } },
   { path: '/sign-up', name: 'sign-up', component: SignUpPage, meta: { title: 'Open your Tidewater account', layout: 'public', guestOnly: true } },

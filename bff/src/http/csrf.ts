@@ -10,7 +10,7 @@ import type { Request, RequestHandler } from 'express';
 import { answerProblem } from './problem.ts';
 
 /** The header the SPA sends the token in. */
-export const csrfHeader = 'x-csrf-token';
+const csrfHeader = 'x-csrf-token';
 
 /** Methods that change nothing and need no token. */
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -68,7 +68,7 @@ export function problemBody(
  * Writes a problem: a 503 names its wait in Retry-After and is never cached; nothing is
  * written to a visitor who hung up (a 499 has no body).
  */
-export function sendProblem(res: Response, body: ProblemBody): void {
+function sendProblem(res: Response, body: ProblemBody): void {
   if (res.headersSent || res.destroyed) return;
   if (body.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(body.retryAfterSeconds));
   if (body.status === 503) res.setHeader('Cache-Control', 'no-store');

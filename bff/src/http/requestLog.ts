@@ -12,10 +12,10 @@ import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 
 /** A traceId a visitor may propose (the API honours the same pattern). */
-export const traceIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
+const traceIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
 
 /** True when the visitor hung up before the answer was complete. */
-export function visitorHungUp(res: ServerResponse): boolean {
+function visitorHungUp(res: ServerResponse): boolean {
   return !res.writableFinished;
 }
 

@@ -9,7 +9,7 @@ import type { RequestHandler } from 'express';
 import helmet from 'helmet';
 
 /** The SPA's policy: everything from 'self', nothing inline. */
-export const spaCspDirectives = {
+const spaCspDirectives = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'"],

@@ -13,7 +13,7 @@ import { sessionCookieName } from '../session/sessionMiddleware.ts';
 import { revokeWithApi } from '../upstream/tokenCalls.ts';
 
 /** The sentence of a sign-out that did not happen. */
-export const stillSignedIn = "We couldn't sign you out. You're still signed in.";
+const stillSignedIn = "We couldn't sign you out. You're still signed in.";
 
 /** The sign-out route. */
 export function logoutRoute({ api, config }: BffDeps): Router {

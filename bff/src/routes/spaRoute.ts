@@ -10,7 +10,7 @@ import express, { Router } from 'express';
 import type { BffDeps } from '../deps.ts';
 
 /** The page served when web-vue/dist is missing (no inline script or style: the CSP allows none). */
-export const notBuiltPage = `<!doctype html>
+const notBuiltPage = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Tidewater: the app is not built</title></head>
 <body>

@@ -23,7 +23,7 @@ export interface ApiNoAnswer {
 }
 
 /** One call. */
-export interface ApiCall {
+interface ApiCall {
   method: 'GET' | 'POST';
   path: string;
   traceId: string;

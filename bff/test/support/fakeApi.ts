@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 
 /** One request the fake received. */
-export interface FakeRequest {
+interface FakeRequest {
   method: string;
   path: string;
   headers: IncomingMessage['headers'];
@@ -19,7 +19,7 @@ export interface FakeRequest {
 }
 
 /** A route handler: answer with `res`, or never (a hung API). */
-export type FakeHandler = (req: FakeRequest, res: ServerResponse) => void | Promise<void>;
+type FakeHandler = (req: FakeRequest, res: ServerResponse) => void | Promise<void>;
 
 /** The running fake. */
 export interface FakeApi {

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 
 /** One answer the API gave. */
-export interface TappedAnswer {
+interface TappedAnswer {
   method: string;
   path: string;
   status: number;

@@ -20,7 +20,7 @@ export interface AccessClaims {
 }
 
 /** The successful answers an operation declares, as `{ status, body }` pairs. */
-export type Answer<K extends OperationId> = {
+type Answer<K extends OperationId> = {
   [S in keyof Op<K>['responses'] & (200 | 201 | 204)]: { status: S; body: JsonOf<Op<K>['responses'][S]>; headers?: Record<string, string> };
 }[keyof Op<K>['responses'] & (200 | 201 | 204)];
 

@@ -24,7 +24,7 @@ export interface DataLayerOptions {
 }
 
 /** The retry policy of a database, logging each retry at warn under the request's traceId. */
-export function defaultPolicy(database: Database, config: ServerConfig, logger: Logger): RetryPolicy {
+function defaultPolicy(database: Database, config: ServerConfig, logger: Logger): RetryPolicy {
   return policyFor(database.kind, {
     maxRetries: config.dbMaxRetries,
     delayMs: config.dbRetryBaseDelayMs,

@@ -14,7 +14,7 @@
  */
 
 /** Margin below stale-after within which a claim is certainly still the request's own. */
-export const appliedMarginMs = 10_000;
+const appliedMarginMs = 10_000;
 
 /** What the rule looks at. */
 export interface AppliedFacts {

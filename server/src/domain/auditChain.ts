@@ -30,7 +30,7 @@ export interface ChainHead {
 }
 
 /** The hash of one row. */
-export function auditHash(prevHash: string, content: AuditContent): string {
+function auditHash(prevHash: string, content: AuditContent): string {
   return sha256Hex(`${prevHash}\n${canonicalJson(contentOf(content))}`);
 }
 
@@ -41,7 +41,7 @@ export function nextLink(head: ChainHead, content: Omit<AuditContent, 'seq'>): {
 }
 
 /** Exactly the members a hash covers, whatever else the row carries. */
-export function contentOf(row: AuditContent): AuditContent {
+function contentOf(row: AuditContent): AuditContent {
   const { accountId, seq, action, payload, ledgerEntryId, requestId, traceId } = row;
   return { accountId, seq, action, payload, ledgerEntryId, requestId, traceId };
 }

@@ -14,7 +14,7 @@ import { currentContext } from '../request/requestContext.ts';
 import { runSideWrite } from './sideWrites.ts';
 
 /** Did a row stamped with `requestId` commit? */
-export async function auditRowExists(data: Pick<DataLayer, 'read'>, requestId: string): Promise<boolean> {
+async function auditRowExists(data: Pick<DataLayer, 'read'>, requestId: string): Promise<boolean> {
   const rows = await data.read((db) => db.$queryRaw<{ found: boolean }[]>`
     SELECT EXISTS (SELECT 1 FROM audit_rows WHERE request_id = ${requestId}::uuid) AS found`);
   return rows[0]?.found === true;

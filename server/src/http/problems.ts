@@ -11,7 +11,7 @@ import { outageOf } from '../data/outage.ts';
 import type { RequestContext } from '../request/requestContext.ts';
 
 /** Writes a problem; a 503 or 429 also names its wait in Retry-After and is never cached. */
-export function sendProblem(res: Response, body: ProblemBody): void {
+function sendProblem(res: Response, body: ProblemBody): void {
   if (body.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(body.retryAfterSeconds));
   if (body.status === 503) res.setHeader('Cache-Control', 'no-store');
   res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
@@ -49,15 +49,15 @@ function inputProblem(error: HttpishError): ApiProblem | undefined {
 }
 
 /** True when the client is gone: nothing we write would reach it. */
-export function clientHungUp(req: Request, res: Response): boolean {
+function clientHungUp(req: Request, res: Response): boolean {
   return req.socket.destroyed || (res.closed && !res.writableFinished);
 }
 
 /**
  * Classifies any error into the problem to answer. An outage carries the wait and what
- * the request's `outageExtras` add (a money send's `applied: false`). Exported for tests.
+ * the request's `outageExtras` add (a money send's `applied: false`).
  */
-export function toProblem(error: unknown, traceId: string, retryAfterSeconds: number, outageExtras: ProblemExtras = {}): ProblemBody {
+function toProblem(error: unknown, traceId: string, retryAfterSeconds: number, outageExtras: ProblemExtras = {}): ProblemBody {
   if (isApiProblem(error)) return problemBody(error.code, traceId, error.detail, error.extras);
   const input = inputProblem(error as HttpishError);
   if (input) return problemBody(input.code, traceId, input.detail, input.extras);

@@ -30,7 +30,7 @@ export function headAsGet(): RequestHandler {
 const loneSurrogate = /\p{Cs}/u;
 
 /** What a body holds that no request may: its nesting, and whether any string (key or value) is not well-formed Unicode. Walked without recursion. */
-export function jsonShape(value: unknown): { depth: number; wellFormed: boolean } {
+function jsonShape(value: unknown): { depth: number; wellFormed: boolean } {
   let depth = 0;
   let wellFormed = true;
   const stack: Array<[unknown, number]> = [[value, 0]];
@@ -48,7 +48,7 @@ export function jsonShape(value: unknown): { depth: number; wellFormed: boolean 
 }
 
 /** The deepest a body may nest. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 
 /**
  * 400 VALIDATION_FAILED for a body nested deeper than MAX_JSON_DEPTH, or holding a lone

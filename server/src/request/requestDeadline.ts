@@ -13,7 +13,7 @@
 import { DeadlineExceeded } from './deadlineExceeded.ts';
 
 /** Why a request's signal fired. */
-export class ClientHungUp extends Error {
+class ClientHungUp extends Error {
   constructor() {
     super('the client closed the request');
     this.name = 'ClientHungUp';

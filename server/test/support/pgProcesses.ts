@@ -16,7 +16,7 @@ const handedOutPorts = new Set<number>();
 let binDirCache: string | undefined;
 
 /** `pg_config --bindir` when it holds initdb, else Debian's PostgreSQL 15 directory. */
-export function binDir(): string {
+function binDir(): string {
   if (binDirCache) return binDirCache;
   try {
     const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
@@ -47,7 +47,7 @@ export function ownedDir(path: string): string {
 }
 
 /** A port on 127.0.0.1 that was free a moment ago and that this process has not handed out before. */
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   for (;;) {
     const port = await new Promise<number>((done, fail) => {
       const server = createServer().once('error', fail);

@@ -25,7 +25,7 @@ export interface RequestHooks {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The header that carries the CSRF token. */
-export const CSRF_HEADER = 'X-CSRF-Token';
+const CSRF_HEADER = 'X-CSRF-Token';
 
 /** Adds the CSRF header to a state-changing request. */
 export function withCsrf(request: Request, hooks: Pick<RequestHooks, 'csrfToken'>): Request {
@@ -39,13 +39,13 @@ export function withCsrf(request: Request, hooks: Pick<RequestHooks, 'csrfToken'
  * non-JSON 5xx, which a proxy in front of it wrote (ADR decision 3: an HTTP_503 does
  * not slide the inactivity clock).
  */
-export function bffSawIt(response: Response): boolean {
+function bffSawIt(response: Response): boolean {
   if (response.status < 500) return true;
   return (response.headers.get('Content-Type') ?? '').includes('json');
 }
 
 /** Reports an answer to the hooks; peeks a 401's body for UNAUTHENTICATED. */
-export async function reportAnswer(request: Request, response: Response, hooks: RequestHooks): Promise<void> {
+async function reportAnswer(request: Request, response: Response, hooks: RequestHooks): Promise<void> {
   if (bffSawIt(response)) hooks.onBffAnswer(response, request);
   if (response.status !== 401) return;
   const body = parseBodyText(await response.clone().text().catch(() => ''));

@@ -8,7 +8,7 @@ import type { components } from '@tidewater/spec/openapi';
 import { ConnectionFailed, RequestStopped, RequestTimedOut } from './requestErrors.ts';
 
 /** The API's error codes (the spec's `ErrorCode`). */
-export type ErrorCode = components['schemas']['ErrorCode'];
+type ErrorCode = components['schemas']['ErrorCode'];
 
 /**
  * What went wrong, as the SPA names it:
@@ -59,7 +59,7 @@ export function retryAfterHeaderSeconds(value: string | null, nowMs = Date.now()
 }
 
 /** The parts of a Response we read (duck-typed: test DOMs bring their own Response class). */
-export interface ResponseLike {
+interface ResponseLike {
   status: number;
   headers: { get(name: string): string | null };
 }

@@ -9,7 +9,7 @@ import type { RequestEnvironment } from './requestEnvironment.ts';
 export type ScriptedAnswer = Response | Error | 'hang' | { tookMs: number; answer: Response | Error };
 
 /** A timer the test can fire. */
-export interface FakeTimer {
+interface FakeTimer {
   ms: number;
   run: () => void;
   cancelled: boolean;

@@ -4,7 +4,7 @@
  */
 
 /** Cancels a timer set by {@link RequestEnvironment.setTimer}. */
-export type CancelTimer = () => void;
+type CancelTimer = () => void;
 
 /** The request layer's view of the world. */
 export interface RequestEnvironment {

@@ -33,8 +33,3 @@ export class ConnectionFailed extends RequestError {
     super('the connection failed before any answer');
   }
 }
-
-/** True for an error thrown by the request layer itself. */
-export function isRequestError(error: unknown): error is RequestTimedOut | RequestStopped | ConnectionFailed {
-  return typeof error === 'object' && error !== null && brand in error;
-}

@@ -11,7 +11,7 @@ import { settle, type Result } from '../api/result.ts';
 type Transaction = components['schemas']['Transaction'];
 
 /** How many movements one page shows. */
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 
 export const useTransactionsStore = defineStore('transactions', () => {
   const accountId = ref<string | null>(null);

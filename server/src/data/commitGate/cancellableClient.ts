@@ -17,7 +17,7 @@ type Stamped = { [madeBy]?: RequestContext };
 const CANCEL_REQUEST_CODE = 80877102;
 
 /** Sends a CancelRequest for a connected client's backend, on a socket of its own. */
-export function sendCancelRequest(client: pg.Client): void {
+function sendCancelRequest(client: pg.Client): void {
   const { processID, secretKey } = client as unknown as { processID: number | null; secretKey: number | null };
   const { host, port } = (client as unknown as { connectionParameters: { host: string; port: number } }).connectionParameters;
   if (processID === null || secretKey === null) return;

@@ -13,7 +13,7 @@ import { ConnectionSourceError, type ConnectionSourceErrorKind } from './connect
  */
 
 /** The logger shape the source needs; a pino logger fits. Never receives the token or connection string. */
-export interface ConnectionSourceLogger {
+interface ConnectionSourceLogger {
   warn(obj: object, msg: string): void;
   info?(obj: object, msg: string): void;
 }

@@ -66,7 +66,7 @@ export type DatabaseConfig = Pick<
 >;
 
 /** The pg pool settings from the config table (one place, also used by tests). */
-export function poolConfig(url: string, config: DatabaseConfig, options: { readOnly?: boolean; max?: number } = {}): pg.PoolConfig {
+function poolConfig(url: string, config: DatabaseConfig, options: { readOnly?: boolean; max?: number } = {}): pg.PoolConfig {
   return {
     connectionString: url,
     max: options.max ?? config.dbPoolMax,

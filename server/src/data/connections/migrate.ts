@@ -9,7 +9,7 @@ import type { PGlite } from '@electric-sql/pglite';
 import pg, { type ClientBase } from 'pg';
 
 /** Where the migration files live. */
-export const migrationsDir = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
+const migrationsDir = fileURLToPath(new URL('../../../prisma/migrations', import.meta.url));
 
 /** What node-pg-migrate needs of a client: `query(text, values)` answering `{ rows }`. */
 interface MigrationClient {

@@ -32,7 +32,7 @@ export class DatabaseUnavailable extends Error {
 }
 
 /** A snapshot for logs, tests and metrics. */
-export interface GateState {
+interface GateState {
   open: boolean;
   /** Requests waiting for it to open now. */
   waiters: number;

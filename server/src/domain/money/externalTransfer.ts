@@ -21,7 +21,7 @@ import { writtenText, writtenNote } from '../writtenText.ts';
 type Transfer = components['schemas']['Transfer'];
 
 /** The IBAN in electronic form (no spaces, upper case), or 422 INVALID_IBAN. */
-export function validIban(text: string): string {
+function validIban(text: string): string {
   const iban = electronicFormatIBAN(text);
   if (!iban || !isValidIBAN(iban)) throw new ApiProblem('INVALID_IBAN', 'The IBAN is not valid: check its digits and its length.');
   return iban;

@@ -11,7 +11,7 @@ import { nextLink } from '../auditChain.ts';
 import type { AccountState } from './accountRows.ts';
 
 /** The kinds of ledger rows (the database checks the same list). */
-export type LedgerKind = 'deposit' | 'withdrawal' | 'transfer_in' | 'transfer_out' | 'external_out';
+type LedgerKind = 'deposit' | 'withdrawal' | 'transfer_in' | 'transfer_out' | 'external_out';
 
 /** One movement on one account: positive in, negative out. */
 export interface Movement {

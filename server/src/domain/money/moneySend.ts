@@ -10,13 +10,13 @@ import type { AccountsById, Queryable } from './accountRows.ts';
 import type { Stamp } from './ledger.ts';
 
 /** Who sends, under which key, as which request. */
-export interface SendRequest extends Stamp {
+interface SendRequest extends Stamp {
   readonly userId: string;
   readonly key: string;
 }
 
 /** What an attempt's checks look at: the account rows (locked in an attempt) and a way to ask more. */
-export interface Look {
+interface Look {
   readonly accounts: AccountsById;
   /** Runs a query where the look runs: inside the attempt's transaction, or as a fresh read. */
   query<T>(fn: (db: Queryable) => Promise<T>): Promise<T>;

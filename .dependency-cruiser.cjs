@@ -1,0 +1,103 @@
+/**
+ * The direction of the server's layers, checked by `npm run lint` (adr/0014-layers.md).
+ *
+ *   app.ts, main.ts, cli/  (composition: may import every layer)
+ *          │
+ *        http/            Express only: the router, authentication, request shape, answers
+ *          │
+ *        domain/          the bank's rules and the operations' handlers
+ *          │
+ *        data/            the one door to the database (families behind their index.ts)
+ *
+ *   request/ errors/ contract/   neutral: what every layer needs about "the current
+ *                                request", its problems and the handler types; they
+ *                                import no layer (request/ may name errors/' types).
+ *   config.ts, generated/        importable by every layer.
+ *
+ * A layer may import the layers below it and the neutral modules, never one above it.
+ * Nothing in any workspace's src/ (tests aside) imports a test folder, the test-support
+ * workspace or a devDependency.
+ */
+const server = '^server/src/';
+const test = '\\.test\\.ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'domain-not-to-http',
+      comment: 'The domain never sees Express or the http layer: the router hands it plain typed values (contract/).',
+      severity: 'error',
+      from: { path: `${server}domain/` },
+      to: { path: [`${server}http/`, '^node_modules/(express|@types/express|express-openapi-validator|helmet|pino-http)/'] },
+    },
+    {
+      name: 'data-not-to-domain-or-http',
+      comment: 'The data layer is the bottom: it never imports the domain or the http layer (nor Express).',
+      severity: 'error',
+      from: { path: `${server}data/` },
+      to: { path: [`${server}(domain|http|contract)/`, '^node_modules/(express|@types/express)/'] },
+    },
+    {
+      name: 'neutral-imports-no-layer',
+      comment: 'request/, errors/ and contract/ are what every layer needs; they import none of http/, domain/, data/ (nor app.ts).',
+      severity: 'error',
+      from: { path: `${server}(request|errors|contract)/` },
+      to: { path: [`${server}(http|domain|data)/`, `${server}(app|main)\\.ts$`, '^node_modules/(express|@types/express)/'] },
+    },
+    {
+      name: 'errors-and-contract-stand-alone',
+      comment: 'errors/ and contract/ import neither each other nor request/; request/ may name the problem extras of errors/.',
+      severity: 'error',
+      from: { path: `${server}(errors|contract)/` },
+      to: { path: `${server}(request|errors|contract)/`, pathNot: `${server}$1/` },
+    },
+    {
+      name: 'layers-not-to-composition',
+      comment: 'Only main.ts and the tests compose the app: no layer imports app.ts, main.ts or the CLIs.',
+      severity: 'error',
+      from: { path: `${server}(http|domain|data|request|errors|contract)/`, pathNot: test },
+      to: { path: [`${server}(app|main)\\.ts$`, `${server}cli/`] },
+    },
+    {
+      name: 'data-family-through-its-index',
+      comment: 'A data family (data/<family>/) is imported from outside the data layer through its index.ts only.',
+      severity: 'error',
+      from: { pathNot: `${server}data/[^/]+/` },
+      to: { path: `${server}data/[^/]+/[^/]+$`, pathNot: `${server}data/[^/]+/index\\.ts$` },
+    },
+    {
+      name: 'data-family-to-family-through-index',
+      comment: 'One data family imports another through its index.ts only; inside a family, files import each other directly.',
+      severity: 'error',
+      from: { path: `${server}data/([^/]+)/` },
+      to: { path: `${server}data/[^/]+/[^/]+$`, pathNot: [`${server}data/$1/`, `${server}data/[^/]+/index\\.ts$`] },
+    },
+    {
+      name: 'src-not-to-tests',
+      comment: 'Code in a src/ (tests aside) never imports a test folder, a test-support package or a test file.',
+      severity: 'error',
+      from: { path: '^[^/]+/src/', pathNot: test },
+      to: { path: ['(^|/)test/', '(^|/)test-support/', '^contract-tests/', '(^|/)support/', test] },
+    },
+    {
+      name: 'src-not-to-dev-dependencies',
+      comment: "Code in a src/ (tests aside) runs in production: it imports no devDependency.",
+      severity: 'error',
+      from: { path: '^(server|bff)/src/', pathNot: test },
+      to: { dependencyTypes: ['npm-dev'], dependencyTypesNot: ['type-only'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: ['node_modules'] },
+    exclude: { path: ['/generated/', '(^|/)dist/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js', '.mjs', '.json', '.vue'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
