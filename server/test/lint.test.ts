@@ -1,0 +1,59 @@
+/**
+ * `npm run lint` really refuses what it promises to (adr/0014): a domain file that
+ * imports the http layer or Express fails the layers' check (dependency-cruiser), and an
+ * export nobody imports fails the unused check (knip). Each case writes its offending
+ * code, runs the very command `npm run lint` runs, and puts everything back.
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const scripts = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+
+/** Runs a root script's command line (as `npm run <name>` would, without npm's noise). */
+function run(script: string): { status: number | null; output: string } {
+  const [command, ...args] = scripts[script]!.split(' ');
+  const result = spawnSync('npx', ['--no-install', command!, ...args], { cwd: root, encoding: 'utf8', timeout: 90_000 });
+  return { status: result.status, output: `${result.stdout}${result.stderr}` };
+}
+
+describe('npm run lint', () => {
+  it('fails on a domain file that imports the http layer or Express, naming the rule', () => {
+    const probe = join(root, 'server/src/domain/lintProbeDomainToHttp.ts');
+    writeFileSync(
+      probe,
+      [
+        "import express from 'express';",
+        "import { requestScope } from '../http/requestScope.ts';",
+        'export const lintProbe = [express, requestScope];',
+        '',
+      ].join('\n'),
+    );
+    try {
+      const { status, output } = run('lint:layers');
+      expect(status).not.toBe(0);
+      expect(output).toMatch(/domain-not-to-http: server\/src\/domain\/lintProbeDomainToHttp\.ts → server\/src\/http\/requestScope\.ts/);
+      expect(output).toMatch(/domain-not-to-http: server\/src\/domain\/lintProbeDomainToHttp\.ts → node_modules\/express\//);
+    } finally {
+      rmSync(probe, { force: true });
+    }
+    expect(run('lint:layers').status).toBe(0);
+  });
+
+  it('fails on an export nobody imports, naming it', () => {
+    const used = join(root, 'server/src/domain/writtenText.ts');
+    const original = readFileSync(used, 'utf8');
+    writeFileSync(used, `${original}\n/** Lint probe: exported, imported by nobody. */\nexport function lintProbeUnusedExport(): void {}\n`);
+    try {
+      const { status, output } = run('lint:unused');
+      expect(status).not.toBe(0);
+      expect(output).toMatch(/Unused exports[\s\S]*lintProbeUnusedExport[\s\S]*server\/src\/domain\/writtenText\.ts/);
+    } finally {
+      writeFileSync(used, original);
+    }
+    expect(run('lint:unused').status).toBe(0);
+  });
+});
