@@ -1,16 +1,49 @@
 /**
- * The API's one ordered middleware list. The order is the design:
+ * The API's one ordered middleware list, and the one place that states the whole order
+ * of a request and of the data layer beneath it. The order is the design.
+ *
+ * A request, step by step (the `app.use` calls below, then `http/operationRouter.ts`):
  *
  * 1. logging and traceId first, so every later line (and every error) names its request;
  * 2. security headers, before anything can answer;
- * 3. the request scope (AsyncLocalStorage: traceId, signal), so the data layer sees it;
+ * 3. the request scope (`http/requestScope.ts`): the context (traceId, logger, deadline,
+ *    signal) in AsyncLocalStorage, so the data layer sees it; a hang-up fires the signal;
  * 4. HEAD as GET (RFC 9110), then the JSON body parser, bounded, and its shape check, so
  *    bad, huge, absurdly nested or ill-formed bodies end as 400/413 before any work;
  * 5. the OpenAPI validator, so handlers only ever see inputs the spec allows (and, in
  *    tests, every answer is checked against the spec on its way out);
- * 6. the operations, one handler per operationId (sign-in counts its failures itself:
- *    domain/signInLimits.ts);
- * 7. the problem handler last, turning every error into one honest problem+json answer.
+ * 6. the operation (the router), in this order:
+ *    a. the deadline: `x-no-deadline` operations ignore a hang-up; every one is armed
+ *       at REQUEST_DEADLINE_MS (`request/requestDeadline.ts`);
+ *    b. authentication: a secured operation's bearer token, and its user exists;
+ *    c. read-your-writes: the data layer learns the caller (`data.beginRequest`), whose
+ *       reads go to the primary while their recent write's mark is fresh;
+ *    d. the handler, one per operationId, on plain typed inputs (`contract/`; sign-in
+ *       counts its failures itself: domain/signInLimits.ts), raced against the signal:
+ *       the deadline answers even when the database never does;
+ *    e. the result filter: once a result exists the deadline is disarmed and the
+ *       answer is sent whole;
+ * 7. the problem handler last, turning every error into one honest problem+json answer
+ *    (an outage 503, a hang-up nothing at all).
+ *
+ * Every database call of a handler then passes the data layer's wrappers, outermost
+ * first (`data/createDataLayer.ts`, `data/connections/database.ts`):
+ *
+ * 1. the retry policy (`data/retry/`): a transient failure is tried again with backoff,
+ *    within the process's retry budget; an attempt that met a closed readiness gate
+ *    waits for it to open (until the deadline) without spending a retry;
+ * 2. the transaction attempt: Prisma's `$transaction` (pool wait DB_POOL_WAIT_MS, timeout
+ *    the deadline); a lost lock wait is rerun up to its contention attempts; a COMMIT
+ *    whose answer was lost is looked for (`verifyCommitted`) before anything reruns; a
+ *    fired signal's reason (deadline, hang-up) is the outcome;
+ * 3. the commit gate (`data/commitGate/`): no statement or COMMIT starts after the
+ *    signal fired; a COMMIT disarms the deadline, and one that does not answer in time
+ *    is `CommitOutcomeUnknown`;
+ * 4. reads only: the replica, falling back to the primary's read-only pool when it fails;
+ * 5. the readiness gate (`data/connections/gatedPool.ts`): while a database is known to
+ *    be down, no connection is even tried: an outage at once;
+ * 6. the cancellable pool (`data/commitGate/cancellableClient.ts`): a fired signal
+ *    cancels the running statement on the server, never a COMMIT that started.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -69,6 +102,7 @@ export function createApp(options: {
 }): Express {
   const { config, database, logger, signingSecret } = options;
   const marks = config.readYourWritesStore === 'database' ? databaseMarks(database.prisma) : memoryMarks();
+  // The data layer's wrappers, in the order of the comment above.
   const data = createDataLayer({ database, config, logger, marks });
   const deps: DomainDeps = {
     config,
@@ -135,6 +169,7 @@ export function createApp(options: {
       validateFormats: true,
     }),
   );
+  // Step 6 (a–e): deadline, authentication, read-your-writes, handler, result filter.
   mountOperations(app, handlers, {
     authenticate,
     beginRequest: (userId) => data.beginRequest(userId),
