@@ -1,8 +1,8 @@
 /**
- * The outage matrix (issue 4, item 6; DESIGN.md "The contract", "Tests, in layers"):
+ * The outage matrix (DESIGN.md "The contract", "Tests, in layers"; adr/0006, adr/0011):
  * EVERY operation read from the spec, under each real fault of `support/faults.ts`,
  * against the real API process on a throwaway PostgreSQL, with the timeout chain scaled
- * to a 2 s deadline. For each cell: the status is the spec's (503; liveness 200; the
+ * to a 2.5 s deadline (support/scaledApi.ts). For each cell: the status is the spec's (503; liveness 200; the
  * exempt operations a declared status; a hang-up gets nothing and is logged 499), the
  * answer validates against the spec, never a 500, within the deadline + 2 s. Then the
  * database comes back and the same request succeeds within 1 s (over the time the same
@@ -80,7 +80,7 @@ const bridgesLogged = (logLines: string[], traceId: string) => logLines.filter((
 beforeAll(async () => {
   cluster = await startPrimary();
   teardown.defer('destroy the cluster', () => cluster.destroy());
-  // Sign-up hashes a password and a PIN (scrypt, ~0.35 s each): several at once would not fit a 2 s deadline.
+  // Sign-up hashes a password and a PIN (scrypt, ~0.35 s each): several at once would not fit a 2.5 s deadline.
   const api = await startScaledApi(cluster.urlFor(DATABASE), { REQUEST_DEADLINE_MS: '40000' });
   const stop = teardown.defer('stop the bootstrap API', () => api.stop());
   customers.baseUrl = api.url;

@@ -31,7 +31,7 @@ export const defaults = {
   dbPoolWaitMs: 10_000,
   /** 1 s (DB_READINESS_PROBE_MS): while the database cannot be reached, one probe login per this interval per process; every other request waits for it (adr/0011). */
   dbReadinessProbeMs: 1_000,
-  /** 40 s (REQUEST_DEADLINE_MS): above statement timeout + its cancel; 40 + 5 + 3 + 5 = 53 < 55. */
+  /** 40 s (REQUEST_DEADLINE_MS): above statement timeout + its cancel; deadline + release + store + cancel acknowledgement = 40 + 3 + 3 + 5 = 51 < 55. */
   requestDeadlineMs: 40_000,
   /** 5 s: the time a cancelled statement may take to be acknowledged (part of the chain, not configurable). */
   cancelAcknowledgeMs: 5_000,
@@ -49,7 +49,7 @@ export const defaults = {
   accountWriteAttempts: 8,
   /** 1 s (ACCOUNT_LOCK_WAIT_MS): one attempt's wait for an account's row lock (`lock_timeout`); 8 × 1 s fits the deadline. */
   accountLockWaitMs: 1_000,
-  /** 55 s (BFF_UPSTREAM_TIMEOUT_MS): above the API's worst 53 s; the BFF answers its own 503 then. */
+  /** 55 s (BFF_UPSTREAM_TIMEOUT_MS): above the API's worst 51 s; the BFF answers its own 503 then. */
   bffUpstreamTimeoutMs: 55_000,
   /** 65 s: the SPA aborts every request then (BFF worst 5 s renewal + 55 s); mirrored from web-vue. */
   spaAbortMs: 65_000,

@@ -1,5 +1,5 @@
 /**
- * Opening an account under an Idempotency-Key, on PostgreSQL over HTTP (ADR-0013): the
+ * Opening an account under an Idempotency-Key, on PostgreSQL over HTTP (adr/0013): the
  * money sends' protocol, so one key opens one account however often it is sent; the
  * answer is replayed byte for byte; another name under the key is 422; a young claim is
  * 409 IN_FLIGHT; a stale claim whose account was opened is 409 RESULT_UNKNOWN with
