@@ -14,6 +14,7 @@
  *   login per second, whatever the traffic, and a reader is answered as soon as the
  *   database is back, within one probe interval.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'pino';
 import { classify } from '../retry/index.ts';
@@ -79,7 +80,7 @@ export function readinessGate({ name, probe, intervalMs, logger }: GateOptions):
   /** Each waiting request's "go on", called when the gate opens. */
   const waiting = new Set<() => void>();
 
-  const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
+  const sleep = (ms: number) => delay(ms, undefined, { ref: false });
 
   async function probeUntilOpen(): Promise<void> {
     while (!open && !stopped) {

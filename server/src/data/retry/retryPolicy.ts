@@ -4,6 +4,7 @@
  * retryable, the caller says rerunning this unit of work is safe, retries are left, the
  * process-wide retry budget has a token and the request's signal has not fired.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import { defaults } from '../../config.ts';
 import type { DatabaseKind } from '../connections/index.ts';
 import { processRetryBudget, type RetryBudget } from './retryBudget.ts';
@@ -63,19 +64,13 @@ export interface ExponentialOptions {
 }
 
 /** Waits `ms`, or rejects with `signal.reason` as soon as the signal fires. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+export async function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  try {
+    await delay(ms, undefined, signal ? { signal } : {});
+  } catch (error) {
+    // node:timers/promises rejects with its own AbortError; the caller is owed the signal's reason.
+    throw signal?.aborted ? signal.reason : error;
+  }
 }
 
 /** Waits for the readiness bridge per execution at most: each is a whole outage, so more means a flapping server, met by the ordinary retries. */
