@@ -77,7 +77,8 @@ module.exports = {
       name: 'src-not-to-tests',
       comment: 'Code in a src/ (tests aside) never imports a test folder, a test-support package or a test file.',
       severity: 'error',
-      from: { path: '^[^/]+/src/', pathNot: test },
+      // test-support/src/ is test code itself (the shared helpers' workspace).
+      from: { path: '^[^/]+/src/', pathNot: [test, '^test-support/'] },
       to: { path: ['(^|/)test/', '(^|/)test-support/', '^contract-tests/', '(^|/)support/', test] },
     },
     {
