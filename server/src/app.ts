@@ -12,11 +12,11 @@
  *    domain/signInLimits.ts);
  * 7. the problem handler last, turning every error into one honest problem+json answer.
  */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { assignTraceId, trustProxySetting } from '@tidewater/contract/http';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
@@ -45,19 +45,9 @@ import { headAsGet, refuseMalformedJson } from './http/requestShape.ts';
 const require = createRequire(import.meta.url);
 const specPath = require.resolve('@tidewater/spec/openapi.json');
 
-/** Express's `trust proxy` from its configured text ('' = off; a number = hops; else a list or name). */
-function trustProxySetting(text: string): boolean | number | string {
-  if (text === '' || text === 'false') return false;
-  if (text === 'true') return true;
-  return /^\d+$/.test(text) ? Number(text) : text;
-}
-
 /** The client left before its answer was written (the response closed unfinished). */
 const hungUp = (res: { writableFinished: boolean }) => !res.writableFinished;
 const hangUpMessage = 'client closed the request before its answer';
-
-/** A traceId the client may propose: short and plain, else we make our own. */
-const traceIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
 
 /** Builds the API app on an open database, signing with `signingSecret` (signingSecret.ts). */
 export function createApp(options: {
@@ -99,12 +89,8 @@ export function createApp(options: {
   app.use(
     pinoHttp({
       logger,
-      genReqId: (req, res) => {
-        const proposed = req.headers['x-trace-id'];
-        const traceId = typeof proposed === 'string' && traceIdPattern.test(proposed) ? proposed : randomUUID();
-        res.setHeader('X-Trace-Id', traceId);
-        return traceId;
-      },
+      // The caller's X-Trace-Id when short and plain, else a new one (the BFF's rule too).
+      genReqId: assignTraceId,
       customAttributeKeys: { reqId: 'traceId' },
       // Every line this request logs (req.log, the retry warnings included) carries its traceId.
       quietReqLogger: true,

@@ -5,33 +5,12 @@
  * anything unexplained as a 500 that names its traceId and nothing of its internals.
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
+// The problem builder and writer are the BFF's too: written once in the contract workspace.
+import { problemBody, type ProblemBody } from '@tidewater/contract/errors';
+import { writeProblem } from '@tidewater/contract/http';
 import { ApiProblem, isApiProblem, type ProblemExtras } from './apiProblem.ts';
-import { errorCatalog, problemType, type ErrorCode } from './errorCatalog.ts';
 import { outageOf } from './outage.ts';
 import type { RequestContext } from './requestContext.ts';
-
-/** The wire shape of a problem (components.schemas.Problem). */
-export interface ProblemBody extends ProblemExtras {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  errorCode: ErrorCode;
-  traceId: string;
-}
-
-/** Builds the problem body for a code. */
-export function problemBody(code: ErrorCode, traceId: string, detail?: string, extras: ProblemExtras = {}): ProblemBody {
-  const { status, title } = errorCatalog[code];
-  return { type: problemType(code), title, status, ...(detail ? { detail } : {}), errorCode: code, traceId, ...extras };
-}
-
-/** Writes a problem; a 503 or 429 also names its wait in Retry-After and is never cached. */
-export function sendProblem(res: Response, body: ProblemBody): void {
-  if (body.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(body.retryAfterSeconds));
-  if (body.status === 503) res.setHeader('Cache-Control', 'no-store');
-  res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
-}
 
 interface HttpishError {
   status?: number;
@@ -107,6 +86,6 @@ export function problemHandler(retryAfterSeconds: number): ErrorRequestHandler {
     // A 405 names the methods the path does have (RFC 9110 §15.5.6); the validator knows them.
     const allow = (error as { headers?: { Allow?: string } }).headers?.Allow;
     if (body.status === 405 && allow) res.setHeader('Allow', allow);
-    sendProblem(res, body);
+    writeProblem(res, body);
   };
 }
