@@ -22,11 +22,11 @@ export function spaTimingsOf(values: SpaTimings): SpaTimings {
   return Object.fromEntries(spaNames.map((name) => [name, values[name]])) as unknown as SpaTimings;
 }
 
-/** `html` with the data block added before `</head>` (else before its first script, else at its end). */
+/** `html` with the data block added before its first script (else before `</head>`, else at its end), so it is there before any script runs. */
 export function withServedTimings(html: string, timings: SpaTimings): string {
   // `<` escaped, so no value can end the element early.
   const block = `<script type="application/json" id="${servedTimingsId}">${JSON.stringify(spaTimingsOf(timings)).replaceAll('<', '\\u003c')}</script>`;
-  for (const marker of ['</head>', '<script']) {
+  for (const marker of ['<script', '</head>']) {
     const at = html.indexOf(marker);
     if (at !== -1) return html.slice(0, at) + block + html.slice(at);
   }

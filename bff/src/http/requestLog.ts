@@ -5,14 +5,11 @@
  * logs. A visitor who hung up is logged as 499. Cookies, the CSRF token and bearer
  * tokens never reach the log.
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-
-/** A traceId a visitor may propose (the API honours the same pattern). */
-export const traceIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
+import { assignTraceId } from '@tidewater/contract/http';
 
 /** True when the visitor hung up before the answer was complete. */
 export function visitorHungUp(res: ServerResponse): boolean {
@@ -33,12 +30,8 @@ function isStatusError(error: Error): boolean {
 export function requestLog(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
-    genReqId: (req: IncomingMessage, res: ServerResponse) => {
-      const proposed = req.headers['x-trace-id'];
-      const traceId = typeof proposed === 'string' && traceIdPattern.test(proposed) ? proposed : randomUUID();
-      res.setHeader('X-Trace-Id', traceId);
-      return traceId;
-    },
+    // The visitor's X-Trace-Id when short and plain, else a new one (the API's rule too).
+    genReqId: assignTraceId,
     customAttributeKeys: { reqId: 'traceId' },
     // Every line this request logs (req.log) carries its traceId.
     quietReqLogger: true,
