@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { envNumber, resolveSettings } from '@tidewater/contract/settings';
 import { bffAnswerBudgetMs, chainDefaults, timeoutChain as chain, timeoutChainViolations } from '@tidewater/contract/timeoutChain';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -135,20 +136,15 @@ export class BffConfigError extends Error {
   override readonly name = 'BffConfigError';
 }
 
+function notANumber(name: string, text: string): never {
+  throw new BffConfigError(`${name} must be a non-negative number, got "${text}"`);
+}
+
 /** Resolves the table against an environment (process.env by default) and checks it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
-  const resolved: Record<string, unknown> = {};
-  for (const [key, fallback] of Object.entries(defaults)) {
-    const name = envNames[key as keyof typeof defaults];
-    const text = env[name];
-    if (text === undefined || text === '') resolved[key] = fallback;
-    else if (typeof fallback === 'number') {
-      const value = Number(text);
-      if (!Number.isFinite(value) || value < 0)
-        throw new BffConfigError(`${name} must be a non-negative number, got "${text}"`);
-      resolved[key] = value;
-    } else resolved[key] = text;
-  }
+  const resolved = resolveSettings(defaults, envNames, env, (name, text, fallback) =>
+    typeof fallback === 'number' ? envNumber(name, text, notANumber) : text,
+  );
   const sessionSecret = env.SESSION_SECRET || undefined;
   const config: BffConfig = {
     ...(resolved as { [K in keyof typeof defaults]: Widen<(typeof defaults)[K]> }),

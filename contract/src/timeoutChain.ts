@@ -9,6 +9,8 @@
  * TypeScript with no Node import: the SPA's bundle imports it too.
  */
 
+import { envNumber, resolveSettings, type Invalid } from './settings.ts';
+
 /** Who waits: the API, the BFF or the SPA in the visitor's browser. */
 export type Tier = 'api' | 'bff' | 'spa';
 
@@ -213,18 +215,9 @@ export const chainLinks: readonly ChainLink[] = [
  * Every number of the chain from an environment: its variable when set, else its default.
  * `invalid` is called (and must throw) for a value that is not a non-negative number.
  */
-export function resolveChain(env: Readonly<Record<string, string | undefined>>, invalid: (envName: string, text: string) => never): ChainValues {
-  const values: Record<string, number> = {};
-  for (const [name, entry] of Object.entries(timeoutChain) as Array<[ChainName, ChainNumber]>) {
-    const text = entry.env === undefined ? undefined : env[entry.env];
-    if (text === undefined || text === '') values[name] = entry.defaultMs;
-    else {
-      const value = Number(text);
-      if (!Number.isFinite(value) || value < 0) invalid(entry.env!, text);
-      values[name] = value;
-    }
-  }
-  return values as ChainValues;
+export function resolveChain(env: Readonly<Record<string, string | undefined>>, invalid: Invalid): ChainValues {
+  const envNames = Object.fromEntries(Object.entries(timeoutChain).map(([name, entry]) => [name, entry.env]));
+  return resolveSettings(chainDefaults, envNames, env, (envName, text) => envNumber(envName, text, invalid)) as ChainValues;
 }
 
 /**

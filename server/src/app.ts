@@ -16,7 +16,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { assignTraceId, trustProxySetting } from '@tidewater/contract/http';
+import { traceIdLogOptions, trustProxySetting } from '@tidewater/contract/http';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
@@ -89,11 +89,9 @@ export function createApp(options: {
   app.use(
     pinoHttp({
       logger,
-      // The caller's X-Trace-Id when short and plain, else a new one (the BFF's rule too).
-      genReqId: assignTraceId,
-      customAttributeKeys: { reqId: 'traceId' },
-      // Every line this request logs (req.log, the retry warnings included) carries its traceId.
-      quietReqLogger: true,
+      // The caller's X-Trace-Id when short and plain, else a new one (the BFF's rule too); every
+      // line this request logs (req.log, the retry warnings included) carries it.
+      ...traceIdLogOptions,
       // A client that hung up is one line, whenever it left (mid-work, after a COMMIT started,
       // on an operation exempt from hang-ups): 499 and the same words. The response closed
       // before it finished, so pino-http logs it at 'close'.

@@ -8,6 +8,7 @@
  * the whole chain scaled down through the same variables; they import this table rather
  * than repeating numbers.
  */
+import { envNumber, resolveSettings } from '@tidewater/contract/settings';
 import { resolveChain, timeoutChain as chain, timeoutChainViolations as chainViolations, type ChainName, type ChainValues } from '@tidewater/contract/timeoutChain';
 
 /** The defaults, innermost first. Milliseconds unless the name says otherwise. */
@@ -208,22 +209,16 @@ function parseValue(name: string, text: string, fallback: unknown): unknown {
     }
     return parts.map(Number);
   }
-  if (typeof fallback === 'number') {
-    const value = Number(text);
-    if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a non-negative number, got "${text}"`);
-    return value;
-  }
-  return text;
+  return typeof fallback === 'number' ? envNumber(name, text, notANumber) : text;
+}
+
+function notANumber(name: string, text: string): never {
+  throw new ConfigError(`${name} must be a non-negative number, got "${text}"`);
 }
 
 /** Resolves the table against an environment (process.env by default) and checks the chain. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const resolved: Record<string, unknown> = {};
-  for (const [key, fallback] of Object.entries(defaults)) {
-    const envName = envNames[key as keyof typeof defaults];
-    const text = envName ? env[envName] : undefined;
-    resolved[key] = text === undefined || text === '' ? fallback : parseValue(envName!, text, fallback);
-  }
+  const resolved = resolveSettings(defaults, envNames, env, parseValue);
   for (const key of mustBePositive) {
     if (!((resolved[key] as number) > 0)) throw new ConfigError(`${envNames[key]} must be above 0 (0 would switch the limit off), got ${String(resolved[key])}`);
   }
@@ -268,9 +263,7 @@ const chainNames = (Object.keys(chain) as ChainName[]).filter((name) => name in 
  */
 export function timeoutChainViolations(config: Config, env: NodeJS.ProcessEnv = {}): string[] {
   const values: ChainValues = {
-    ...resolveChain(env, (name, text) => {
-      throw new ConfigError(`${name} must be a non-negative number, got "${text}"`);
-    }),
+    ...resolveChain(env, notANumber),
     ...Object.fromEntries(chainNames.map((name) => [name, config[name as keyof Config] as number])),
   };
   const links: Array<[boolean, string]> = [

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-import { assignTraceId } from '@tidewater/contract/http';
+import { traceIdLogOptions } from '@tidewater/contract/http';
 
 /** True when the visitor hung up before the answer was complete. */
 export function visitorHungUp(res: ServerResponse): boolean {
@@ -30,11 +30,9 @@ function isStatusError(error: Error): boolean {
 export function requestLog(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
-    // The visitor's X-Trace-Id when short and plain, else a new one (the API's rule too).
-    genReqId: assignTraceId,
-    customAttributeKeys: { reqId: 'traceId' },
-    // Every line this request logs (req.log) carries its traceId.
-    quietReqLogger: true,
+    // The visitor's X-Trace-Id when short and plain, else a new one (the API's rule too);
+    // every line this request logs (req.log) carries it.
+    ...traceIdLogOptions,
     customLogLevel: (_req, res, error) =>
       (error && !isStatusError(error)) || res.statusCode >= 500
         ? 'error'

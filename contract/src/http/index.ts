@@ -7,4 +7,5 @@ export { answerClientError } from './clientError.ts';
 export { writeProblem, type ProblemResponse } from './writeProblem.ts';
 export { jsonShape, MAX_JSON_DEPTH } from './jsonShape.ts';
 export { trustProxySetting } from './trustProxy.ts';
-export { assignTraceId, traceIdPattern } from './traceId.ts';
+export { traceIdLogOptions, traceIdPattern } from './traceId.ts';
+export { stopOnSignals } from './shutdown.ts';

@@ -9,6 +9,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 /** A traceId a caller may propose: short and plain, else we make our own. */
 export const traceIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
 
+/**
+ * pino-http's options for it: each request's id is its traceId, logged as `traceId`, and
+ * every line the request logs (req.log) carries it.
+ */
+export const traceIdLogOptions = {
+  genReqId: assignTraceId,
+  customAttributeKeys: { reqId: 'traceId' },
+  quietReqLogger: true,
+} as const;
+
 /** pino-http's `genReqId`: the request's traceId, also set as the answer's X-Trace-Id. */
 export function assignTraceId(req: IncomingMessage, res: ServerResponse): string {
   const proposed = req.headers['x-trace-id'];
