@@ -1,5 +1,5 @@
 /**
- * The one place requests are sent, wrapped around `fetch` (ADR decisions 1 and 2):
+ * The one place requests are sent, wrapped around `fetch` (adr/0009-spa-honest-outages.md, "Requests"):
  * - every attempt is aborted by the SPA at SPA_ABORT_MS (65 s by default) and then throws RequestTimedOut;
  * - a READ (GET/HEAD) is retried once, after the wait its first answer named plus up to
  *   20 % jitter, only if the retry starts within READ_BUDGET_MS (120 s by default) of the first
