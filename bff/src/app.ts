@@ -27,6 +27,7 @@ import { requireCsrfToken } from './http/csrf.ts';
 import { notFound, problemHandler } from './http/fallbackHandlers.ts';
 import { parseJsonBody } from './http/jsonBody.ts';
 import { rejectQueryParameters } from './http/rejectQuery.ts';
+import { trustProxySetting } from '@tidewater/contract/http';
 import { methodNotAllowed, refuseDeepJson } from './http/requestShape.ts';
 import { requestLog } from './http/requestLog.ts';
 import { securityHeaders } from './http/securityHeaders.ts';
@@ -41,13 +42,6 @@ import { spaRoute } from './routes/spaRoute.ts';
 import { endIdleSessions } from './session/idleTimeout.ts';
 import { sessionMiddleware } from './session/sessionMiddleware.ts';
 import { apiProxy } from './upstream/apiProxy.ts';
-
-/** Express's `trust proxy` from its configured text ('' = off; a number = hops; else a list/name). */
-function trustProxySetting(text: string): boolean | number | string {
-  if (text === '') return false;
-  if (text === 'true' || text === 'false') return text === 'true';
-  return /^\d+$/.test(text) ? Number(text) : text;
-}
 
 /** Builds the BFF app. */
 export function createApp(deps: BffDeps): Express {

@@ -1,12 +1,16 @@
 /**
  * The BFF's one table of defaults, each with its value and its reason (DESIGN.md "The
- * numbers" and "The BFF"; ADR-0058 D11 of the reference). Every value can be overridden
- * by the environment variable named beside it; tests run the BFF scaled down through the
- * same variables. The chain that ties the BFF's waits to the SPA's abort is checked at
- * start, and the BFF refuses to start when it breaks.
+ * numbers" and "The BFF"; adr/0004-timeout-chain.md). The numbers of the timeout chain,
+ * the SPA's that the BFF serves among them, are written once in the contract workspace
+ * (contract/src/timeoutChain.ts) with their variables; this table takes them from there.
+ * Every value can be overridden by the environment variable named beside it; tests run the
+ * BFF scaled down through the same variables. The chain's links among the BFF's and the
+ * SPA's numbers are checked at start, and the BFF refuses to start when one breaks.
  */
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
+import { envNumber, resolveSettings } from '@tidewater/contract/settings';
+import { bffAnswerBudgetMs, chainDefaults, timeoutChain as chain, timeoutChainViolations } from '@tidewater/contract/timeoutChain';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -19,40 +23,42 @@ export const defaults = {
   /** http://127.0.0.1:8081 (API_URL): the API, on its default port. */
   apiUrl: 'http://127.0.0.1:8081',
   /**
-   * 55 s (BFF_UPSTREAM_TIMEOUT_MS): above the API's worst answer, 40 s deadline + 5 s
-   * cancel + 3 s release + 5 s = 53 s, so every answer the API gives reaches the visitor;
-   * after it the BFF answers its own 503, without `applied` (only the API knows).
+   * BFF_UPSTREAM_TIMEOUT_MS (timeout chain): above the API's worst answer (deadline +
+   * release + store + cancel), so every answer the API gives reaches the visitor; after it
+   * the BFF answers its own 503, without `applied` (only the API knows).
    */
-  upstreamTimeoutMs: 55_000,
+  upstreamTimeoutMs: chain.bffUpstreamTimeoutMs.defaultMs,
   /**
-   * 30 s (BFF_RENEWAL_TIMEOUT_MS): the refresh call's own budget. The API's refresh has no
-   * request deadline (a rotation must not be half-undone by a hang-up), so it gets long
-   * enough to finish on a slow database: a rotated pair that arrives late is still kept.
+   * BFF_RENEWAL_TIMEOUT_MS (timeout chain): the refresh call's own budget. The API's
+   * refresh has no request deadline (a rotation must not be half-undone by a hang-up), so
+   * it gets long enough to finish on a slow database: a rotated pair that arrives late is
+   * still kept.
    */
-  renewalTimeoutMs: 30_000,
+  renewalTimeoutMs: chain.bffRenewalTimeoutMs.defaultMs,
   /**
-   * 5 s (BFF_RENEWAL_WAIT_MS): how long a visitor's request waits for a renewal before
-   * the BFF answers 503 (the renewal itself runs on to its 30 s and is kept). 5 + 55 = 60 s
-   * is the BFF's worst answer, below the SPA's 65 s abort.
+   * BFF_RENEWAL_WAIT_MS (timeout chain): how long a visitor's request waits for a renewal
+   * before the BFF answers 503 (the renewal itself runs on to its own budget and is kept).
+   * It plus the upstream timeout is the BFF's worst answer, below the SPA's abort.
    */
-  renewalWaitMs: 5_000,
+  renewalWaitMs: chain.bffRenewalWaitMs.defaultMs,
   /** 60 s (BFF_RENEW_AHEAD_MS): an access token that expires within this is renewed first. */
   renewAheadMs: 60_000,
   /**
-   * 60 s (BFF_RENEWAL_REUSE_MS): a request that still presents a refresh token this process
-   * has just rotated gets the rotation's result instead of presenting the spent token
-   * (the API treats a spent token as stolen and ends the whole family).
+   * BFF_RENEWAL_REUSE_MS (timeout chain): a request that still presents a refresh token this
+   * process has just rotated gets the rotation's result instead of presenting the spent
+   * token (the API treats a spent token as stolen and ends the whole family).
    */
-  renewalReuseMs: 60_000,
+  renewalReuseMs: chain.bffRenewalReuseMs.defaultMs,
   /** 5 s (BFF_REVOKE_TIMEOUT_MS): sign-out's revoke writes one row; a late answer loses nothing. */
   revokeTimeoutMs: 5_000,
-  /** 5 s (BFF_ME_TIMEOUT_MS): sign-in's read of the profile; reads one row. */
-  meTimeoutMs: 5_000,
+  /** BFF_ME_TIMEOUT_MS (timeout chain): sign-in's read of the profile; reads one row. */
+  meTimeoutMs: chain.bffMeTimeoutMs.defaultMs,
   /**
-   * 5 s (BFF_SESSION_STORE_TIMEOUT_MS): the "session poll" of DESIGN.md: each session-store
-   * round trip (connect and query); a hung store then answers 503 rather than hanging.
+   * BFF_SESSION_STORE_TIMEOUT_MS (timeout chain): the "session poll" of DESIGN.md: each
+   * session-store round trip (connect and query); a hung store then answers 503 rather
+   * than hanging.
    */
-  sessionStoreTimeoutMs: 5_000,
+  sessionStoreTimeoutMs: chain.bffSessionStoreTimeoutMs.defaultMs,
   /** 3 s (BFF_HEALTH_PROBE_TIMEOUT_MS): the readiness probe of the API (and the session store). */
   healthProbeTimeoutMs: 3_000,
   /** 15 min (SESSION_IDLE_TIMEOUT_MS): a signed-in session ends after this long without activity. */
@@ -66,8 +72,12 @@ export const defaults = {
   sessionRetentionMs: 30 * 60_000,
   /** 10 s (BFF_RETRY_AFTER_SECONDS): the wait the BFF's own 503s name; the API's back-off cap. */
   retryAfterSeconds: 10,
-  /** 65 s (SPA_ABORT_MS): mirrored from web-vue; the BFF's worst answer must come before it. */
-  spaAbortMs: 65_000,
+  /** SPA_ABORT_MS (timeout chain): the SPA's abort, served to it in index.html; the BFF's worst answer must come before it. */
+  spaAbortMs: chain.spaAbortMs.defaultMs,
+  /** SPA_READ_BUDGET_MS (timeout chain): a read and its one retry in the SPA; served to it in index.html. */
+  spaReadBudgetMs: chain.spaReadBudgetMs.defaultMs,
+  /** SPA_SESSION_CHECK_MS (timeout chain): the SPA's session check at start-up; served to it in index.html. */
+  spaSessionCheckMs: chain.spaSessionCheckMs.defaultMs,
   /** 100 kB (BFF_BODY_LIMIT_BYTES): the BFF's own JSON bodies (sign-in, sign-up) are small. */
   bodyLimitBytes: 100_000,
   /** false (COOKIE_SECURE: true | false | auto): `auto` sets Secure when the request is https (behind a trusted proxy). */
@@ -98,19 +108,21 @@ const envNames: { readonly [K in keyof typeof defaults]: string } = {
   port: 'BFF_PORT',
   host: 'BFF_HOST',
   apiUrl: 'API_URL',
-  upstreamTimeoutMs: 'BFF_UPSTREAM_TIMEOUT_MS',
-  renewalTimeoutMs: 'BFF_RENEWAL_TIMEOUT_MS',
-  renewalWaitMs: 'BFF_RENEWAL_WAIT_MS',
+  upstreamTimeoutMs: chain.bffUpstreamTimeoutMs.env,
+  renewalTimeoutMs: chain.bffRenewalTimeoutMs.env,
+  renewalWaitMs: chain.bffRenewalWaitMs.env,
   renewAheadMs: 'BFF_RENEW_AHEAD_MS',
-  renewalReuseMs: 'BFF_RENEWAL_REUSE_MS',
+  renewalReuseMs: chain.bffRenewalReuseMs.env,
   revokeTimeoutMs: 'BFF_REVOKE_TIMEOUT_MS',
-  meTimeoutMs: 'BFF_ME_TIMEOUT_MS',
-  sessionStoreTimeoutMs: 'BFF_SESSION_STORE_TIMEOUT_MS',
+  meTimeoutMs: chain.bffMeTimeoutMs.env,
+  sessionStoreTimeoutMs: chain.bffSessionStoreTimeoutMs.env,
   healthProbeTimeoutMs: 'BFF_HEALTH_PROBE_TIMEOUT_MS',
   sessionIdleTimeoutMs: 'SESSION_IDLE_TIMEOUT_MS',
   sessionRetentionMs: 'BFF_SESSION_RETENTION_MS',
   retryAfterSeconds: 'BFF_RETRY_AFTER_SECONDS',
-  spaAbortMs: 'SPA_ABORT_MS',
+  spaAbortMs: chain.spaAbortMs.env,
+  spaReadBudgetMs: chain.spaReadBudgetMs.env,
+  spaSessionCheckMs: chain.spaSessionCheckMs.env,
   bodyLimitBytes: 'BFF_BODY_LIMIT_BYTES',
   cookieSecure: 'COOKIE_SECURE',
   trustProxy: 'BFF_TRUST_PROXY',
@@ -124,20 +136,15 @@ export class BffConfigError extends Error {
   override readonly name = 'BffConfigError';
 }
 
+function notANumber(name: string, text: string): never {
+  throw new BffConfigError(`${name} must be a non-negative number, got "${text}"`);
+}
+
 /** Resolves the table against an environment (process.env by default) and checks it. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
-  const resolved: Record<string, unknown> = {};
-  for (const [key, fallback] of Object.entries(defaults)) {
-    const name = envNames[key as keyof typeof defaults];
-    const text = env[name];
-    if (text === undefined || text === '') resolved[key] = fallback;
-    else if (typeof fallback === 'number') {
-      const value = Number(text);
-      if (!Number.isFinite(value) || value < 0)
-        throw new BffConfigError(`${name} must be a non-negative number, got "${text}"`);
-      resolved[key] = value;
-    } else resolved[key] = text;
-  }
+  const resolved = resolveSettings(defaults, envNames, env, (name, text, fallback) =>
+    typeof fallback === 'number' ? envNumber(name, text, notANumber) : text,
+  );
   const sessionSecret = env.SESSION_SECRET || undefined;
   const config: BffConfig = {
     ...(resolved as { [K in keyof typeof defaults]: Widen<(typeof defaults)[K]> }),
@@ -154,31 +161,42 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
 
 /**
  * The longest any BFF answer takes: one upstream wait plus the longest wait before or
- * after it (a renewal's share, or sign-in's profile read). 55 + 5 = 60 s by default.
+ * after it (a renewal's share, or sign-in's profile read); contract/src/timeoutChain.ts.
  * Sign-up and sign-in spend their calls inside it.
  */
 export function answerBudgetMs(
   config: Pick<BffConfig, 'upstreamTimeoutMs' | 'renewalWaitMs' | 'meTimeoutMs'>,
 ): number {
-  return config.upstreamTimeoutMs + Math.max(config.renewalWaitMs, config.meTimeoutMs);
+  return bffAnswerBudgetMs({
+    bffUpstreamTimeoutMs: config.upstreamTimeoutMs,
+    bffRenewalWaitMs: config.renewalWaitMs,
+    bffMeTimeoutMs: config.meTimeoutMs,
+  });
 }
 
-/** The rules the configuration must keep, each with its reason; empty when all hold. */
+/** The BFF's and the SPA's numbers of the timeout chain, by their names in the contract's table. */
+function chainValuesOf(config: BffConfig) {
+  return {
+    bffUpstreamTimeoutMs: config.upstreamTimeoutMs,
+    bffRenewalTimeoutMs: config.renewalTimeoutMs,
+    bffRenewalWaitMs: config.renewalWaitMs,
+    bffRenewalReuseMs: config.renewalReuseMs,
+    bffMeTimeoutMs: config.meTimeoutMs,
+    bffSessionStoreTimeoutMs: config.sessionStoreTimeoutMs,
+    spaAbortMs: config.spaAbortMs,
+    spaReadBudgetMs: config.spaReadBudgetMs,
+    spaSessionCheckMs: config.spaSessionCheckMs,
+  };
+}
+
+/**
+ * The rules the configuration must keep, each with its reason; empty when all hold. The
+ * timeout chain's links among the BFF's and the SPA's numbers come first (the contract's;
+ * the API checks its own numbers against the BFF's where it starts).
+ */
 export function configViolations(config: BffConfig, env: NodeJS.ProcessEnv = {}): string[] {
-  const worstAnswerMs = answerBudgetMs(config);
+  const values = { ...chainDefaults, ...chainValuesOf(config) };
   const links: Array<[boolean, string]> = [
-    [
-      worstAnswerMs < config.spaAbortMs,
-      `upstream timeout + the longest wait before it (${worstAnswerMs} ms) must be below the SPA's abort (${config.spaAbortMs} ms), so the SPA hears the BFF's 503`,
-    ],
-    [
-      config.renewalWaitMs <= config.renewalTimeoutMs,
-      `BFF_RENEWAL_WAIT_MS (${config.renewalWaitMs}) cannot exceed the renewal's own budget BFF_RENEWAL_TIMEOUT_MS (${config.renewalTimeoutMs})`,
-    ],
-    [
-      config.renewalReuseMs >= config.renewalTimeoutMs,
-      `BFF_RENEWAL_REUSE_MS (${config.renewalReuseMs}) must cover a whole renewal (${config.renewalTimeoutMs} ms), so no request that loaded the session before it presents the spent token`,
-    ],
     [config.sessionIdleTimeoutMs > 0, 'SESSION_IDLE_TIMEOUT_MS must be above 0'],
     [
       config.sessionRetentionMs > config.sessionIdleTimeoutMs,
@@ -201,5 +219,8 @@ export function configViolations(config: BffConfig, env: NodeJS.ProcessEnv = {})
       'BFF_SESSION_DATABASE_URL is required outside the embedded default (NODE_ENV=production or DATABASE_URL set): in-memory sessions die with the process and are not shared by replicas',
     ],
   ];
-  return links.filter(([holds]) => !holds).map(([, reason]) => reason);
+  return [
+    ...timeoutChainViolations(values, ['bff', 'spa']),
+    ...links.filter(([holds]) => !holds).map(([, reason]) => reason),
+  ];
 }

@@ -7,6 +7,7 @@ import { pino } from 'pino';
 import { BffConfigError, loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { answerClientError } from './http/requestShape.ts';
+import { stopOnSignals } from '@tidewater/contract/http';
 import { openSessionStore } from './session/sessionStore.ts';
 import { createApiClient } from './upstream/apiClient.ts';
 import { createRenewals } from './upstream/renewals.ts';
@@ -40,16 +41,7 @@ async function main(): Promise<void> {
     logger.fatal({ err: error }, 'the BFF could not listen');
     process.exit(1);
   });
-  const stop = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    server.close(
-      () => void Promise.allSettled([api.close(), sessionStore.close()]).finally(() => process.exit(0)),
-    );
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 5_000).unref();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnSignals(server, logger, () => Promise.allSettled([api.close(), sessionStore.close()]));
 }
 
 main().catch((error: unknown) => {

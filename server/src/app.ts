@@ -45,11 +45,11 @@
  * 6. the cancellable pool (`data/commitGate/cancellableClient.ts`): a fired signal
  *    cancels the running statement on the server, never a COMMIT that started.
  */
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
+import { traceIdLogOptions, trustProxySetting } from '@tidewater/contract/http';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
@@ -78,19 +78,9 @@ import { headAsGet, refuseMalformedJson } from './http/requestShape.ts';
 const require = createRequire(import.meta.url);
 const specPath = require.resolve('@tidewater/spec/openapi.json');
 
-/** Express's `trust proxy` from its configured text ('' = off; a number = hops; else a list or name). */
-function trustProxySetting(text: string): boolean | number | string {
-  if (text === '' || text === 'false') return false;
-  if (text === 'true') return true;
-  return /^\d+$/.test(text) ? Number(text) : text;
-}
-
 /** The client left before its answer was written (the response closed unfinished). */
 const hungUp = (res: { writableFinished: boolean }) => !res.writableFinished;
 const hangUpMessage = 'client closed the request before its answer';
-
-/** A traceId the client may propose: short and plain, else we make our own. */
-const traceIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
 
 /** Builds the API app on an open database, signing with `signingSecret` (signingSecret.ts). */
 export function createApp(options: {
@@ -133,15 +123,9 @@ export function createApp(options: {
   app.use(
     pinoHttp({
       logger,
-      genReqId: (req, res) => {
-        const proposed = req.headers['x-trace-id'];
-        const traceId = typeof proposed === 'string' && traceIdPattern.test(proposed) ? proposed : randomUUID();
-        res.setHeader('X-Trace-Id', traceId);
-        return traceId;
-      },
-      customAttributeKeys: { reqId: 'traceId' },
-      // Every line this request logs (req.log, the retry warnings included) carries its traceId.
-      quietReqLogger: true,
+      // The caller's X-Trace-Id when short and plain, else a new one (the BFF's rule too); every
+      // line this request logs (req.log, the retry warnings included) carries it.
+      ...traceIdLogOptions,
       // A client that hung up is one line, whenever it left (mid-work, after a COMMIT started,
       // on an operation exempt from hang-ups): 499 and the same words. The response closed
       // before it finished, so pino-http logs it at 'close'.

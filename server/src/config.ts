@@ -1,24 +1,28 @@
 /**
  * The one table of every default the server runs on, with its reason, and the timeout
  * chain that ties them together (DESIGN.md "The numbers"; adr/0004-timeout-chain.md).
+ * The chain's numbers, the BFF's and the SPA's among them, and its links are written once
+ * in the contract workspace (contract/src/timeoutChain.ts); this table takes them from there.
  *
  * Every value can be overridden by the environment variable named beside it. Tests run
  * the whole chain scaled down through the same variables; they import this table rather
  * than repeating numbers.
  */
+import { envNumber, resolveSettings } from '@tidewater/contract/settings';
+import { resolveChain, timeoutChain as chain, timeoutChainViolations as chainViolations, type ChainName, type ChainValues } from '@tidewater/contract/timeoutChain';
 
 /** The defaults, innermost first. Milliseconds unless the name says otherwise. */
 export const defaults = {
   /** 10 s (DB_CONNECT_TIMEOUT_MS): bounds each login and each BEGIN/COMMIT/ROLLBACK round trip. */
   dbConnectTimeoutMs: 10_000,
-  /** 30 s (DB_STATEMENT_TIMEOUT_MS): a hung statement ends with 57014; not retried (a slow query stays slow). */
-  dbStatementTimeoutMs: 30_000,
-  /** 4 (DB_MAX_RETRIES): retries of a transient failure; 4 waits capped at 10 s fit in the 40 s deadline. */
+  /** DB_STATEMENT_TIMEOUT_MS (timeout chain): a hung statement ends with 57014; not retried (a slow query stays slow). */
+  dbStatementTimeoutMs: chain.dbStatementTimeoutMs.defaultMs,
+  /** 4 (DB_MAX_RETRIES): retries of a transient failure; their waits fit in the request deadline (checked below). */
   dbMaxRetries: 4,
-  /** 500 ms (DB_RETRY_BASE_DELAY_MS): the first back-off step; steps double (0.5, 1, 2, 4 s: at most 7.5 s of waiting, well inside the deadline). */
-  dbRetryBaseDelayMs: 500,
-  /** 10 s (DB_RETRY_MAX_DELAY_MS): the cap of one back-off wait; equals Retry-After. */
-  dbRetryMaxDelayMs: 10_000,
+  /** DB_RETRY_BASE_DELAY_MS (timeout chain): the first back-off step; steps double, well inside the deadline. */
+  dbRetryBaseDelayMs: chain.dbRetryBaseDelayMs.defaultMs,
+  /** DB_RETRY_MAX_DELAY_MS (timeout chain): the cap of one back-off wait; equals Retry-After. */
+  dbRetryMaxDelayMs: chain.dbRetryMaxDelayMs.defaultMs,
   /** 10 tokens (RETRY_BUDGET_CAPACITY), full at start: a burst of deadlocks (10 requests, or 3 × 3 retries) still retries. */
   retryBudgetCapacity: 10,
   /** 0.1 token per success (RETRY_BUDGET_PER_SUCCESS): sustained retries stay near 10 % of the work that succeeds (gRPC retry throttling's ratio). */
@@ -31,16 +35,16 @@ export const defaults = {
   dbPoolWaitMs: 10_000,
   /** 1 s (DB_READINESS_PROBE_MS): while the database cannot be reached, one probe login per this interval per process; every other request waits for it (adr/0011). */
   dbReadinessProbeMs: 1_000,
-  /** 40 s (REQUEST_DEADLINE_MS): above statement timeout + its cancel; deadline + release + store + cancel acknowledgement = 40 + 3 + 3 + 5 = 51 < 55. */
-  requestDeadlineMs: 40_000,
-  /** 5 s: the time a cancelled statement may take to be acknowledged (part of the chain, not configurable). */
-  cancelAcknowledgeMs: 5_000,
-  /** 3 s (IDEMPOTENCY_STORE_BUDGET_MS): storing an answer or releasing a claim writes one row. */
-  idempotencyStoreBudgetMs: 3_000,
-  /** 3 s (IDEMPOTENCY_RELEASE_BUDGET_MS): releasing a claim after a failure writes one row. */
-  idempotencyReleaseBudgetMs: 3_000,
-  /** 120 s (IDEMPOTENCY_STALE_AFTER_MS): a claim whose release failed is taken over after this; ≥ deadline + 60 s. */
-  idempotencyStaleAfterMs: 120_000,
+  /** REQUEST_DEADLINE_MS (timeout chain): above the statement timeout; deadline + release + store + cancel < the BFF's upstream timeout. */
+  requestDeadlineMs: chain.requestDeadlineMs.defaultMs,
+  /** The time a cancelled statement may take to be acknowledged (timeout chain, not configurable). */
+  cancelAcknowledgeMs: chain.cancelAcknowledgeMs.defaultMs,
+  /** IDEMPOTENCY_STORE_BUDGET_MS (timeout chain): storing an answer writes one row. */
+  idempotencyStoreBudgetMs: chain.idempotencyStoreBudgetMs.defaultMs,
+  /** IDEMPOTENCY_RELEASE_BUDGET_MS (timeout chain): releasing a claim after a failure writes one row. */
+  idempotencyReleaseBudgetMs: chain.idempotencyReleaseBudgetMs.defaultMs,
+  /** IDEMPOTENCY_STALE_AFTER_MS (timeout chain): a claim whose release failed is taken over after this; ≥ deadline + 60 s. */
+  idempotencyStaleAfterMs: chain.idempotencyStaleAfterMs.defaultMs,
   /** 10 s (RETRY_AFTER_SECONDS): the back-off cap; a client coming back after it meets a database we would have retried. */
   retryAfterSeconds: 10,
   /** 1 s: a busy account names the least whole-second wait that does not send the caller straight back. */
@@ -49,10 +53,10 @@ export const defaults = {
   accountWriteAttempts: 8,
   /** 1 s (ACCOUNT_LOCK_WAIT_MS): one attempt's wait for an account's row lock (`lock_timeout`); 8 × 1 s fits the deadline. */
   accountLockWaitMs: 1_000,
-  /** 55 s (BFF_UPSTREAM_TIMEOUT_MS): above the API's worst 51 s; the BFF answers its own 503 then. */
-  bffUpstreamTimeoutMs: 55_000,
-  /** 65 s: the SPA aborts every request then (BFF worst 5 s renewal + 55 s); mirrored from web-vue. */
-  spaAbortMs: 65_000,
+  /** BFF_UPSTREAM_TIMEOUT_MS (timeout chain): above the API's worst answer; the BFF answers its own 503 then. */
+  bffUpstreamTimeoutMs: chain.bffUpstreamTimeoutMs.defaultMs,
+  /** SPA_ABORT_MS (timeout chain): the SPA aborts every request then; the BFF serves it to the SPA. */
+  spaAbortMs: chain.spaAbortMs.defaultMs,
   /** 5 s (READ_YOUR_WRITES_MS): a user's reads go to the primary this long after they wrote. */
   readYourWritesMs: 5_000,
   /** memory (READ_YOUR_WRITES_STORE): where those marks live; `database` shares them between API processes. */
@@ -131,25 +135,25 @@ export interface ServerConfig extends Config {
 
 const envNames: { [K in keyof typeof defaults]?: string } = {
   dbConnectTimeoutMs: 'DB_CONNECT_TIMEOUT_MS',
-  dbStatementTimeoutMs: 'DB_STATEMENT_TIMEOUT_MS',
+  dbStatementTimeoutMs: chain.dbStatementTimeoutMs.env,
   dbMaxRetries: 'DB_MAX_RETRIES',
-  dbRetryBaseDelayMs: 'DB_RETRY_BASE_DELAY_MS',
-  dbRetryMaxDelayMs: 'DB_RETRY_MAX_DELAY_MS',
+  dbRetryBaseDelayMs: chain.dbRetryBaseDelayMs.env,
+  dbRetryMaxDelayMs: chain.dbRetryMaxDelayMs.env,
   retryBudgetCapacity: 'RETRY_BUDGET_CAPACITY',
   retryBudgetPerSuccess: 'RETRY_BUDGET_PER_SUCCESS',
   retryBudgetPerSecond: 'RETRY_BUDGET_PER_SECOND',
   dbPoolMax: 'DB_POOL_MAX',
   dbPoolWaitMs: 'DB_POOL_WAIT_MS',
   dbReadinessProbeMs: 'DB_READINESS_PROBE_MS',
-  requestDeadlineMs: 'REQUEST_DEADLINE_MS',
-  idempotencyStoreBudgetMs: 'IDEMPOTENCY_STORE_BUDGET_MS',
-  idempotencyReleaseBudgetMs: 'IDEMPOTENCY_RELEASE_BUDGET_MS',
-  idempotencyStaleAfterMs: 'IDEMPOTENCY_STALE_AFTER_MS',
+  requestDeadlineMs: chain.requestDeadlineMs.env,
+  idempotencyStoreBudgetMs: chain.idempotencyStoreBudgetMs.env,
+  idempotencyReleaseBudgetMs: chain.idempotencyReleaseBudgetMs.env,
+  idempotencyStaleAfterMs: chain.idempotencyStaleAfterMs.env,
   retryAfterSeconds: 'RETRY_AFTER_SECONDS',
   accountWriteAttempts: 'ACCOUNT_WRITE_ATTEMPTS',
   accountLockWaitMs: 'ACCOUNT_LOCK_WAIT_MS',
-  bffUpstreamTimeoutMs: 'BFF_UPSTREAM_TIMEOUT_MS',
-  spaAbortMs: 'SPA_ABORT_MS',
+  bffUpstreamTimeoutMs: chain.bffUpstreamTimeoutMs.env,
+  spaAbortMs: chain.spaAbortMs.env,
   readYourWritesMs: 'READ_YOUR_WRITES_MS',
   readYourWritesStore: 'READ_YOUR_WRITES_STORE',
   accessTokenTtlSeconds: 'ACCESS_TOKEN_TTL_SECONDS',
@@ -205,22 +209,16 @@ function parseValue(name: string, text: string, fallback: unknown): unknown {
     }
     return parts.map(Number);
   }
-  if (typeof fallback === 'number') {
-    const value = Number(text);
-    if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a non-negative number, got "${text}"`);
-    return value;
-  }
-  return text;
+  return typeof fallback === 'number' ? envNumber(name, text, notANumber) : text;
+}
+
+function notANumber(name: string, text: string): never {
+  throw new ConfigError(`${name} must be a non-negative number, got "${text}"`);
 }
 
 /** Resolves the table against an environment (process.env by default) and checks the chain. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
-  const resolved: Record<string, unknown> = {};
-  for (const [key, fallback] of Object.entries(defaults)) {
-    const envName = envNames[key as keyof typeof defaults];
-    const text = envName ? env[envName] : undefined;
-    resolved[key] = text === undefined || text === '' ? fallback : parseValue(envName!, text, fallback);
-  }
+  const resolved = resolveSettings(defaults, envNames, env, parseValue);
   for (const key of mustBePositive) {
     if (!((resolved[key] as number) > 0)) throw new ConfigError(`${envNames[key]} must be above 0 (0 would switch the limit off), got ${String(resolved[key])}`);
   }
@@ -241,7 +239,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (!['memory', 'database'].includes(config.readYourWritesStore)) {
     throw new ConfigError(`READ_YOUR_WRITES_STORE must be "memory" or "database", got "${config.readYourWritesStore}"`);
   }
-  checkTimeoutChain(config);
+  checkTimeoutChain(config, env);
   return config;
 }
 
@@ -254,30 +252,31 @@ export function worstCaseRetryWaitMs(config: Pick<Config, 'dbMaxRetries' | 'dbRe
   return total;
 }
 
+/** The chain's numbers this table holds. */
+const chainNames = (Object.keys(chain) as ChainName[]).filter((name) => name in defaults);
+
 /**
- * The timeout chain, each link with the reason it must hold. Returns the broken links
- * (empty when the chain holds); `checkTimeoutChain` throws on any.
+ * The timeout chain, each link with the reason it must hold: the contract's links over
+ * all three tiers (this table's numbers; the BFF's others from `env`, else their
+ * defaults), then the API's own two. Returns the broken links (empty when the chain
+ * holds); `checkTimeoutChain` throws on any.
  */
-export function timeoutChainViolations(config: Config): string[] {
+export function timeoutChainViolations(config: Config, env: NodeJS.ProcessEnv = {}): string[] {
+  const values: ChainValues = {
+    ...resolveChain(env, notANumber),
+    ...Object.fromEntries(chainNames.map((name) => [name, config[name as keyof Config] as number])),
+  };
   const links: Array<[boolean, string]> = [
-    [config.dbStatementTimeoutMs < config.requestDeadlineMs,
-      `statement timeout (${config.dbStatementTimeoutMs} ms) must be below the request deadline (${config.requestDeadlineMs} ms), so a hung statement ends before its request does`],
-    [config.requestDeadlineMs + config.idempotencyReleaseBudgetMs + config.idempotencyStoreBudgetMs + config.cancelAcknowledgeMs < config.bffUpstreamTimeoutMs,
-      `deadline + release + store + 5 s (${config.requestDeadlineMs + config.idempotencyReleaseBudgetMs + config.idempotencyStoreBudgetMs + config.cancelAcknowledgeMs} ms) must be below the BFF upstream timeout (${config.bffUpstreamTimeoutMs} ms), so every API answer reaches the visitor`],
-    [config.bffUpstreamTimeoutMs + 5_000 < config.spaAbortMs,
-      `BFF timeout + 5 s renewal (${config.bffUpstreamTimeoutMs + 5_000} ms) must be below the SPA abort (${config.spaAbortMs} ms), so the SPA hears the BFF's 503`],
-    [config.idempotencyStaleAfterMs >= config.requestDeadlineMs + 60_000,
-      `idempotency stale-after (${config.idempotencyStaleAfterMs} ms) must be at least the deadline + 60 s (${config.requestDeadlineMs + 60_000} ms), so no live request's claim is taken over`],
     [worstCaseRetryWaitMs(config) < config.requestDeadlineMs,
       `worst-case retry waits (${worstCaseRetryWaitMs(config)} ms) must fit in the request deadline (${config.requestDeadlineMs} ms)`],
     [config.dbConnectionBackoffMs.length >= config.dbConnectionAttempts - 1,
       `DB_CONNECTION_BACKOFF_MS has ${config.dbConnectionBackoffMs.length} waits but ${config.dbConnectionAttempts} attempts need ${config.dbConnectionAttempts - 1}`],
   ];
-  return links.filter(([holds]) => !holds).map(([, reason]) => reason);
+  return [...chainViolations(values), ...links.filter(([holds]) => !holds).map(([, reason]) => reason)];
 }
 
 /** Throws a ConfigError naming every broken link of the timeout chain. */
-function checkTimeoutChain(config: Config): void {
-  const broken = timeoutChainViolations(config);
+function checkTimeoutChain(config: Config, env: NodeJS.ProcessEnv = {}): void {
+  const broken = timeoutChainViolations(config, env);
   if (broken.length > 0) throw new ConfigError(`the timeout chain is broken:\n  - ${broken.join('\n  - ')}`);
 }

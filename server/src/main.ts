@@ -10,6 +10,7 @@ import { createApp } from './app.ts';
 import { guardProcess } from './processGuard.ts';
 import { signingSecret } from './signingSecret.ts';
 import { answerClientError } from './http/requestShape.ts';
+import { stopOnSignals } from '@tidewater/contract/http';
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-api' } });
 guardProcess(logger);
@@ -23,13 +24,7 @@ async function main(): Promise<void> {
   const server = app.listen(config.apiPort, config.apiHost, () => logger.info({ host: config.apiHost, port: config.apiPort }, 'API listening'));
   server.requestTimeout = 0;
   server.on('clientError', answerClientError);
-  const stop = (signal: string) => {
-    logger.info({ signal }, 'shutting down');
-    server.close(() => void database.close().finally(() => process.exit(0)));
-    setTimeout(() => process.exit(0), 5_000).unref();
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  stopOnSignals(server, logger, () => database.close());
 }
 
 main().catch((error: unknown) => {

@@ -1,11 +1,11 @@
 /**
  * The BFF's own problems are the API's: every code it answers is in the spec's ErrorCode
- * list and in the API's catalog with the same status and title, and its type URIs are
- * the API's.
+ * list and in the one catalog (contract/src/errors.ts, the API's) with the same status and
+ * title, and its type URIs are the API's.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { errorCatalog, problemType as apiProblemType } from '../../../server/src/errors/errorCatalog.ts';
+import { errorCatalog, problemType as apiProblemType } from '@tidewater/contract/errors';
 import { bffProblems, problemBody, problemType, type BffErrorCode } from './problem.ts';
 
 const specErrorCodes = (

@@ -1,49 +1,41 @@
 /**
  * The BFF's own problem answers (RFC 9457 application/problem+json, the API's Problem
  * shape: DESIGN.md "The contract"). The BFF answers only the few codes below itself;
- * everything else it passes through from the API as it came. Titles and types are the
- * API's catalog's (`problem.test.ts` keeps them equal), so a visitor cannot tell who wrote
- * a problem except by its detail.
+ * everything else it passes through from the API as it came. Status, title and type are
+ * the one catalog's (contract/src/errors.ts, the API's too), and so is the builder, so a
+ * visitor cannot tell who wrote a problem except by its detail.
  */
 import type { Response } from 'express';
-import type { components } from '@tidewater/spec/openapi';
+import { errorCatalog, problemBody as catalogProblem, type ProblemBody as CatalogProblem } from '@tidewater/contract/errors';
+import { writeProblem } from '@tidewater/contract/http';
 
-/** Every code the spec knows. */
-export type ErrorCode = components['schemas']['ErrorCode'];
+export { problemType } from '@tidewater/contract/errors';
 
-/** The codes the BFF answers on its own, with the API catalog's status and title. */
-export const bffProblems = {
-  VALIDATION_FAILED: { status: 400, title: 'The request is not valid' },
-  MALFORMED_JSON: { status: 400, title: 'The request body is not valid JSON' },
-  UNAUTHENTICATED: { status: 401, title: 'Sign in to continue' },
-  FORBIDDEN: { status: 403, title: 'Not allowed' },
-  NOT_FOUND: { status: 404, title: 'Not found' },
-  METHOD_NOT_ALLOWED: { status: 405, title: 'Method not allowed' },
-  PAYLOAD_TOO_LARGE: { status: 413, title: 'The request body is too large' },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'The request body must be JSON' },
-  HEADERS_TOO_LARGE: { status: 431, title: 'The request headers are too large' },
-  INTERNAL: { status: 500, title: 'Something went wrong on our side' },
-  SERVICE_UNAVAILABLE: { status: 503, title: 'The service is temporarily unavailable' },
-} as const satisfies Partial<Record<ErrorCode, { status: number; title: string }>>;
+/** The codes the BFF answers on its own. */
+const bffCodes = [
+  'VALIDATION_FAILED',
+  'MALFORMED_JSON',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'HEADERS_TOO_LARGE',
+  'INTERNAL',
+  'SERVICE_UNAVAILABLE',
+] as const;
 
 /** A code the BFF answers itself. */
-export type BffErrorCode = keyof typeof bffProblems;
+export type BffErrorCode = (typeof bffCodes)[number];
+
+/** The codes the BFF answers on its own, with the catalog's status and title. */
+export const bffProblems = Object.fromEntries(bffCodes.map((code) => [code, errorCatalog[code]])) as {
+  readonly [C in BffErrorCode]: (typeof errorCatalog)[C];
+};
 
 /** The wire shape (components.schemas.Problem). The BFF never sets `applied`: only the API knows. */
-export interface ProblemBody {
-  type: string;
-  title: string;
-  status: number;
-  detail?: string;
-  errorCode: BffErrorCode;
-  traceId: string;
-  retryAfterSeconds?: number;
-}
-
-/** The problem `type` URI of a code, as the API writes it. */
-export function problemType(code: ErrorCode): string {
-  return `https://tidewater.example/problems/${code.toLowerCase().replaceAll('_', '-')}`;
-}
+export type ProblemBody = Omit<CatalogProblem<BffErrorCode>, 'applied'>;
 
 /** Builds a problem body. */
 export function problemBody(
@@ -52,16 +44,7 @@ export function problemBody(
   detail?: string,
   retryAfterSeconds?: number,
 ): ProblemBody {
-  const { status, title } = bffProblems[code];
-  return {
-    type: problemType(code),
-    title,
-    status,
-    ...(detail ? { detail } : {}),
-    errorCode: code,
-    traceId,
-    ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
-  };
+  return catalogProblem(code, traceId, detail, retryAfterSeconds !== undefined ? { retryAfterSeconds } : {});
 }
 
 /**
@@ -70,9 +53,7 @@ export function problemBody(
  */
 function sendProblem(res: Response, body: ProblemBody): void {
   if (res.headersSent || res.destroyed) return;
-  if (body.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(body.retryAfterSeconds));
-  if (body.status === 503) res.setHeader('Cache-Control', 'no-store');
-  res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
+  writeProblem(res, body);
 }
 
 /** The traceId of this request (set by the request log). */

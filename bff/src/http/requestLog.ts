@@ -5,14 +5,11 @@
  * logs. A visitor who hung up is logged as 499. Cookies, the CSRF token and bearer
  * tokens never reach the log.
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
-
-/** A traceId a visitor may propose (the API honours the same pattern). */
-const traceIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
+import { traceIdLogOptions } from '@tidewater/contract/http';
 
 /** True when the visitor hung up before the answer was complete. */
 function visitorHungUp(res: ServerResponse): boolean {
@@ -33,15 +30,9 @@ function isStatusError(error: Error): boolean {
 export function requestLog(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
-    genReqId: (req: IncomingMessage, res: ServerResponse) => {
-      const proposed = req.headers['x-trace-id'];
-      const traceId = typeof proposed === 'string' && traceIdPattern.test(proposed) ? proposed : randomUUID();
-      res.setHeader('X-Trace-Id', traceId);
-      return traceId;
-    },
-    customAttributeKeys: { reqId: 'traceId' },
-    // Every line this request logs (req.log) carries its traceId.
-    quietReqLogger: true,
+    // The visitor's X-Trace-Id when short and plain, else a new one (the API's rule too);
+    // every line this request logs (req.log) carries it.
+    ...traceIdLogOptions,
     customLogLevel: (_req, res, error) =>
       (error && !isStatusError(error)) || res.statusCode >= 500
         ? 'error'

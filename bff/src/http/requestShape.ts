@@ -10,25 +10,17 @@
  * - `answerClientError`: a request Node could not parse (headers over 16 KiB, a broken
  *   request line) is answered problem+json (431 or 400), not with a bare status line.
  */
-import { randomUUID } from 'node:crypto';
-import type { Duplex } from 'node:stream';
 import type { RequestHandler } from 'express';
-import { answerProblem, problemBody } from './problem.ts';
+import { jsonShape, MAX_JSON_DEPTH } from '@tidewater/contract/http';
+import { answerProblem } from './problem.ts';
 
-/** The deepest nesting of arrays and objects in `value`, counted without recursion. */
+/** The `clientError` listener is the API's too: written once in the contract workspace. */
+export { answerClientError } from '@tidewater/contract/http';
+
+/** The deepest nesting of arrays and objects in `value`, counted without recursion (the API's walk). */
 export function jsonDepth(value: unknown): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [node, depth] = stack.pop()!;
-    if (node === null || typeof node !== 'object') continue;
-    deepest = Math.max(deepest, depth + 1);
-    for (const child of Object.values(node)) stack.push([child, depth + 1]);
-  }
-  return deepest;
+  return jsonShape(value).depth;
 }
-
-const MAX_JSON_DEPTH = 32;
 
 /** 400 VALIDATION_FAILED for a body nested deeper than 32 levels. */
 export function refuseDeepJson(): RequestHandler {
@@ -58,21 +50,4 @@ export function methodNotAllowed(): RequestHandler {
     res.setHeader('Allow', [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : [])].join(', '));
     answerProblem(res, 'METHOD_NOT_ALLOWED', `${req.method} is not one of this path's methods: ${allowed.join(', ')}.`);
   };
-}
-
-/** The server's `clientError` listener: a problem+json answer, then the connection closes. */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  if (error.code === 'ECONNRESET' || !socket.writable) {
-    socket.destroy();
-    return;
-  }
-  const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
-  const body = tooLarge
-    ? problemBody('HEADERS_TOO_LARGE', randomUUID(), 'The request headers are larger than 16 KiB.')
-    : problemBody('VALIDATION_FAILED', randomUUID(), 'The request could not be read as HTTP.');
-  const text = JSON.stringify(body);
-  socket.end(
-    `HTTP/1.1 ${body.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-      `Content-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`,
-  );
 }

@@ -1,12 +1,17 @@
 /**
  * Everything else that a browser GETs: the built SPA from web-vue/dist. Files are served
  * as they are (hashed assets cached for a year, index.html never cached); any other page
- * path falls back to index.html, so the SPA's history routes survive a reload. When the
- * SPA is not built, a small page says so and links the docs.
+ * path falls back to index.html, so the SPA's history routes survive a reload. index.html
+ * carries the SPA's end of the timeout chain as this BFF resolved it (SPA_ABORT_MS and the
+ * others: contract/src/servedTimings.ts), so the SPA aborts where this BFF's start-up check
+ * expects it to. When the SPA is not built, a small page says so and links the docs.
  */
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { extname, join } from 'node:path';
-import express, { Router } from 'express';
+import express, { Router, type Response } from 'express';
+import { withServedTimings, type SpaTimings } from '@tidewater/contract/servedTimings';
+import type { BffConfig } from '../config.ts';
 import type { BffDeps } from '../deps.ts';
 
 /** The page served when web-vue/dist is missing (no inline script or style: the CSP allows none). */
@@ -27,6 +32,18 @@ const notBuiltPage = `<!doctype html>
 export function spaRoute({ config }: BffDeps): Router {
   const router = Router();
   const indexFile = join(config.webDistDir, 'index.html');
+  const timings = spaTimingsOf(config);
+  /** The SPA's page with its timings; read per answer, so a rebuilt SPA is served at once. */
+  const sendIndex = async (res: Response) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('html').send(withServedTimings(await readFile(indexFile, 'utf8'), timings));
+  };
+
+  // index.html asked by its name is the page with its timings too, not the file as it is.
+  router.get('/index.html', (_req, res, next) => {
+    if (!existsSync(indexFile)) return next();
+    sendIndex(res).catch(next);
+  });
 
   router.use(
     express.static(config.webDistDir, {
@@ -45,9 +62,14 @@ export function spaRoute({ config }: BffDeps): Router {
     // A missing file (it has an extension and the browser is not navigating to a page) is a 404, not the app.
     if (extname(req.path) !== '' && !String(req.headers.accept ?? '').includes('text/html')) return next();
     res.setHeader('Cache-Control', 'no-cache');
-    if (existsSync(indexFile)) return res.sendFile(indexFile);
+    if (existsSync(indexFile)) return void sendIndex(res).catch(next);
     res.status(200).type('html').send(notBuiltPage);
   });
 
   return router;
+}
+
+/** The SPA's numbers of the timeout chain, as this BFF resolved them. */
+function spaTimingsOf(config: Pick<BffConfig, 'spaAbortMs' | 'spaReadBudgetMs' | 'spaSessionCheckMs'>): SpaTimings {
+  return { spaAbortMs: config.spaAbortMs, spaReadBudgetMs: config.spaReadBudgetMs, spaSessionCheckMs: config.spaSessionCheckMs };
 }

@@ -2,15 +2,13 @@
  * The error a handler throws to answer a problem from the catalog. Anything else that
  * escapes a handler is classified by `problems.ts` (an outage → 503, the rest → 500).
  */
+import type { ProblemExtras } from '@tidewater/contract/errors';
 import { errorCatalog, type ErrorCode } from './errorCatalog.ts';
 
 const brand = Symbol.for('tidewater.ApiProblem');
 
 /** Extra members a problem may carry (RFC 9457 extensions of our Problem schema). */
-export interface ProblemExtras {
-  retryAfterSeconds?: number;
-  applied?: boolean;
-}
+export type { ProblemExtras };
 
 /** A catalogued problem: `throw new ApiProblem('ACCOUNT_NOT_FOUND')`. */
 export class ApiProblem extends Error {

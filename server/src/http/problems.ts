@@ -5,17 +5,12 @@
  * anything unexplained as a 500 that names its traceId and nothing of its internals.
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
+// The problem builder and writer are the BFF's too: written once in the contract workspace.
+import { problemBody, type ProblemBody } from '@tidewater/contract/errors';
+import { writeProblem } from '@tidewater/contract/http';
 import { ApiProblem, isApiProblem, type ProblemExtras } from '../errors/apiProblem.ts';
-import { problemBody, type ProblemBody } from '../errors/problemBody.ts';
 import { outageOf } from '../data/outage.ts';
 import type { RequestContext } from '../request/requestContext.ts';
-
-/** Writes a problem; a 503 or 429 also names its wait in Retry-After and is never cached. */
-function sendProblem(res: Response, body: ProblemBody): void {
-  if (body.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(body.retryAfterSeconds));
-  if (body.status === 503) res.setHeader('Cache-Control', 'no-store');
-  res.status(body.status).type('application/problem+json').send(JSON.stringify(body));
-}
 
 interface HttpishError {
   status?: number;
@@ -91,6 +86,6 @@ export function problemHandler(retryAfterSeconds: number): ErrorRequestHandler {
     // A 405 names the methods the path does have (RFC 9110 §15.5.6); the validator knows them.
     const allow = (error as { headers?: { Allow?: string } }).headers?.Allow;
     if (body.status === 405 && allow) res.setHeader('Allow', allow);
-    sendProblem(res, body);
+    writeProblem(res, body);
   };
 }

@@ -4,11 +4,9 @@
  * SPA's own abort). The SPA words every problem itself (messages.ts); the servers'
  * `title` and `detail` are kept for logs only.
  */
-import type { components } from '@tidewater/spec/openapi';
+// The API's error codes: the one catalog's (contract/src/errors.ts), the spec's `ErrorCode`.
+import type { ErrorCode } from '@tidewater/contract/errors';
 import { ConnectionFailed, RequestStopped, RequestTimedOut } from './requestErrors.ts';
-
-/** The API's error codes (the spec's `ErrorCode`). */
-type ErrorCode = components['schemas']['ErrorCode'];
 
 /**
  * What went wrong, as the SPA names it:

@@ -1,8 +1,8 @@
 /**
- * The one place requests are sent, wrapped around `fetch` (ADR decisions 1 and 2):
- * - every attempt is aborted by the SPA at SPA_ABORT_MS (65 s) and then throws RequestTimedOut;
+ * The one place requests are sent, wrapped around `fetch` (adr/0009-spa-honest-outages.md, "Requests"):
+ * - every attempt is aborted by the SPA at SPA_ABORT_MS (65 s by default) and then throws RequestTimedOut;
  * - a READ (GET/HEAD) is retried once, after the wait its first answer named plus up to
- *   20 % jitter, only if the retry starts within READ_BUDGET_MS (120 s) of the first
+ *   20 % jitter, only if the retry starts within READ_BUDGET_MS (120 s by default) of the first
  *   attempt; the retry's own abort is cut to what is left of that budget;
  * - a read is never retried after its own abort, which would only double the wait;
  * - a WRITE is never retried: sent again it could spend twice;
