@@ -1,7 +1,7 @@
 /**
  * The BFF's own endpoints (`/bff/*`): the session, sign-up, sign-in, sign-out and the
  * keepalive, typed from spec/bff.yaml by openapi-fetch. Same request layer as the API
- * (the 65 s abort, reads retried once, writes never, CSRF header on every write); unlike
+ * (the SPA_ABORT_MS abort, reads retried once, writes never, CSRF header on every write); unlike
  * the API client it reports no answers to the hooks: the session store reads these itself.
  */
 import createClient from 'openapi-fetch';
