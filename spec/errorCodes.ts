@@ -11,7 +11,7 @@
  */
 
 /** One operation's declarations: code → the statuses it is declared at. */
-export interface DeclaredOperation {
+interface DeclaredOperation {
   operationId: string;
   method: string;
   path: string;

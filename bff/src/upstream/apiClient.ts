@@ -36,7 +36,7 @@ export interface ApiNoAnswer {
 }
 
 /** The limits and identity of one call. */
-export interface CallLimits {
+interface CallLimits {
   traceId: string;
   timeoutMs: number;
   bearer?: string;
@@ -47,13 +47,13 @@ export interface CallLimits {
 }
 
 /** What a call hands to its openapi-fetch request: spread it into the request's options. */
-export type CallInit = {
+type CallInit = {
   headers: Record<string, string>;
   fetch: (request: Request) => Promise<Response>;
 };
 
 /** One typed request, e.g. `(client, init) => client.POST('/api/auth/refresh', { ...init, body })`. */
-export type SendCall<T> = (
+type SendCall<T> = (
   client: Client<paths>,
   init: CallInit,
 ) => Promise<{ data?: T; response: Response }>;
