@@ -1,5 +1,5 @@
 /**
- * Fails (exit 1) when spec/generated/ is not what spec/openapi.yaml generates
+ * Fails (exit 1) when spec/generated/ is not what spec/openapi.yaml and spec/bff.yaml generate
  * (`npm run check -w spec`, run by CI): regenerates into a temporary directory and
  * compares every file byte for byte, in both directions.
  */

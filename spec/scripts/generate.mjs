@@ -1,8 +1,10 @@
 /**
- * Generates spec/generated/ from spec/openapi.yaml (`npm run generate -w spec`):
- * - openapi.ts    the document's types, by openapi-typescript;
- * - operations.ts one `as const` table of every operation (method, paths, flags);
- * - openapi.json  the same document as JSON, for runtime loaders.
+ * Generates spec/generated/ from spec/openapi.yaml and spec/bff.yaml (`npm run generate -w spec`):
+ * - openapi.ts    the API document's types, by openapi-typescript;
+ * - operations.ts one `as const` table of every API operation (method, paths, flags);
+ * - openapi.json  the same API document as JSON, for runtime loaders;
+ * - bff.ts        the BFF document's types (its `/bff/*` routes), by openapi-typescript:
+ *                 the BFF answers and the SPA reads them (its `./openapi.yaml` refs are inlined).
  * The output is formatted with the repository's Prettier config, so it is stable and
  * `scripts/check.mjs` can diff it byte for byte.
  */
@@ -14,13 +16,18 @@ import prettier from 'prettier';
 import { parse } from 'yaml';
 
 const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** The one document everything is generated from. */
+/** The API's document, the one most of the output is generated from. */
 export const specPath = path.join(specDir, 'openapi.yaml');
+/** The BFF's own routes (it refers to the API's document for shared schemas). */
+export const bffSpecPath = path.join(specDir, 'bff.yaml');
 /** Where the committed output lives. */
 export const generatedDir = path.join(specDir, 'generated');
 
-const HEADER =
-  '// DO NOT EDIT: generated from spec/openapi.yaml by spec/scripts/generate.mjs (npm run generate).';
+/** The first line of a generated file from `source` (spec/openapi.yaml or spec/bff.yaml). */
+function header(source) {
+  return `// DO NOT EDIT: generated from spec/${source} by spec/scripts/generate.mjs (npm run generate).`;
+}
+const HEADER = header('openapi.yaml');
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
 
 /** Formats `source` as Prettier would format a file of that name in this repository. */
@@ -83,9 +90,9 @@ function renderOperations(document) {
   ].join('\n');
 }
 
-async function renderTypes() {
-  const ast = await openapiTS(pathToFileURL(specPath), { silent: true });
-  return `${HEADER}\n\n${astToString(ast)}`;
+async function renderTypes(documentPath) {
+  const ast = await openapiTS(pathToFileURL(documentPath), { silent: true });
+  return `${header(path.basename(documentPath))}\n\n${astToString(ast)}`;
 }
 
 function renderJson(document) {
@@ -96,9 +103,10 @@ function renderJson(document) {
 export async function generate(outDir = generatedDir) {
   const document = parse(await readFile(specPath, 'utf8'));
   const files = {
-    'openapi.ts': await renderTypes(),
+    'openapi.ts': await renderTypes(specPath),
     'operations.ts': renderOperations(document),
     'openapi.json': renderJson(document),
+    'bff.ts': await renderTypes(bffSpecPath),
   };
   await mkdir(outDir, { recursive: true });
   for (const [name, source] of Object.entries(files)) {

@@ -20,7 +20,7 @@ export function healthRoutes({ api, config, sessionStore }: BffDeps): Router {
     const timeoutMs = config.healthProbeTimeoutMs;
     const [apiReady, storeReady] = await Promise.all([
       api
-        .call({ method: 'GET', path: '/api/ready', traceId: traceIdOf(res), timeoutMs })
+        .call({ traceId: traceIdOf(res), timeoutMs }, (client, init) => client.GET('/api/ready', init))
         .then((result) => result.kind === 'answer' && result.status === 200),
       sessionStore.ping(timeoutMs).then(
         () => true,

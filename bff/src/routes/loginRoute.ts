@@ -6,17 +6,21 @@
  * be read the visitor is not signed in, and the fresh tokens are revoked.
  */
 import { Router } from 'express';
+import type { components as BffComponents } from '@tidewater/spec/bff';
+import type { components } from '@tidewater/spec/openapi';
 import { answerBudgetMs } from '../config.ts';
 import type { BffDeps } from '../deps.ts';
 import { jsonObjectBody } from '../http/jsonBody.ts';
 import { answerProblem, answerUnavailable, traceIdOf } from '../http/problem.ts';
 import { visitorSignal } from '../http/visitorSignal.ts';
 import { issuedTokens, type User } from '../session/sessionData.ts';
-import { jsonOf } from '../upstream/apiClient.ts';
 import { passThroughAnswer } from '../upstream/passThrough.ts';
 import { isTokenPair } from '../upstream/tokenCalls.ts';
 import { answerNoAnswer } from './noAnswer.ts';
 import { abandonTokens, startSignedInSession } from './signIn.ts';
+
+type CreateTokenRequest = components['schemas']['CreateTokenRequest'];
+type SignedIn = BffComponents['schemas']['SignedIn'];
 
 /** True when `value` looks like the API's User. */
 export function isUser(value: unknown): value is User {
@@ -36,18 +40,15 @@ export function loginRoute(deps: BffDeps): Router {
     const startedAt = Date.now();
     const traceId = traceIdOf(res);
     const signal = visitorSignal(res);
-    const token = await api.call({
-      method: 'POST',
-      path: '/api/auth/token',
-      body,
-      traceId,
-      visitorAddress: req.ip,
-      timeoutMs: config.upstreamTimeoutMs,
-      signal,
-    });
+    // The visitor's body goes on as it came: the API validates it and its refusal passes through.
+    const credentials = body as CreateTokenRequest;
+    const token = await api.call(
+      { traceId, visitorAddress: req.ip, timeoutMs: config.upstreamTimeoutMs, signal },
+      (client, init) => client.POST('/api/auth/token', { ...init, body: credentials }),
+    );
     if (token.kind === 'noAnswer') return answerNoAnswer(req, res, token, notNow, config.retryAfterSeconds);
     if (token.status !== 200) return passThroughAnswer(res, token, config.retryAfterSeconds);
-    const pair = jsonOf(token);
+    const pair = token.data;
     if (!isTokenPair(pair))
       return answerProblem(
         res,
@@ -57,15 +58,11 @@ export function loginRoute(deps: BffDeps): Router {
     const tokens = issuedTokens(pair, startedAt);
 
     const meBudgetMs = Math.min(config.meTimeoutMs, answerBudgetMs(config) - (Date.now() - startedAt));
-    const me = await api.call({
-      method: 'GET',
-      path: '/api/me',
-      traceId,
-      bearer: tokens.accessToken,
-      timeoutMs: Math.max(meBudgetMs, 1),
-      signal,
-    });
-    const user = me.kind === 'answer' && me.status === 200 ? jsonOf(me) : undefined;
+    const me = await api.call(
+      { traceId, bearer: tokens.accessToken, timeoutMs: Math.max(meBudgetMs, 1), signal },
+      (client, init) => client.GET('/api/me', init),
+    );
+    const user = me.kind === 'answer' && me.status === 200 ? me.data : undefined;
     if (!isUser(user)) {
       abandonTokens(req, res, deps, tokens.refreshToken);
       if (me.kind === 'noAnswer') return answerNoAnswer(req, res, me, notNow, config.retryAfterSeconds);
@@ -75,7 +72,7 @@ export function loginRoute(deps: BffDeps): Router {
     }
     if (!(await startSignedInSession(req, res, deps, tokens, user))) return;
     res.setHeader('Cache-Control', 'no-store');
-    res.status(200).json({ user });
+    res.status(200).json({ user } satisfies SignedIn);
   });
 
   return router;

@@ -17,13 +17,14 @@ import { jsonObjectBody } from '../http/jsonBody.ts';
 import { answerProblem, answerUnavailable, traceIdOf } from '../http/problem.ts';
 import { visitorSignal } from '../http/visitorSignal.ts';
 import { issuedTokens } from '../session/sessionData.ts';
-import { jsonOf } from '../upstream/apiClient.ts';
 import { passThroughAnswer } from '../upstream/passThrough.ts';
 import { isTokenPair } from '../upstream/tokenCalls.ts';
 import { isUser } from './loginRoute.ts';
 import { answerNoAnswer } from './noAnswer.ts';
 import { startSignedInSession } from './signIn.ts';
 
+type RegisterRequest = components['schemas']['RegisterRequest'];
+/** The API's answer, which is also the BFF's own (spec/bff.yaml refers to the same schema). */
 type Registration = components['schemas']['Registration'];
 
 /** The sign-up route. */
@@ -39,21 +40,19 @@ export function registerRoute(deps: BffDeps): Router {
     const startedAt = Date.now();
     const traceId = traceIdOf(res);
     const signal = visitorSignal(res);
-    const registered = await api.call({
-      method: 'POST',
-      path: '/api/auth/register',
-      body,
-      traceId,
-      timeoutMs: config.upstreamTimeoutMs,
-      signal,
-    });
+    // The visitor's body goes on as it came: the API validates it and its refusal passes through.
+    const registerBody = body as RegisterRequest;
+    const registered = await api.call(
+      { traceId, timeoutMs: config.upstreamTimeoutMs, signal },
+      (client, init) => client.POST('/api/auth/register', { ...init, body: registerBody }),
+    );
     if (registered.kind === 'noAnswer') {
       const unknown =
         'We do not know whether your account was created. In a moment, try signing in with the same email.';
       return answerNoAnswer(req, res, registered, unknown, config.retryAfterSeconds);
     }
     if (registered.status !== 201) return passThroughAnswer(res, registered, config.retryAfterSeconds);
-    const registration = jsonOf(registered) as Registration | undefined;
+    const registration: Registration | undefined = registered.data;
     if (!isUser(registration?.user))
       return answerProblem(
         res,
@@ -63,19 +62,14 @@ export function registerRoute(deps: BffDeps): Router {
 
     const leftMs = Math.min(config.upstreamTimeoutMs, answerBudgetMs(config) - (Date.now() - startedAt));
     if (leftMs <= 0) return answerUnavailable(res, createdNotSignedIn, config.retryAfterSeconds);
-    const credentials = { email: body.email, password: body.password };
-    const token = await api.call({
-      method: 'POST',
-      path: '/api/auth/token',
-      body: credentials,
-      traceId,
-      visitorAddress: req.ip,
-      timeoutMs: leftMs,
-      signal,
-    });
+    const credentials = { email: registerBody.email, password: registerBody.password };
+    const token = await api.call(
+      { traceId, visitorAddress: req.ip, timeoutMs: leftMs, signal },
+      (client, init) => client.POST('/api/auth/token', { ...init, body: credentials }),
+    );
     if (token.kind === 'noAnswer')
       return answerNoAnswer(req, res, token, createdNotSignedIn, config.retryAfterSeconds);
-    const pair = token.status === 200 ? jsonOf(token) : undefined;
+    const pair = token.status === 200 ? token.data : undefined;
     if (!isTokenPair(pair)) {
       req.log.warn({ status: token.status }, 'sign-in after sign-up failed');
       return answerUnavailable(res, createdNotSignedIn, config.retryAfterSeconds);
@@ -83,7 +77,7 @@ export function registerRoute(deps: BffDeps): Router {
     if (!(await startSignedInSession(req, res, deps, issuedTokens(pair, startedAt), registration.user)))
       return;
     res.setHeader('Cache-Control', 'no-store');
-    res.status(201).json({ user: registration.user, account: registration.account });
+    res.status(201).json({ user: registration.user, account: registration.account } satisfies Registration);
   });
 
   return router;

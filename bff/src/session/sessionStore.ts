@@ -8,6 +8,7 @@
  * Neither store is "touched" on a read: the inactivity timer slides only when a session
  * is saved (keep-alive and proxied requests), never because `GET /bff/session` looked.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import connectPgSimple from 'connect-pg-simple';
 import session, { type Store } from 'express-session';
 import pg from 'pg';
@@ -29,12 +30,14 @@ function withoutTouch(store: Store): Store {
   return store;
 }
 
+/** `promise`, or a rejection naming `what` once `timeoutMs` has passed; the timer stops when it settles. */
 function withTimeout<T>(promise: Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${timeoutMs} ms`)), timeoutMs);
+  const stopTimer = new AbortController();
+  const timedOut = sleep(timeoutMs, undefined, { signal: stopTimer.signal }).then((): never => {
+    throw new Error(`${what} did not answer within ${timeoutMs} ms`);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  // Stopping the timer rejects `timedOut` with an AbortError, which the race has already handled.
+  return Promise.race([promise, timedOut]).finally(() => stopTimer.abort());
 }
 
 /** unique_violation (on pg_type), duplicate_table, duplicate_object: someone else created it. */

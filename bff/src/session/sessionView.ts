@@ -3,19 +3,12 @@
  * `SessionState`): whether the visitor is signed in, who they are, the CSRF token for
  * their writes, and the inactivity timeout the SPA mirrors.
  */
+import type { components } from '@tidewater/spec/bff';
 import type { BffConfig } from '../config.ts';
-import { isSignedIn, type LoadedSession, type User } from './sessionData.ts';
+import { isSignedIn, type LoadedSession } from './sessionData.ts';
 
-/** The wire shape. */
-export interface SessionState {
-  authenticated: boolean;
-  user: User | null;
-  csrfToken: string;
-  /** The inactivity timeout, in seconds. */
-  idleTimeoutSeconds: number;
-  /** Seconds until the session ends unless it is used; null when nobody is signed in. */
-  idleExpiresInSeconds: number | null;
-}
+/** The wire shape, generated from spec/bff.yaml. */
+export type SessionState = components['schemas']['SessionState'];
 
 /** The session as the SPA sees it, at `now`. */
 export function sessionState(

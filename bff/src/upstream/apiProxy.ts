@@ -25,7 +25,12 @@ import { visitorSignal } from '../http/visitorSignal.ts';
 import { isSignedIn } from '../session/sessionData.ts';
 import { freshAccessToken } from './freshAccessToken.ts';
 import { hasRequestBody, headersTowardsApi, headersTowardsVisitor } from './forwardedHeaders.ts';
-import { UpstreamTimeout, describeNetworkError, upstreamFailureOf } from './upstreamFailure.ts';
+import {
+  UpstreamTimeout,
+  describeNetworkError,
+  upstreamFailureOf,
+  upstreamSignal,
+} from './upstreamFailure.ts';
 
 /** The path and query to forward, normalised (dot segments resolved); undefined for paths not offered. */
 export function forwardedTarget(originalUrl: string): string | undefined {
@@ -50,45 +55,35 @@ async function forward(
   accessToken: string,
   { api, config }: BffDeps,
 ): Promise<void> {
-  const visitor = visitorSignal(res);
-  const controller = new AbortController();
-  const onVisitorGone = () => controller.abort(visitor.reason);
-  visitor.addEventListener('abort', onVisitorGone, { once: true });
-  const timer = setTimeout(
-    () => controller.abort(new UpstreamTimeout(config.upstreamTimeoutMs)),
-    config.upstreamTimeoutMs,
-  );
+  const signal = upstreamSignal(config.upstreamTimeoutMs, visitorSignal(res));
   const startedAt = Date.now();
   try {
     const answer = await request(`${api.apiUrl}${target}`, {
       method: req.method as 'GET',
       headers: headersTowardsApi(req.headers, traceIdOf(res), accessToken, req.ip),
       body: hasRequestBody(req.method, req.headers) ? req : undefined,
-      signal: controller.signal,
+      signal,
       dispatcher: api.dispatcher,
     });
     res.status(answer.statusCode);
     for (const [name, value] of headersTowardsVisitor(answer.headers)) res.setHeader(name, value);
     await pipeline(answer.body, res);
   } catch (error) {
-    const failure = upstreamFailureOf(error, controller.signal);
+    const failure = upstreamFailureOf(signal);
+    const cause = describeNetworkError(
+      failure === 'timeout' ? new UpstreamTimeout(config.upstreamTimeoutMs) : error,
+    );
     const upstreamMs = Date.now() - startedAt;
     if (failure === 'hungUp') {
       req.log.info({ upstreamMs }, 'the visitor hung up; the request to the API was aborted');
       return;
     }
     if (res.headersSent) {
-      req.log.warn(
-        { upstreamMs, failure, cause: describeNetworkError(error) },
-        "the API's answer broke off midway",
-      );
+      req.log.warn({ upstreamMs, failure, cause }, "the API's answer broke off midway");
       res.destroy();
       return;
     }
-    req.log.warn(
-      { upstreamMs, failure, cause: describeNetworkError(error) },
-      'the API gave no answer; answering 503',
-    );
+    req.log.warn({ upstreamMs, failure, cause }, 'the API gave no answer; answering 503');
     answerUnavailable(
       res,
       failure === 'timeout'
@@ -96,9 +91,6 @@ async function forward(
         : 'The bank cannot be reached just now. Please try again in a moment.',
       config.retryAfterSeconds,
     );
-  } finally {
-    clearTimeout(timer);
-    visitor.removeEventListener('abort', onVisitorGone);
   }
 }
 

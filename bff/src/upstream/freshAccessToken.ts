@@ -9,6 +9,7 @@
  * Only the API's refusal of the refresh token ends the session; a failed renewal leaves
  * it as it was.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Request } from 'express';
 import type { BffDeps } from '../deps.ts';
 import { isSignedIn, saveSession, type LoadedSession } from '../session/sessionData.ts';
@@ -52,11 +53,10 @@ export async function freshAccessToken(
   const { refreshToken, accessExpiresAt } = session.auth;
   if (accessExpiresAt - Date.now() <= config.renewAheadMs) {
     const renewal = renewals.renew(refreshToken, traceId);
-    let waitTimer: NodeJS.Timeout | undefined;
-    const late = new Promise<'late'>((resolve) => {
-      waitTimer = setTimeout(() => resolve('late'), config.renewalWaitMs);
-    });
-    const outcome = await Promise.race([renewal, late]).finally(() => clearTimeout(waitTimer));
+    const stopWaiting = new AbortController();
+    const late = sleep(config.renewalWaitMs, 'late' as const, { signal: stopWaiting.signal });
+    // Stopping the wait rejects `late` with an AbortError, which the race has already handled.
+    const outcome = await Promise.race([renewal, late]).finally(() => stopWaiting.abort());
     if (outcome === 'late') {
       const saved = saveSession(session);
       // Only after this save has landed, so it cannot overwrite the late pair with the old one.

@@ -5,7 +5,7 @@
  */
 import type { components } from '@tidewater/spec/openapi';
 import { issuedTokens } from '../session/sessionData.ts';
-import { jsonOf, type ApiClient } from './apiClient.ts';
+import type { ApiClient } from './apiClient.ts';
 import type { RenewFunction } from './renewals.ts';
 import { describeNetworkError } from './upstreamFailure.ts';
 
@@ -30,7 +30,9 @@ async function postRefreshToken(
   traceId: string,
   timeoutMs: number,
 ) {
-  const result = await api.call({ method: 'POST', path, body: { refreshToken }, traceId, timeoutMs });
+  const result = await api.call({ traceId, timeoutMs }, (client, init) =>
+    client.POST(path, { ...init, body: { refreshToken } }),
+  );
   if (result.kind !== 'noAnswer') return result;
   const label = path.slice('/api/auth/'.length);
   return {
@@ -46,7 +48,7 @@ export function refreshWithApi(api: ApiClient, timeoutMs: number): RenewFunction
     const result = await postRefreshToken(api, '/api/auth/refresh', refreshToken, traceId, timeoutMs);
     if (result.kind === 'unavailable') return result;
     if (result.status === 200) {
-      const pair = jsonOf(result);
+      const pair = result.data;
       if (isTokenPair(pair)) return { kind: 'renewed', tokens: issuedTokens(pair, askedAt) };
       return { kind: 'unavailable', detail: 'refresh: the API answered 200 without a token pair' };
     }

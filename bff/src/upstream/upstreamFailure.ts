@@ -5,7 +5,10 @@
  * The first two are the BFF's own 503; the last is a 499 with no body.
  */
 
-/** The abort reason when a budget runs out. */
+/**
+ * How a run-out budget is described in the log (the signal's own reason is the
+ * platform's TimeoutError, whose message does not say which budget ran out).
+ */
 export class UpstreamTimeout extends Error {
   override readonly name = 'UpstreamTimeout';
   constructor(readonly timeoutMs: number) {
@@ -24,13 +27,21 @@ export class VisitorHungUp extends Error {
 /** Why there is no answer. */
 export type UpstreamFailure = 'timeout' | 'unreachable' | 'hungUp';
 
-/** Classifies an error from a call whose AbortSignal is `signal`. */
-export function upstreamFailureOf(error: unknown, signal: AbortSignal): UpstreamFailure {
+/**
+ * The AbortSignal of one call to the API: it aborts when `timeoutMs` runs out (reason: a
+ * `TimeoutError` DOMException) or, when `visitor` is given, when the visitor hangs up
+ * (reason: `VisitorHungUp`), whichever comes first.
+ */
+export function upstreamSignal(timeoutMs: number, visitor?: AbortSignal): AbortSignal {
+  const budget = AbortSignal.timeout(timeoutMs);
+  return visitor ? AbortSignal.any([budget, visitor]) : budget;
+}
+
+/** Why a call whose AbortSignal is `signal` (from `upstreamSignal`) failed: its abort reason, else the network. */
+export function upstreamFailureOf(signal: AbortSignal): UpstreamFailure {
   const reason: unknown = signal.aborted ? signal.reason : undefined;
   if (reason instanceof VisitorHungUp) return 'hungUp';
-  if (reason instanceof UpstreamTimeout) return 'timeout';
   if (reason instanceof DOMException && reason.name === 'TimeoutError') return 'timeout';
-  if (error instanceof UpstreamTimeout) return 'timeout';
   return 'unreachable';
 }
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { catalogDisagreements, declaredErrorCodes } from '@tidewater/spec/errorCodes';
 import spec from '@tidewater/spec/openapi.json' with { type: 'json' };
 import { errorCatalog } from './errorCatalog.ts';
 
@@ -19,7 +20,9 @@ describe('the error catalog and the spec', () => {
 
   it('declare each code only at a status an operation of the spec can answer', () => {
     const declaredStatuses = new Set<number>();
-    for (const item of Object.values(spec.paths) as Array<Record<string, { responses?: Record<string, unknown> }>>) {
+    for (const item of Object.values(spec.paths) as Array<
+      Record<string, { responses?: Record<string, unknown> }>
+    >) {
       for (const operation of Object.values(item)) {
         for (const status of Object.keys(operation.responses ?? {})) declaredStatuses.add(Number(status));
       }
@@ -28,5 +31,25 @@ describe('the error catalog and the spec', () => {
       ([code, entry]) => !outsideOperations.has(code) && !declaredStatuses.has(entry.status),
     );
     expect(undeclared).toEqual([]);
+  });
+
+  it("agree on each code's status operation by operation, in both directions", () => {
+    const operations = declaredErrorCodes(spec as unknown as Record<string, unknown>, new Set(specCodes));
+    expect(operations.length).toBe(Object.values(spec.paths).flatMap((item) => Object.keys(item)).length);
+    expect(catalogDisagreements(operations, errorCatalog, outsideOperations)).toEqual([]);
+  });
+
+  it('state the status of each code answered outside any operation in the description', () => {
+    const stated = new Map(
+      [...spec.info.description.matchAll(/(\d{3}) `([A-Z_]+)`/g)].map((match) => [
+        match[2],
+        Number(match[1]),
+      ]),
+    );
+    for (const code of outsideOperations)
+      expect([code, stated.get(code)]).toEqual([
+        code,
+        errorCatalog[code as keyof typeof errorCatalog].status,
+      ]);
   });
 });
