@@ -13,9 +13,9 @@ import { hashRequest } from '../src/domain/idempotency.ts';
 import { bank, newKey, outcome, type Customer } from './money/bank.ts';
 import { keyState, query } from './money/database.ts';
 import { startFaultProxy, type FaultProxy } from './money/faultProxy.ts';
-import { startApi, type ApiProcess } from './support/apiProcess.ts';
-import { call } from './support/httpClient.ts';
-import { startPrimary, type PgCluster } from './support/pgCluster.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { call } from '@tidewater/test-support/httpClient';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 
 describe('opening an account under an Idempotency-Key', () => {
   let cluster: PgCluster;

@@ -5,8 +5,8 @@
  * audit row is removed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { bank, type Bank, type Customer } from './bank.ts';
 import { query, runAuditVerify } from './database.ts';
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { call, type Reply } from '../support/httpClient.ts';
+import { call, type Reply } from '@tidewater/test-support/httpClient';
 
 /** A signed-in customer. */
 export interface Customer {

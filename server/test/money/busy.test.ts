@@ -7,9 +7,9 @@
  * spends no authorisation; account changes answer busy without `applied`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import type { Reply } from '../support/httpClient.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import type { Reply } from '@tidewater/test-support/httpClient';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
 import { holdingAccount, holdingLock, keyState, query, untilSomeoneWaitsForALock } from './database.ts';
 

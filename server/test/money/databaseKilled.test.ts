@@ -12,9 +12,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { call } from '../support/httpClient.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { call } from '@tidewater/test-support/httpClient';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { bank, type Bank, type Customer } from './bank.ts';
 import { query, runAuditVerify } from './database.ts';
 

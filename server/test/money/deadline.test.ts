@@ -5,8 +5,8 @@
  * another connection holds, and then the database hangs: only the deadline can answer.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
 import { holdingAccount, keyState, untilSomeoneWaitsForALock } from './database.ts';
 

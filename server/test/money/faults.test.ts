@@ -11,9 +11,9 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { call } from '../support/httpClient.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { call } from '@tidewater/test-support/httpClient';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
 import { keyState, query, runAuditVerify } from './database.ts';
 import { startFaultProxy, type FaultProxy } from './faultProxy.ts';

@@ -7,8 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashRequest } from '../../src/domain/idempotency.ts';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
 import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from './database.ts';
 

@@ -5,8 +5,8 @@
  * writes, lock after five failures in a row (parallel guesses included) and unlock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
 import { query } from './database.ts';
 

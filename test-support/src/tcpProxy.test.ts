@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPrimary, type PgCluster } from '../../server/test/support/pgCluster.ts';
+import { startPrimary, type PgCluster } from './pgCluster.ts';
 import { startTcpProxy, type TcpProxy } from './tcpProxy.ts';
 
 let cluster: PgCluster;

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
-const serverDir = fileURLToPath(new URL('../..', import.meta.url));
+const serverDir = fileURLToPath(new URL('../../server/', import.meta.url));
 
 /** A running API process. */
 export interface ApiProcess {

@@ -10,9 +10,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../../server/test/support/apiProcess.ts';
+import { freePort } from './apiProcess.ts';
 
-const bffDir = fileURLToPath(new URL('../..', import.meta.url));
+const bffDir = fileURLToPath(new URL('../../bff/', import.meta.url));
 
 /** A running BFF process. */
 export interface BffProcess {
