@@ -13,7 +13,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bank, type Bank, type Customer } from '../server/test/money/bank.ts';
+import { bank, type Bank, type Customer } from '@tidewater/test-support/bank';
 import { call } from '@tidewater/test-support/httpClient';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { startScaledApi } from './support/scaledApi.ts';

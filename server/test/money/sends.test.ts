@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
-import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
+import { bank, newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
 import { runAuditVerify } from './database.ts';
 
 interface Backend {
