@@ -11,7 +11,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
 import { Browser } from '@tidewater/test-support/browser';
-import { query } from '../server/test/money/database.ts';
+import { query } from '@tidewater/test-support/bankDatabase';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 

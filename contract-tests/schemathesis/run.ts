@@ -18,7 +18,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { query } from '../../server/test/money/database.ts';
+import { query } from '@tidewater/test-support/bankDatabase';
 import { startApi } from '@tidewater/test-support/apiProcess';
 import { call } from '@tidewater/test-support/httpClient';
 

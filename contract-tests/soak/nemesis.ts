@@ -12,7 +12,7 @@
  * | reset        | the TCP proxy resets every live connection, again and again          |
  * | replica-stop | the streaming replica stops, then starts (with `--replica`)          |
  */
-import { query } from '../../server/test/money/database.ts';
+import { query } from '@tidewater/test-support/bankDatabase';
 import type { PgCluster } from '@tidewater/test-support/pgCluster';
 import type { TcpProxy } from '@tidewater/test-support/tcpProxy';
 import type { Random } from './random.ts';

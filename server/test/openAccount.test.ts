@@ -11,7 +11,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashRequest } from '../src/domain/idempotency.ts';
 import { bank, newKey, outcome, type Customer } from '@tidewater/test-support/bank';
-import { keyState, query } from './money/database.ts';
+import { keyState, query } from '@tidewater/test-support/bankDatabase';
 import type { TcpProxy } from '@tidewater/test-support/tcpProxy';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';

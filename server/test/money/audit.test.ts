@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import type { Bank, Customer } from '@tidewater/test-support/bank';
-import { query, runAuditVerify } from './database.ts';
+import { query, runAuditVerify } from '@tidewater/test-support/bankDatabase';
 
 describe('the audit chain and `npm run audit:verify`', () => {
   let setup: BankOnPostgres;

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import type { Reply } from '@tidewater/test-support/httpClient';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
-import { holdingAccount, holdingLock, keyState, query, untilSomeoneWaitsForALock } from './database.ts';
+import { holdingAccount, holdingLock, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 
 const iban = 'DE89370400440532013000';
 

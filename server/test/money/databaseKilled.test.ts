@@ -11,15 +11,15 @@
  * 57P01 in the same chunk ended the process ("Unhandled 'error' event").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { call } from '@tidewater/test-support/httpClient';
 import type { PgCluster } from '@tidewater/test-support/pgCluster';
 import type { Bank, Customer } from '@tidewater/test-support/bank';
-import { query, runAuditVerify } from './database.ts';
+import { query, runAuditVerify } from '@tidewater/test-support/bankDatabase';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Their deposits wait on a row lock inside their transactions, holding 16 of the pool's 20 connections. */
 const LOCKED_ACCOUNTS = 16;
 /** Their deposits queue for the pool's other 4 connections: a released connection is handed straight to a waiter. */

@@ -5,13 +5,13 @@
  * another connection holds, and then the database hangs: only the deadline can answer.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import type { PgCluster } from '@tidewater/test-support/pgCluster';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
-import { holdingAccount, keyState, untilSomeoneWaitsForALock } from './database.ts';
+import { holdingAccount, keyState, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a money send at its deadline', () => {
   let setup: BankOnPostgres;

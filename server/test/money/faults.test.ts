@@ -16,7 +16,7 @@ import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/ban
 import { call } from '@tidewater/test-support/httpClient';
 import type { PgCluster } from '@tidewater/test-support/pgCluster';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
-import { keyState, query, runAuditVerify } from './database.ts';
+import { keyState, query, runAuditVerify } from '@tidewater/test-support/bankDatabase';
 import type { TcpProxy } from '@tidewater/test-support/tcpProxy';
 
 describe('a money send across a faulty network to PostgreSQL', () => {

@@ -10,7 +10,7 @@ import { hashRequest } from '../../src/domain/idempotency.ts';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
-import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from './database.ts';
+import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 
 /** One deposit, answered as raw bytes. */
 async function rawDeposit(url: string, customer: Customer, accountId: string, amountMinor: number, key: string) {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { bank, newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
-import { runAuditVerify } from './database.ts';
+import { runAuditVerify } from '@tidewater/test-support/bankDatabase';
 
 interface Backend {
   name: string;

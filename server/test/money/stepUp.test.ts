@@ -5,11 +5,11 @@
  * writes, lock after five failures in a row (parallel guesses included) and unlock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
-import { query } from './database.ts';
+import { query } from '@tidewater/test-support/bankDatabase';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const iban = 'DE89370400440532013000';
 
 describe('step-up on PostgreSQL', () => {
