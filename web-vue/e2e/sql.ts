@@ -1,6 +1,6 @@
 /**
  * The suite's database as the specs reach it behind the API's back, through the money
- * tests' own helpers (server/test/money/database.ts): hold an account's row lock from a
+ * tests' own helpers (test-support's bankDatabase.ts): hold an account's row lock from a
  * separate connection, wait until a send queues behind it, read what a key wrote.
  */
 import type pg from 'pg';
