@@ -1,6 +1,7 @@
 // Sums every suite .ci/run ran into its last line, alone on it: `N passed, N failed, N skipped`.
 // Reads what each suite left in the results directory (a suite that did not run left nothing):
-//   vitest.json (Vitest's JSON reporter), playwright.json (Playwright's), schemathesis.log
+//   vitest.json and vitest-npm-postgres.json (Vitest's JSON reporter: `npm test`, and the
+//   suite on npm's PostgreSQL binaries), playwright.json (Playwright's), schemathesis.log
 //   (its "Test cases" line), soak.log (its "soak: N checks passed, M failed" line); then
 //   the run's exit status and its last step, so that a failed run never reads as clean.
 import { existsSync, readFileSync } from 'node:fs';
@@ -17,10 +18,14 @@ const add = (suite, passed, failed, skipped) => {
   parts.push(`${suite} ${passed}/${failed}/${skipped}`);
 };
 
-const vitest = read('vitest.json');
-if (vitest) {
+for (const [file, suite] of [
+  ['vitest.json', 'vitest'],
+  ['vitest-npm-postgres.json', "vitest on npm's PostgreSQL"],
+]) {
+  const vitest = read(file);
+  if (!vitest) continue;
   const v = JSON.parse(vitest);
-  add('vitest', v.numPassedTests, v.numFailedTests, (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0));
+  add(suite, v.numPassedTests, v.numFailedTests, (v.numPendingTests ?? 0) + (v.numTodoTests ?? 0));
 }
 const playwright = read('playwright.json');
 if (playwright) {

@@ -9,11 +9,11 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBff, type BffProcess } from '../bff/test/support/bffProcess.ts';
-import { Browser } from '../bff/test/support/browser.ts';
-import { query } from '../server/test/money/database.ts';
-import { startApi, type ApiProcess } from '../server/test/support/apiProcess.ts';
-import { startPrimary, type PgCluster } from '../server/test/support/pgCluster.ts';
+import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
+import { Browser } from '@tidewater/test-support/browser';
+import { query } from '@tidewater/test-support/bankDatabase';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 
 /** What a probe got back. */
 interface Got {

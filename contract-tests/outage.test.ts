@@ -18,19 +18,19 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPrimary, type PgCluster } from '../server/test/support/pgCluster.ts';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { newIdentity, type Customer } from './support/callerValues.ts';
 import { BOOTSTRAP, Customers } from './support/customers.ts';
 import { faults, type FaultContext } from './support/faults.ts';
-import { loadOpenApiDocument } from './support/openApiDocument.ts';
+import { loadOpenApiDocument } from '@tidewater/test-support/openApiDocument';
 import { expectationFor, judgeOutage, judgeSuccess, loggedFor } from './support/outageCell.ts';
 import { OutageMatrix, resultsDir } from './support/outageMatrix.ts';
-import { createResponseValidator } from './support/responseValidator.ts';
+import { createResponseValidator } from '@tidewater/test-support/responseValidator';
 import { runCell, type Sent } from './support/runCell.ts';
 import { SCALED_CHAIN, startScaledApi } from './support/scaledApi.ts';
 import { newTraceId, sendRequest } from './support/sendRequest.ts';
 import { buildRequest, operationById, specOperations, type BuiltRequest, type SpecOperation } from './support/specOperations.ts';
-import { startTcpProxy } from './support/tcpProxy.ts';
+import { startTcpProxy } from '@tidewater/test-support/tcpProxy';
 import { Teardown } from './support/teardown.ts';
 
 const DATABASE = 'tidewater';

@@ -13,11 +13,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bank, type Bank, type Customer } from '../server/test/money/bank.ts';
-import { call } from '../server/test/support/httpClient.ts';
-import { startPrimary, type PgCluster } from '../server/test/support/pgCluster.ts';
+import { bank, type Bank, type Customer } from '@tidewater/test-support/bank';
+import { call } from '@tidewater/test-support/httpClient';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { startScaledApi } from './support/scaledApi.ts';
-import { startTcpProxy, type TcpProxy } from './support/tcpProxy.ts';
+import { startTcpProxy, type TcpProxy } from '@tidewater/test-support/tcpProxy';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const PROBE_MS = 1_000;

@@ -19,8 +19,8 @@
  * deadlock_timeout of 1 s to notice).
  */
 import pg from 'pg';
-import { startApi } from '../../server/test/support/apiProcess.ts';
-import { startPrimary } from '../../server/test/support/pgCluster.ts';
+import { startApi } from '@tidewater/test-support/apiProcess';
+import { startPrimary } from '@tidewater/test-support/pgCluster';
 import { apiDeposit, apiTransfer, apiWithdraw, authorizations, openAccount, signUp } from './apiPath.ts';
 import { ledgerCheck } from './ledgerCheck.ts';
 import { naiveBaseline } from './naiveBaseline.ts';

@@ -9,10 +9,10 @@
  * share the PostgreSQL session store, so the session is the same on either.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiProcess } from '../../server/test/support/apiProcess.ts';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startBackend, type Backend } from './support/backend.ts';
-import { startBff, type BffProcess } from './support/bffProcess.ts';
-import { Browser, newVisitor, type Answer } from './support/browser.ts';
+import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
+import { Browser, newVisitor, type Answer } from '@tidewater/test-support/browser';
 
 const upstreamTimeoutMs = 1_500;
 let backend: Backend;

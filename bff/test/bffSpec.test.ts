@@ -19,7 +19,7 @@ import { openSessionStore } from '../src/session/sessionStore.ts';
 import { createApiClient } from '../src/upstream/apiClient.ts';
 import { createRenewals } from '../src/upstream/renewals.ts';
 import { refreshWithApi } from '../src/upstream/tokenCalls.ts';
-import { Browser } from './support/browser.ts';
+import { Browser } from '@tidewater/test-support/browser';
 import { fakeUser, sendJson, startFakeApi, type FakeApi } from './support/fakeApi.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));

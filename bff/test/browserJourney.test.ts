@@ -5,10 +5,10 @@
  * answer ever carries an access or refresh token.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiProcess } from '../../server/test/support/apiProcess.ts';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startBackend, type Backend } from './support/backend.ts';
-import { startBff, type BffProcess } from './support/bffProcess.ts';
-import { Browser, newVisitor, waitFor } from './support/browser.ts';
+import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
+import { Browser, newVisitor, waitFor } from '@tidewater/test-support/browser';
 import { startRecordingTap, type RecordingTap } from './support/recordingTap.ts';
 
 const jwtPattern = /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/;

@@ -4,10 +4,10 @@
  * with its traceId (against the real API, paused so the request is still waiting).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiProcess } from '../../server/test/support/apiProcess.ts';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startBackend, type Backend } from './support/backend.ts';
-import { logEntries, startBff, type BffProcess } from './support/bffProcess.ts';
-import { Browser, newVisitor, sleep, waitFor } from './support/browser.ts';
+import { logEntries, startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
+import { Browser, newVisitor, sleep, waitFor } from '@tidewater/test-support/browser';
 import { startFakeApi, type FakeApi } from './support/fakeApi.ts';
 
 async function hangUpAfter(browser: Browser, path: string, ms: number, traceId: string): Promise<void> {

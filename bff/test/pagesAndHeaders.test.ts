@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBff, type BffProcess } from './support/bffProcess.ts';
-import { Browser } from './support/browser.ts';
+import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
+import { Browser } from '@tidewater/test-support/browser';
 import { startFakeApi, type FakeApi } from './support/fakeApi.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));

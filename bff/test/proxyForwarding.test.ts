@@ -7,8 +7,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBff, type BffProcess } from './support/bffProcess.ts';
-import { Browser } from './support/browser.ts';
+import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
+import { Browser } from '@tidewater/test-support/browser';
 import { sendJson, startFakeApi, type FakeApi } from './support/fakeApi.ts';
 
 let fake: FakeApi;

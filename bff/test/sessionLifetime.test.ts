@@ -6,10 +6,10 @@
  * proxied requests do. Timeouts scaled down to 1.5 s and 3 s.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiProcess } from '../../server/test/support/apiProcess.ts';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startBackend, type Backend } from './support/backend.ts';
-import { startBff, type BffProcess } from './support/bffProcess.ts';
-import { Browser, newVisitor, sleep, waitFor, type Answer } from './support/browser.ts';
+import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
+import { Browser, newVisitor, sleep, waitFor, type Answer } from '@tidewater/test-support/browser';
 
 let backend: Backend;
 let api: ApiProcess;

@@ -5,10 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import type { ApiProcess } from '../../server/test/support/apiProcess.ts';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startBackend, type Backend } from './support/backend.ts';
-import { startBff, type BffProcess } from './support/bffProcess.ts';
-import { Browser } from './support/browser.ts';
+import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
+import { Browser } from '@tidewater/test-support/browser';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let backend: Backend;

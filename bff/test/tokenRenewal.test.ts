@@ -8,10 +8,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiProcess } from '../../server/test/support/apiProcess.ts';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startBackend, type Backend } from './support/backend.ts';
-import { startBff, type BffProcess } from './support/bffProcess.ts';
-import { Browser, newVisitor, sleep } from './support/browser.ts';
+import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
+import { Browser, newVisitor, sleep } from '@tidewater/test-support/browser';
 import { fakeTokenPair, sendJson, startFakeApi, type FakeApi } from './support/fakeApi.ts';
 
 describe('against the real API (access tokens live 30 s, so every request renews first)', () => {

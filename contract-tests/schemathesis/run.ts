@@ -18,9 +18,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { query } from '../../server/test/money/database.ts';
-import { startApi } from '../../server/test/support/apiProcess.ts';
-import { call } from '../../server/test/support/httpClient.ts';
+import { query } from '@tidewater/test-support/bankDatabase';
+import { startApi } from '@tidewater/test-support/apiProcess';
+import { call } from '@tidewater/test-support/httpClient';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const argument = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1]! : fallback);

@@ -3,7 +3,7 @@
  * records say what each request was told; the database says what really happened. Each
  * check answers how many things broke it and a few examples (trace ids, keys, accounts).
  */
-import { query, runAuditVerify } from '../../server/test/money/database.ts';
+import { query, runAuditVerify } from '@tidewater/test-support/bankDatabase';
 import type { KeyRecord, RequestRecord } from './clients.ts';
 import type { FaultWindow } from './nemesis.ts';
 

@@ -12,9 +12,9 @@
  * | reset        | the TCP proxy resets every live connection, again and again          |
  * | replica-stop | the streaming replica stops, then starts (with `--replica`)          |
  */
-import { query } from '../../server/test/money/database.ts';
-import type { PgCluster } from '../../server/test/support/pgCluster.ts';
-import type { TcpProxy } from '../support/tcpProxy.ts';
+import { query } from '@tidewater/test-support/bankDatabase';
+import type { PgCluster } from '@tidewater/test-support/pgCluster';
+import type { TcpProxy } from '@tidewater/test-support/tcpProxy';
 import type { Random } from './random.ts';
 
 /** A kind of fault. */

@@ -10,10 +10,10 @@
  * fallback when `replica` is set.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { startBff, type BffProcess } from '../../bff/test/support/bffProcess.ts';
-import { startPrimary, startReplica, type PgCluster } from '../../server/test/support/pgCluster.ts';
+import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
+import { startPrimary, startReplica, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { startScaledApi } from '../support/scaledApi.ts';
-import { startTcpProxy, type TcpProxy } from '../support/tcpProxy.ts';
+import { startTcpProxy, type TcpProxy } from '@tidewater/test-support/tcpProxy';
 import { soakClient, type Recorded, type SoakCustomer } from './clients.ts';
 import { checkInvariants } from './invariants.ts';
 import { nemesis, type FaultWindow } from './nemesis.ts';

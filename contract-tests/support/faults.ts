@@ -11,11 +11,11 @@
  * | transient  | the API's sessions are ended and test clients take every connection slot: each login (each attempt) gets 53300 too_many_connections, a code the classifier names |
  * | hang-up    | the cluster is paused and the client hangs up 300 ms into its request          |
  */
-import type { PgCluster } from '../../server/test/support/pgCluster.ts';
+import type { PgCluster } from '@tidewater/test-support/pgCluster';
 import { classify } from '../../server/src/data/retry/index.ts';
 import { endOtherSessions, lockEveryTable, lockWaiters, takeEveryConnectionSlot, waitUntilAcceptingLogins } from './pgLoad.ts';
 import type { Answer, NoAnswer } from './sendRequest.ts';
-import type { TcpProxy } from './tcpProxy.ts';
+import type { TcpProxy } from '@tidewater/test-support/tcpProxy';
 
 /** What a fault acts on. */
 export interface FaultContext {

@@ -4,9 +4,9 @@
  * that hung up, a hang-up logged as anything but 499) is named.
  */
 import { describe, expect, it } from 'vitest';
-import { loadOpenApiDocument } from './openApiDocument.ts';
+import { loadOpenApiDocument } from '@tidewater/test-support/openApiDocument';
 import { expectationFor, judgeOutage, judgeSuccess, loggedFor, type Logged } from './outageCell.ts';
-import { createResponseValidator } from './responseValidator.ts';
+import { createResponseValidator } from '@tidewater/test-support/responseValidator';
 import type { Answer, NoAnswer } from './sendRequest.ts';
 import { operationById, specOperations } from './specOperations.ts';
 

@@ -12,7 +12,7 @@
  *   (liveness may also have answered its 200 before the hang-up).
  * Every answer validates against the spec's response for its status.
  */
-import type { ResponseValidator } from './responseValidator.ts';
+import type { ResponseValidator } from '@tidewater/test-support/responseValidator';
 import type { Answer, NoAnswer } from './sendRequest.ts';
 import type { SpecOperation } from './specOperations.ts';
 

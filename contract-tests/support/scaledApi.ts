@@ -5,7 +5,7 @@
  * server's message instead of as a process that would not start.
  */
 import { loadConfig, worstCaseRetryWaitMs, type ServerConfig } from '../../server/src/config.ts';
-import { startApi, type ApiProcess } from '../../server/test/support/apiProcess.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 
 /** The scaled chain: deadline 2.5 s (the issue's ~2 s, with room for password hashing on a busy 2-core runner), and every number under it scaled to fit. */
 export const SCALED_CHAIN: Record<string, string> = {

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { operations as generated } from '../../spec/generated/operations.ts';
 import { callerValues, newIdentity, type Customer } from './callerValues.ts';
-import { loadOpenApiDocument, type OpenApiDocument } from './openApiDocument.ts';
+import { loadOpenApiDocument, type OpenApiDocument } from '@tidewater/test-support/openApiDocument';
 import { buildRequest, MissingExamples, operationById, specOperations } from './specOperations.ts';
 
 const document = loadOpenApiDocument();

@@ -12,7 +12,7 @@
  * from a {@link RequestValues}, asked BY NAME for every parameter and body property, so
  * no operation is special-cased here.
  */
-import { pointerOf, resolved, type Node, type OpenApiDocument } from './openApiDocument.ts';
+import { pointerOf, resolved, type Node, type OpenApiDocument } from '@tidewater/test-support/openApiDocument';
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 

@@ -5,9 +5,9 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from './support/apiProcess.ts';
-import { call } from './support/httpClient.ts';
-import { startPrimary, type PgCluster } from './support/pgCluster.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { call } from '@tidewater/test-support/httpClient';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 
 describe('the API started from a connection service', () => {
   let cluster: PgCluster;

@@ -5,39 +5,34 @@
  * 409 IN_FLIGHT; a stale claim whose account was opened is 409 RESULT_UNKNOWN with
  * applied: true; and a lost answer followed by a retry never opens two accounts, whether
  * the COMMIT's answer was lost, the COMMIT never arrived, or nothing got as far. The API
- * reaches the database through a fault proxy (money/faultProxy.ts) that loses what a
+ * reaches the database through the TCP fault proxy (test-support's tcpProxy.ts) that loses what a
  * test names. Without a key, every request opens an account, as before.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hashRequest } from '../src/domain/idempotency.ts';
-import { bank, newKey, outcome, type Customer } from './money/bank.ts';
-import { keyState, query } from './money/database.ts';
-import { startFaultProxy, type FaultProxy } from './money/faultProxy.ts';
-import { startApi, type ApiProcess } from './support/apiProcess.ts';
-import { call } from './support/httpClient.ts';
-import { startPrimary, type PgCluster } from './support/pgCluster.ts';
+import { bank, newKey, outcome, type Customer } from '@tidewater/test-support/bank';
+import { keyState, query } from '@tidewater/test-support/bankDatabase';
+import type { TcpProxy } from '@tidewater/test-support/tcpProxy';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
+import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
+import { call } from '@tidewater/test-support/httpClient';
 
 describe('opening an account under an Idempotency-Key', () => {
-  let cluster: PgCluster;
-  let proxy: FaultProxy;
+  let setup: BankOnPostgres;
+  let proxy: TcpProxy;
   let url: string;
   let api: ApiProcess;
   let ada: Customer;
 
   beforeAll(async () => {
-    cluster = await startPrimary();
-    url = cluster.urlFor('tidewater');
-    proxy = await startFaultProxy(cluster.port);
     // One quick retry: enough to show what is and is not rerun, short enough for a test.
-    api = await startApi({ DATABASE_URL: proxy.urlFor('tidewater'), VALIDATE_RESPONSES: '1', DB_MAX_RETRIES: '1', DB_RETRY_BASE_DELAY_MS: '50' });
-    ada = await bank(api.url).signUp();
+    setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', DB_MAX_RETRIES: '1', DB_RETRY_BASE_DELAY_MS: '50' }, proxy: true });
+    ({ url, api } = setup);
+    proxy = setup.proxy!;
+    ada = await setup.bank.signUp();
   });
-  afterEach(() => proxy.reset());
-  afterAll(async () => {
-    await api?.stop();
-    await proxy?.close();
-    await cluster?.destroy();
-  });
+  afterEach(() => proxy.disarm());
+  afterAll(() => setup?.stop());
 
   /** POST /api/accounts, answered as raw bytes too. */
   async function open(name: string, key?: string) {
@@ -147,7 +142,7 @@ describe('opening an account under an Idempotency-Key', () => {
     expect([failed.status, failed.body.errorCode, failed.body.applied]).toEqual([503, 'SERVICE_UNAVAILABLE', false]);
     expect(await keyState(url, key)).toEqual({ ledger: [], records: [] });
     expect(await named('Outage first')).toEqual([]);
-    proxy.reset();
+    proxy.disarm();
     const retry = await open('Outage first', key);
     expect(retry.status).toBe(201);
     expect(await open('Outage first', key)).toEqual(retry);

@@ -7,9 +7,9 @@
  * Addresses come from X-Forwarded-For, which the API honours from loopback (the BFF).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from './support/apiProcess.ts';
-import { call } from './support/httpClient.ts';
-import { startPrimary, type PgCluster } from './support/pgCluster.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { call } from '@tidewater/test-support/httpClient';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 
 const LIMITS = { SIGN_IN_FAILURE_LIMIT: '3', SIGN_IN_ADDRESS_LIMIT: '6', SIGN_IN_EMAIL_LIMIT: '5', SIGN_IN_DELAY_CAP_MS: '60000' };
 let count = 0;

@@ -9,8 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from './support/apiProcess.ts';
-import { call } from './support/httpClient.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { call } from '@tidewater/test-support/httpClient';
 
 /** An HS256 token as the API would sign one, for any `sub`, with `secret`. */
 const forge = (secret: string, sub: string) =>

@@ -4,8 +4,8 @@
  * "Another migration is already running".
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from './support/apiProcess.ts';
-import { startPrimary, type PgCluster } from './support/pgCluster.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 
 describe('API processes started together', () => {
   let cluster: PgCluster;

@@ -5,7 +5,7 @@
  * inside the transaction that moves money); when that connection then sends its COMMIT,
  * the proxy calls `onCommit` (the stack freezes the API there, SIGSTOP) and only then
  * forwards the COMMIT: PostgreSQL commits, and the API never hears it. Unarmed, it only
- * forwards. Matching is on the bytes of each chunk, as server/test/money/faultProxy.ts does.
+ * forwards. Matching is on the bytes of each chunk, as test-support's tcpProxy.ts does.
  */
 import net from 'node:net';
 

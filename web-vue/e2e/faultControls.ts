@@ -12,8 +12,8 @@
  * Every action is a real signal to a real process; nothing here answers for the stack.
  */
 import type { ChildProcess } from 'node:child_process';
-import type { BffProcess } from '../../bff/test/support/bffProcess.ts';
-import type { ApiProcess } from '../../server/test/support/apiProcess.ts';
+import type { BffProcess } from '@tidewater/test-support/bffProcess';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { lostAnswerStack } from './lostAnswerStack.ts';
 
 /** What the controls act on. */

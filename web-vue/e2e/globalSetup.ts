@@ -1,6 +1,6 @@
 /**
  * Starts the real stack once for the suite: builds the SPA, a throwaway PostgreSQL
- * (server/test/support/pgCluster.ts), the API on it with the chain scaled down, and the
+ * (test-support/src/pgCluster.ts), the API on it with the chain scaled down, and the
  * BFF in front of the API serving web-vue/dist; and a second stack on the real default
  * timings (realTimingsStack.ts) for the specs that measure them. Specs reach the database
  * through a small control server (stop, start, pause, resume), because they run in worker
@@ -12,9 +12,9 @@ import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { startBff } from '../../bff/test/support/bffProcess.ts';
-import { startApi } from '../../server/test/support/apiProcess.ts';
-import { startPrimary } from '../../server/test/support/pgCluster.ts';
+import { startBff } from '@tidewater/test-support/bffProcess';
+import { startApi } from '@tidewater/test-support/apiProcess';
+import { startPrimary } from '@tidewater/test-support/pgCluster';
 import { startRealTimingsStack } from './realTimingsStack.ts';
 import { faultControls } from './faultControls.ts';
 import { apiTimings, stackEnv } from './stackTimings.ts';

@@ -11,8 +11,8 @@
  * - `/lost-answer/restart-api`: SIGKILL the (frozen) API, as a crash would, and start
  *   a new one with the same chain behind the same address: its claim was never stored.
  */
-import { startBff, type BffProcess } from '../../bff/test/support/bffProcess.ts';
-import { freePort, startApi, type ApiProcess } from '../../server/test/support/apiProcess.ts';
+import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
+import { freePort, startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startCommitTrap, startForwarder, type CommitTrap } from './commitTrap.ts';
 
 /** The scaled chain of the lost-answer API (checked by the server's own loadConfig at start). */

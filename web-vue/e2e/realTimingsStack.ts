@@ -5,9 +5,9 @@
  * 120 s read budget meet the numbers they were derived from. globalSetup starts it; specs
  * reach it by `stackEnv.realBaseUrl` and drive its database with {@link realDatabase}.
  */
-import { startBff } from '../../bff/test/support/bffProcess.ts';
-import { startApi } from '../../server/test/support/apiProcess.ts';
-import { startPrimary } from '../../server/test/support/pgCluster.ts';
+import { startBff } from '@tidewater/test-support/bffProcess';
+import { startApi } from '@tidewater/test-support/apiProcess';
+import { startPrimary } from '@tidewater/test-support/pgCluster';
 import { stackEnv } from './stackTimings.ts';
 
 /** The control server's actions on this stack's database. */

@@ -2,11 +2,11 @@
  * Answers a spec scripts with page.route, checked against the contract first: a scripted
  * body the API (spec/openapi.yaml) or the BFF (spec/bff.yaml) could not send fails the
  * spec that scripts it, so no test passes on an answer the stack would never give. The
- * checker is the contract tests' own (contract-tests/support/responseValidator.ts).
+ * checker is the one the contract tests use (test-support/src/responseValidator.ts).
  */
 import { fileURLToPath } from 'node:url';
-import { loadOpenApiDocument, type Node, type OpenApiDocument } from '../../contract-tests/support/openApiDocument.ts';
-import { createResponseValidator, type ResponseValidator } from '../../contract-tests/support/responseValidator.ts';
+import { loadOpenApiDocument, type Node, type OpenApiDocument } from '@tidewater/test-support/openApiDocument';
+import { createResponseValidator, type ResponseValidator } from '@tidewater/test-support/responseValidator';
 
 /** Which document declares the operation. */
 export type Contract = 'api' | 'bff';

@@ -1,10 +1,10 @@
 /**
  * The suite's database as the specs reach it behind the API's back, through the money
- * tests' own helpers (server/test/money/database.ts): hold an account's row lock from a
+ * tests' own helpers (test-support's bankDatabase.ts): hold an account's row lock from a
  * separate connection, wait until a send queues behind it, read what a key wrote.
  */
 import type pg from 'pg';
-import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '../../server/test/money/database.ts';
+import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 import { stackEnv } from './stackTimings.ts';
 
 function url(): string {

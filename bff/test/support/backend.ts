@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { startApi, type ApiProcess } from '../../../server/test/support/apiProcess.ts';
-import { startPrimary, type PgCluster } from '../../../server/test/support/pgCluster.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 
 /** A database for the API, and maybe one for sessions. */
 export interface Backend {

@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, type ServerConfig } from '../config.ts';
-import { startPrimary, startReplica, type PgCluster } from '../../test/support/pgCluster.ts';
+import { startPrimary, startReplica, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { inRequest, memoryLogger } from '../../test/support/inRequest.ts';
 import { createDataLayer } from './createDataLayer.ts';
 import type { DataLayer } from './dataLayer.ts';

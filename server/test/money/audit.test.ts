@@ -5,24 +5,20 @@
  * audit row is removed.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
-import { bank, type Bank, type Customer } from './bank.ts';
-import { query, runAuditVerify } from './database.ts';
+import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
+import type { Bank, Customer } from '@tidewater/test-support/bank';
+import { query, runAuditVerify } from '@tidewater/test-support/bankDatabase';
 
 describe('the audit chain and `npm run audit:verify`', () => {
-  let cluster: PgCluster;
+  let setup: BankOnPostgres;
   let url: string;
-  let api: ApiProcess;
   let b: Bank;
   let ada: Customer;
   let savings: string;
 
   beforeAll(async () => {
-    cluster = await startPrimary();
-    url = cluster.urlFor('tidewater');
-    api = await startApi({ DATABASE_URL: url });
-    b = bank(api.url);
+    setup = await bankOnPostgres();
+    ({ url, bank: b } = setup);
     const grace = await b.signUp();
     ada = await b.signUp();
     savings = await b.openAccount(ada, 'Savings');
@@ -33,10 +29,7 @@ describe('the audit chain and `npm run audit:verify`', () => {
     await b.withdraw(ada, ada.accountId, 1_000, await b.authorize(ada));
     await b.close(ada, spare);
   });
-  afterAll(async () => {
-    await api?.stop();
-    await cluster?.destroy();
-  });
+  afterAll(() => setup?.stop());
 
   it('writes one chained audit row per movement and per closure, stamped with the request', async () => {
     const rows = await query<{ action: string; seq: number; request_id: string | null; ledger_entry_id: string | null }>(

@@ -7,11 +7,10 @@
  * spends no authorisation; account changes answer busy without `applied`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import type { Reply } from '../support/httpClient.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
-import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
-import { holdingAccount, holdingLock, keyState, query, untilSomeoneWaitsForALock } from './database.ts';
+import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
+import type { Reply } from '@tidewater/test-support/httpClient';
+import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
+import { holdingAccount, holdingLock, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 
 const iban = 'DE89370400440532013000';
 
@@ -26,30 +25,25 @@ function expectBusy(reply: Reply, applied: false | undefined) {
 }
 
 describe('busy accounts on PostgreSQL', () => {
-  let cluster: PgCluster;
+  let setup: BankOnPostgres;
   let url: string;
-  let api: ApiProcess;
   let b: Bank;
   let ada: Customer;
 
   beforeAll(async () => {
-    cluster = await startPrimary();
-    url = cluster.urlFor('tidewater');
-    api = await startApi({
-      DATABASE_URL: url,
-      VALIDATE_RESPONSES: '1',
-      ACCOUNT_LOCK_WAIT_MS: '100',
-      ACCOUNT_WRITE_ATTEMPTS: '2',
-      EXTERNAL_DAILY_LIMIT_MINOR: '10000',
+    setup = await bankOnPostgres({
+      env: {
+        VALIDATE_RESPONSES: '1',
+        ACCOUNT_LOCK_WAIT_MS: '100',
+        ACCOUNT_WRITE_ATTEMPTS: '2',
+        EXTERNAL_DAILY_LIMIT_MINOR: '10000',
+      },
     });
-    b = bank(api.url);
+    ({ url, bank: b } = setup);
     ada = await b.signUp();
     await b.deposit(ada, ada.accountId, 50_000);
   });
-  afterAll(async () => {
-    await api?.stop();
-    await cluster?.destroy();
-  });
+  afterAll(() => setup?.stop());
 
   it('answers a deposit that loses its account on every attempt 503 busy, 1 s, applied: false, and frees its key', async () => {
     const key = newKey();

@@ -11,14 +11,15 @@
  * 57P01 in the same chunk ended the process ("Unhandled 'error' event").
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { call } from '../support/httpClient.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
-import { bank, type Bank, type Customer } from './bank.ts';
-import { query, runAuditVerify } from './database.ts';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
+import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
+import { call } from '@tidewater/test-support/httpClient';
+import type { PgCluster } from '@tidewater/test-support/pgCluster';
+import type { Bank, Customer } from '@tidewater/test-support/bank';
+import { query, runAuditVerify } from '@tidewater/test-support/bankDatabase';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Their deposits wait on a row lock inside their transactions, holding 16 of the pool's 20 connections. */
 const LOCKED_ACCOUNTS = 16;
 /** Their deposits queue for the pool's other 4 connections: a released connection is handed straight to a waiter. */
@@ -30,6 +31,7 @@ const IN_TRANSACTION = `SELECT count(*)::int AS n FROM pg_stat_activity
 type Fault = 'stop -m fast' | 'stop -m immediate' | 'pg_terminate_backend';
 
 describe('the database killed under load', () => {
+  let setup: BankOnPostgres;
   let cluster: PgCluster;
   let url: string;
   let api: ApiProcess;
@@ -39,32 +41,29 @@ describe('the database killed under load', () => {
 
   beforeAll(async () => {
     // synchronous_commit on: a crash must not take back a commit the API was told of.
-    cluster = await startPrimary({ settings: { synchronous_commit: 'on', max_connections: '100' } });
-    url = cluster.urlFor('tidewater');
-    api = await startApi({
-      DATABASE_URL: url,
-      DB_POOL_MAX: '20',
-      REQUEST_DEADLINE_MS: '4000',
-      DB_STATEMENT_TIMEOUT_MS: '3000',
-      DB_CONNECT_TIMEOUT_MS: '1000',
-      DB_POOL_WAIT_MS: '1000',
-      DB_RETRY_BASE_DELAY_MS: '50',
-      DB_RETRY_MAX_DELAY_MS: '200',
-      DB_READINESS_PROBE_MS: '200',
-      ACCOUNT_LOCK_WAIT_MS: '3000',
-      IDEMPOTENCY_STORE_BUDGET_MS: '500',
-      IDEMPOTENCY_RELEASE_BUDGET_MS: '500',
-      RETRY_AFTER_SECONDS: '1',
+    setup = await bankOnPostgres({
+      settings: { synchronous_commit: 'on', max_connections: '100' },
+      env: {
+        DB_POOL_MAX: '20',
+        REQUEST_DEADLINE_MS: '4000',
+        DB_STATEMENT_TIMEOUT_MS: '3000',
+        DB_CONNECT_TIMEOUT_MS: '1000',
+        DB_POOL_WAIT_MS: '1000',
+        DB_RETRY_BASE_DELAY_MS: '50',
+        DB_RETRY_MAX_DELAY_MS: '200',
+        DB_READINESS_PROBE_MS: '200',
+        ACCOUNT_LOCK_WAIT_MS: '3000',
+        IDEMPOTENCY_STORE_BUDGET_MS: '500',
+        IDEMPOTENCY_RELEASE_BUDGET_MS: '500',
+        RETRY_AFTER_SECONDS: '1',
+      },
     });
-    b = bank(api.url);
+    ({ cluster, url, api, bank: b } = setup);
     ada = await b.signUp();
     accounts.push(ada.accountId);
     for (let i = 1; i < LOCKED_ACCOUNTS + FREE_ACCOUNTS; i++) accounts.push(await b.openAccount(ada, `Pot ${i}`));
   }, 120_000);
-  afterAll(async () => {
-    await api?.stop();
-    await cluster?.destroy();
-  });
+  afterAll(() => setup?.stop());
 
   /** Holds the row locks of the first LOCKED_ACCOUNTS accounts, so their deposits wait mid-transaction. */
   async function holdLocks(): Promise<pg.Client> {

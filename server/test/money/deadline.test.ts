@@ -5,14 +5,16 @@
  * another connection holds, and then the database hangs: only the deadline can answer.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
-import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
-import { holdingAccount, keyState, untilSomeoneWaitsForALock } from './database.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
+import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
+import type { PgCluster } from '@tidewater/test-support/pgCluster';
+import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
+import { holdingAccount, keyState, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('a money send at its deadline', () => {
+  let setup: BankOnPostgres;
   let cluster: PgCluster;
   let url: string;
   let api: ApiProcess;
@@ -20,25 +22,21 @@ describe('a money send at its deadline', () => {
   let ada: Customer;
 
   beforeAll(async () => {
-    cluster = await startPrimary();
-    url = cluster.urlFor('tidewater');
-    api = await startApi({
-      DATABASE_URL: url,
-      VALIDATE_RESPONSES: '1',
-      REQUEST_DEADLINE_MS: '1500',
-      DB_STATEMENT_TIMEOUT_MS: '1000',
-      DB_RETRY_BASE_DELAY_MS: '50',
-      DB_RETRY_MAX_DELAY_MS: '200',
-      ACCOUNT_LOCK_WAIT_MS: '5000',
-      ACCOUNT_WRITE_ATTEMPTS: '1',
+    setup = await bankOnPostgres({
+      env: {
+        VALIDATE_RESPONSES: '1',
+        REQUEST_DEADLINE_MS: '1500',
+        DB_STATEMENT_TIMEOUT_MS: '1000',
+        DB_RETRY_BASE_DELAY_MS: '50',
+        DB_RETRY_MAX_DELAY_MS: '200',
+        ACCOUNT_LOCK_WAIT_MS: '5000',
+        ACCOUNT_WRITE_ATTEMPTS: '1',
+      },
     });
-    b = bank(api.url);
+    ({ cluster, url, api, bank: b } = setup);
     ada = await b.signUp();
   });
-  afterAll(async () => {
-    await api?.stop();
-    await cluster?.destroy();
-  });
+  afterAll(() => setup?.stop());
 
   it('answers 503 with applied: false, and the key works again', async () => {
     const key = newKey();

@@ -1,5 +1,5 @@
 /**
- * Faults between the API and PostgreSQL, injected by a TCP proxy (faultProxy.ts), around a
+ * Faults between the API and PostgreSQL, injected by the TCP fault proxy (test-support's tcpProxy.ts), around a
  * money send's COMMIT and BEGIN:
  *
  * - a COMMIT that landed but whose answer was lost is found through the request's own
@@ -11,16 +11,18 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { call } from '../support/httpClient.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
-import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
-import { keyState, query, runAuditVerify } from './database.ts';
-import { startFaultProxy, type FaultProxy } from './faultProxy.ts';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
+import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
+import { call } from '@tidewater/test-support/httpClient';
+import type { PgCluster } from '@tidewater/test-support/pgCluster';
+import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
+import { keyState, query, runAuditVerify } from '@tidewater/test-support/bankDatabase';
+import type { TcpProxy } from '@tidewater/test-support/tcpProxy';
 
 describe('a money send across a faulty network to PostgreSQL', () => {
+  let setup: BankOnPostgres;
   let cluster: PgCluster;
-  let proxy: FaultProxy;
+  let proxy: TcpProxy;
   let url: string;
   let api: ApiProcess;
   let b: Bank;
@@ -28,21 +30,15 @@ describe('a money send across a faulty network to PostgreSQL', () => {
   let grace: Customer;
 
   beforeAll(async () => {
-    cluster = await startPrimary();
-    url = cluster.urlFor('tidewater');
-    proxy = await startFaultProxy(cluster.port);
     // One quick retry: enough to show what is and is not rerun, short enough for a test.
-    api = await startApi({ DATABASE_URL: proxy.urlFor('tidewater'), DB_MAX_RETRIES: '1', DB_RETRY_BASE_DELAY_MS: '50' });
-    b = bank(api.url);
+    setup = await bankOnPostgres({ env: { DB_MAX_RETRIES: '1', DB_RETRY_BASE_DELAY_MS: '50' }, proxy: true });
+    ({ cluster, url, api, bank: b } = setup);
+    proxy = setup.proxy!;
     [ada, grace] = await Promise.all([b.signUp(), b.signUp()]);
     await b.deposit(ada, ada.accountId, 10_000);
   });
-  afterEach(() => proxy.reset());
-  afterAll(async () => {
-    await api?.stop();
-    await proxy?.close();
-    await cluster?.destroy();
-  });
+  afterEach(() => proxy.disarm());
+  afterAll(() => setup?.stop());
 
   const logged = (text: string) => api.logLines.filter((line) => line.includes(text)).length;
 
@@ -90,7 +86,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     const reply = await b.deposit(ada, ada.accountId, 200, key);
     expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
     expect(reply.body).not.toHaveProperty('applied');
-    proxy.reset();
+    proxy.disarm();
     // It did land; the claim stays Processing (young): the key answers 409 until it is stale.
     const state = await keyState(url, key);
     expect(state.ledger).toHaveLength(1);
@@ -135,7 +131,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
       // The authorisation's transaction is cut on its attempt and its one retry: an outage after the PIN was compared.
       proxy.arm('cutBefore', 'INSERT INTO step_up_authorizations', 2);
       expect(outcome(await b.verifyPin(carol)), `outage ${outage}`).toEqual([503, 'SERVICE_UNAVAILABLE']);
-      proxy.reset();
+      proxy.disarm();
     }
     expect((await b.verifyPin(carol)).status).toBe(201);
     expect(await query(url, 'SELECT pin_failed_attempts AS n FROM users WHERE id = $1', [carol.userId])).toEqual([{ n: 0 }]);
@@ -145,7 +141,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     const dan = await b.signUp('1122');
     proxy.arm('cutBefore', 'pin_failed_attempts + 1', 2);
     expect(outcome(await b.verifyPin(dan, '9999'))).toEqual([503, 'SERVICE_UNAVAILABLE']);
-    proxy.reset();
+    proxy.disarm();
     expect(await query(url, 'SELECT pin_failed_attempts AS n FROM users WHERE id = $1', [dan.userId])).toEqual([{ n: 0 }]);
     expect(outcome(await b.verifyPin(dan, '9999'))).toEqual([403, 'PIN_INCORRECT']);
   });
@@ -154,7 +150,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     const email = `count${Date.now()}@example.com`;
     proxy.arm('cutBefore', 'INSERT INTO sign_in_failures', 2);
     const answer = await call(api.url, 'POST', '/api/auth/token', { body: { email, password: 'a wrong password' } });
-    proxy.reset();
+    proxy.disarm();
     expect([answer.status, answer.body.errorCode]).toEqual([503, 'SERVICE_UNAVAILABLE']);
     expect(await query(url, 'SELECT count(*)::int AS n FROM sign_in_failures')).toEqual([{ n: 0 }]);
     expect((await call(api.url, 'POST', '/api/auth/token', { body: { email, password: 'a wrong password' } })).status).toBe(401);

@@ -7,10 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashRequest } from '../../src/domain/idempotency.ts';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
-import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
-import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from './database.ts';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
+import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
+import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
+import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 
 /** One deposit, answered as raw bytes. */
 async function rawDeposit(url: string, customer: Customer, accountId: string, amountMinor: number, key: string) {
@@ -23,7 +23,7 @@ async function rawDeposit(url: string, customer: Customer, accountId: string, am
 }
 
 describe('idempotency of money sends on PostgreSQL', () => {
-  let cluster: PgCluster;
+  let setup: BankOnPostgres;
   let url: string;
   let api: ApiProcess;
   let b: Bank;
@@ -31,17 +31,12 @@ describe('idempotency of money sends on PostgreSQL', () => {
   let grace: Customer;
 
   beforeAll(async () => {
-    cluster = await startPrimary();
-    url = cluster.urlFor('tidewater');
     // Lock waits long enough for a test to act while a send queues behind its lock.
-    api = await startApi({ DATABASE_URL: url, VALIDATE_RESPONSES: '1', ACCOUNT_LOCK_WAIT_MS: '5000' });
-    b = bank(api.url);
+    setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', ACCOUNT_LOCK_WAIT_MS: '5000' } });
+    ({ url, api, bank: b } = setup);
     [ada, grace] = await Promise.all([b.signUp(), b.signUp()]);
   });
-  afterAll(async () => {
-    await api?.stop();
-    await cluster?.destroy();
-  });
+  afterAll(() => setup?.stop());
 
   it('moves money once for one key sent 20 times at once; every answer is the stored one, byte for byte, or 409 IN_FLIGHT', async () => {
     const key = newKey();

@@ -7,10 +7,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
-import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
-import { runAuditVerify } from './database.ts';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { bank, newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
+import { runAuditVerify } from '@tidewater/test-support/bankDatabase';
 
 interface Backend {
   name: string;
@@ -119,7 +119,7 @@ describe.each(backends)('money sends on $name', (backend) => {
     expect((await b.close(dan, spare)).status).toBe(200);
     await b.deposit(dan, dan.accountId, 20_000);
     const auth = await b.authorize(dan);
-    const refusals: Array<[string, () => Promise<import('../support/httpClient.ts').Reply>, [number, string]]> = [
+    const refusals: Array<[string, () => Promise<import('@tidewater/test-support/httpClient').Reply>, [number, string]]> = [
       ["a deposit into another customer's account", () => b.deposit(dan, grace.accountId, 100), [404, 'ACCOUNT_NOT_FOUND']],
       ['a deposit into a closed account', () => b.deposit(dan, spare, 100), [404, 'ACCOUNT_NOT_FOUND']],
       ['a withdrawal beyond the balance', () => b.withdraw(dan, dan.accountId, 20_001, auth), [422, 'INSUFFICIENT_FUNDS']],

@@ -5,34 +5,27 @@
  * writes, lock after five failures in a row (parallel guesses included) and unlock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from '../support/apiProcess.ts';
-import { startPrimary, type PgCluster } from '../support/pgCluster.ts';
-import { bank, newKey, outcome, type Bank, type Customer } from './bank.ts';
-import { query } from './database.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
+import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
+import { query } from '@tidewater/test-support/bankDatabase';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const iban = 'DE89370400440532013000';
 
 describe('step-up on PostgreSQL', () => {
-  let cluster: PgCluster;
+  let setup: BankOnPostgres;
   let url: string;
-  let api: ApiProcess;
   let b: Bank;
   let ada: Customer;
   let grace: Customer;
 
   beforeAll(async () => {
-    cluster = await startPrimary();
-    url = cluster.urlFor('tidewater');
-    api = await startApi({ DATABASE_URL: url, VALIDATE_RESPONSES: '1', STEP_UP_TTL_SECONDS: '2', PIN_LOCK_SECONDS: '3' });
-    b = bank(api.url);
+    setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', STEP_UP_TTL_SECONDS: '2', PIN_LOCK_SECONDS: '3' } });
+    ({ url, bank: b } = setup);
     [ada, grace] = await Promise.all([b.signUp('1357'), b.signUp('8642')]);
     await b.deposit(ada, ada.accountId, 10_000);
   });
-  afterAll(async () => {
-    await api?.stop();
-    await cluster?.destroy();
-  });
+  afterAll(() => setup?.stop());
 
   const failedAttempts = async (customer: Customer) =>
     (await query<{ n: number }>(url, 'SELECT pin_failed_attempts AS n FROM users WHERE id = $1', [customer.userId]))[0]!.n;

@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { isDeadlineExceeded } from '../../request/deadlineExceeded.ts';
-import { startPrimary, type PgCluster } from '../../../test/support/pgCluster.ts';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { inRequest, memoryLogger } from '../../../test/support/inRequest.ts';
 import { createDataLayer } from '../createDataLayer.ts';
 import type { DataLayer } from '../dataLayer.ts';

@@ -5,14 +5,14 @@
  * what `classify` makes of it.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startPrimary, type PgCluster } from '../../../test/support/pgCluster.ts';
-import { queryOnce, waitFor } from '../../../test/support/pgProcesses.ts';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { queryOnce, waitFor } from '@tidewater/test-support/pgProcesses';
 import {
   sessionDrivers,
   type DriverName,
   type Session,
   type SessionOptions,
-} from '../../../test/support/sqlSessions.ts';
+} from '@tidewater/test-support/sqlSessions';
 import { classify, type Classification } from './transient.ts';
 
 interface Context {

@@ -1,11 +1,11 @@
 /**
- * A small client of the bank for the money tests: sign a customer up and in, and make
- * each call of the money family over real HTTP (support/httpClient.ts). Every send makes
+ * A small client of the bank for the API's tests: sign a customer up and in, and make
+ * each call of the money family over real HTTP (httpClient.ts). Every send makes
  * a fresh Idempotency-Key unless the test names one.
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { call, type Reply } from '../support/httpClient.ts';
+import { call, type Reply } from './httpClient.ts';
 
 /** A signed-in customer. */
 export interface Customer {

@@ -16,11 +16,23 @@
  *   every connection it swallowed bytes of (their protocol streams are broken).
  *
  * `resetAll()` resets every live connection at once, whatever the mode.
+ *
+ * Rules, armed on top of a mode, lose exactly the message a test names, the way a network
+ * does (the API connects through the proxy and never knows). Each is one-shot (it fires
+ * `times` times) and matches a text in a chunk the client sends:
+ * - `dropAnswerTo`: forward the chunk, let the database act on it, then cut the connection
+ *   instead of delivering its answer (a COMMIT that landed, its answer lost);
+ * - `cutBefore`: cut the connection instead of forwarding the chunk (a COMMIT, or a BEGIN,
+ *   that never reached the database).
+ * A cut closes both sides (no RST) and is not counted in `resets`. `disarm()` drops every rule.
  */
 import { createServer, Socket, type Server } from 'node:net';
 
 /** What the proxy does with traffic; see the module comment. */
 type ProxyMode = 'pass' | 'reset-after-bytes' | 'blackhole';
+
+/** What an armed rule does when its text goes by; see the module comment. */
+export type RuleAction = 'dropAnswerTo' | 'cutBefore';
 
 /** Counters for assertions: proof that a fault really happened. */
 interface ProxyStats {
@@ -42,6 +54,10 @@ export interface TcpProxy {
   mode(mode: ProxyMode, options?: { afterBytes?: number }): void;
   /** Resets every live connection now; answers how many. */
   resetAll(): number;
+  /** Arms a rule (see the module comment); answers a function telling how often it fired. */
+  arm(action: RuleAction, text: string, times?: number): () => number;
+  /** Drops every armed rule. */
+  disarm(): void;
   stats(): ProxyStats;
   close(): Promise<void>;
 }
@@ -62,6 +78,15 @@ interface Link {
   /** Server bytes to skip before framed messages (the one-byte answer to an SSLRequest). */
   skipServerBytes: number;
   sawClientBytes: boolean;
+  /** A `dropAnswerTo` rule fired: the server's next bytes end the connection instead. */
+  dropAnswer: boolean;
+}
+
+interface Rule {
+  action: RuleAction;
+  text: string;
+  times: number;
+  fired: number;
 }
 
 const SSL_REQUEST_CODE = 80877103;
@@ -71,6 +96,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let currentMode: ProxyMode = 'pass';
   let afterBytes = 0;
   const links = new Set<Link>();
+  let rules: Rule[] = [];
   const stats = { accepted: 0, resets: 0, resetsInTransaction: 0 };
 
   const reset = (link: Link) => {
@@ -79,6 +105,18 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     if (link.transactionStatus !== 'I') stats.resetsInTransaction++;
     link.client.resetAndDestroy();
     link.server.resetAndDestroy();
+  };
+  /** Closes both sides (a network that drops the connection), uncounted. */
+  const cut = (link: Link) => {
+    if (!links.delete(link)) return;
+    link.client.destroy();
+    link.server.destroy();
+  };
+  /** The first armed rule of `action` whose text is in `chunk`, counted as fired. */
+  const take = (action: RuleAction, chunk: Buffer): boolean => {
+    const rule = rules.find((r) => r.action === action && r.fired < r.times && chunk.includes(r.text));
+    if (rule) rule.fired += 1;
+    return rule !== undefined;
   };
   const arm = (link: Link) => {
     link.bytesLeft = currentMode === 'reset-after-bytes' && link.ready ? afterBytes : undefined;
@@ -116,6 +154,8 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       link.swallowed = true;
       return;
     }
+    if (take('cutBefore', chunk)) return cut(link);
+    if (take('dropAnswerTo', chunk)) link.dropAnswer = true;
     if (link.bytesLeft === undefined) {
       link.server.write(chunk);
       return;
@@ -139,6 +179,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       pending: Buffer.alloc(0),
       skipServerBytes: 0,
       sawClientBytes: false,
+      dropAnswer: false,
     };
     links.add(link);
     const drop = () => {
@@ -154,6 +195,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
         link.swallowed = true;
         return;
       }
+      if (link.dropAnswer) return cut(link);
       scanServer(link, chunk);
       client.write(chunk);
     });
@@ -188,6 +230,14 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       const count = links.size;
       for (const link of [...links]) reset(link);
       return count;
+    },
+    arm(action, text, times = 1) {
+      const rule: Rule = { action, text, times, fired: 0 };
+      rules.push(rule);
+      return () => rule.fired;
+    },
+    disarm() {
+      rules = [];
     },
     stats: () => ({ ...stats, live: links.size }),
     async close() {

@@ -1,11 +1,11 @@
 /**
  * The proxy against a real throwaway PostgreSQL: it forwards, resets a connection in the
- * middle of a transaction (and knows it did), swallows everything as a blackhole, and
- * resets every live connection on demand.
+ * middle of a transaction (and knows it did), swallows everything as a blackhole, resets
+ * every live connection on demand, and loses exactly the message a rule names.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPrimary, type PgCluster } from '../../server/test/support/pgCluster.ts';
+import { startPrimary, type PgCluster } from './pgCluster.ts';
 import { startTcpProxy, type TcpProxy } from './tcpProxy.ts';
 
 let cluster: PgCluster;
@@ -71,5 +71,36 @@ describe('tcpProxy', () => {
     expect(proxy.resetAll()).toBeGreaterThanOrEqual(2);
     await expect(a.query('SELECT 1')).rejects.toThrow();
     await expect(b.query('SELECT 1')).rejects.toThrow();
+  });
+
+  it('cutBefore: the named statement never reaches the database; the rule fires as often as armed', async () => {
+    const direct = new pg.Client(cluster.urlFor('tidewater'));
+    clients.push(direct);
+    await direct.connect();
+    await direct.query('CREATE TABLE IF NOT EXISTS proxied (note text)');
+    const fired = proxy.arm('cutBefore', 'INSERT INTO proxied', 1);
+    const client = await connect();
+    await expect(client.query("INSERT INTO proxied VALUES ('cut')")).rejects.toThrow();
+    expect(fired()).toBe(1);
+    const again = await connect();
+    await again.query("INSERT INTO proxied VALUES ('through')");
+    expect(fired()).toBe(1);
+    expect((await direct.query('SELECT note FROM proxied ORDER BY note')).rows).toEqual([{ note: 'through' }]);
+    proxy.disarm();
+  });
+
+  it('dropAnswerTo: the database acts on the named statement, its answer is lost', async () => {
+    const direct = new pg.Client(cluster.urlFor('tidewater'));
+    clients.push(direct);
+    await direct.connect();
+    await direct.query('CREATE TABLE IF NOT EXISTS answered (note text)');
+    const fired = proxy.arm('dropAnswerTo', 'INSERT INTO answered');
+    const client = await connect();
+    await expect(client.query("INSERT INTO answered VALUES ('landed')")).rejects.toThrow();
+    expect(fired()).toBe(1);
+    expect((await direct.query('SELECT note FROM answered')).rows).toEqual([{ note: 'landed' }]);
+    proxy.disarm();
+    const after = await connect();
+    expect((await after.query('SELECT count(*)::int AS n FROM answered')).rows).toEqual([{ n: 1 }]);
   });
 });

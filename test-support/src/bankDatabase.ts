@@ -1,14 +1,14 @@
 /**
- * What the money tests do to the database behind the API's back: read it, hold a row
+ * What the API's tests do to the bank's database behind the API's back: read it, hold a row
  * lock from a separate connection, wait until the API's transaction queues behind that
  * lock, tamper with rows, and run `npm run audit:verify` against it.
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 
-const root = fileURLToPath(new URL('../../..', import.meta.url));
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 /** One query on a fresh connection. */
 export async function query<T extends pg.QueryResultRow = Record<string, unknown>>(url: string, text: string, values: unknown[] = []): Promise<T[]> {

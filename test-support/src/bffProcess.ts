@@ -10,9 +10,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../../../server/test/support/apiProcess.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { freePort } from './apiProcess.ts';
 
-const bffDir = fileURLToPath(new URL('../..', import.meta.url));
+const bffDir = fileURLToPath(new URL('../../bff/', import.meta.url));
 
 /** A running BFF process. */
 export interface BffProcess {
@@ -84,7 +85,7 @@ export async function startBff({
         `the BFF did not answer /bff/health within ${startTimeoutMs} ms:\n${logLines.join('\n')}`,
       );
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   return {
     url,

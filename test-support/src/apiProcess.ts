@@ -8,8 +8,9 @@ import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
 
-const serverDir = fileURLToPath(new URL('../..', import.meta.url));
+const serverDir = fileURLToPath(new URL('../../server/', import.meta.url));
 
 /** A running API process. */
 export interface ApiProcess {
@@ -80,7 +81,7 @@ export async function startApi(
         `the API did not answer /api/health within ${startTimeoutMs} ms:\n${logLines.join('\n')}`,
       );
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
   return {
     url,

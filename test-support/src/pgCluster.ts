@@ -1,15 +1,18 @@
 /**
- * Throwaway PostgreSQL clusters for tests and CI, from the machine's own binaries
- * (DESIGN.md "The database"): a primary (initdb) and streaming replicas (pg_basebackup -R),
- * each on its own free port on 127.0.0.1, trust auth, fsync off for speed.
+ * Throwaway PostgreSQL clusters for tests and CI (DESIGN.md "The database"), from the
+ * machine's binaries or, on a machine without PostgreSQL, npm's (`pgBinaries.ts`): a
+ * primary (initdb) and streaming replicas (a manual base backup: `baseBackup.ts`), each on
+ * its own free port on 127.0.0.1, trust auth, fsync off for speed.
  *
- * CLI (CI): `npx tsx server/test/support/pgCluster.ts start --dir D [--replica]` prints
+ * CLI (CI): `npx tsx test-support/src/pgCluster.ts start --dir D [--replica]` prints
  * `DATABASE_URL=…` (and `DATABASE_REPLICA_URL=…`) and leaves the servers running;
- * `npx tsx server/test/support/pgCluster.ts stop --dir D` stops them.
+ * `npx tsx test-support/src/pgCluster.ts stop --dir D` stops them.
  */
 import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { baseBackup } from './baseBackup.ts';
+import { pgBinaries } from './pgBinaries.ts';
 import * as proc from './pgProcesses.ts';
 
 /** One server; every method returns once the change has happened. */
@@ -59,8 +62,6 @@ const PRIMARY_SETTINGS = {
   wal_keep_size: '64MB',
 };
 const INITDB_FLAGS = '-U postgres -A trust -E UTF8 --locale=C --no-sync --no-instructions'.split(' ');
-/** -R: write standby.signal and primary_conninfo; -c fast: do not wait for a spread checkpoint. */
-const BASEBACKUP_FLAGS = '-R -X stream -c fast --no-sync'.split(' ');
 const live = new Set<PgCluster>();
 
 function cluster(dir: string, port: number, keepOnExit = false): PgCluster {
@@ -122,15 +123,24 @@ export async function startPrimary(opts: StartOptions = {}): Promise<PgCluster> 
   return primary;
 }
 
-/** pg_basebackup -R from `primary`, started on its own port; resolves once it accepts connections in recovery. */
+/**
+ * A base backup of `primary` (always the manual one, also where `pg_basebackup` exists: one
+ * path, tested by every suite that uses a replica), started on its own port as a streaming
+ * standby; resolves once it accepts connections in recovery.
+ */
 export async function startReplica(
   primary: PgCluster,
   opts: Omit<StartOptions, 'settings'> = {},
 ): Promise<PgCluster> {
   const dir = proc.ownedDir(opts.dir ? resolve(opts.dir) : mkdtempSync('/tmp/tidewater-pg-replica-'));
   proc.ownedDir(join(dir, 'sock'));
-  const from = ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'];
-  await proc.asPostgres('pg_basebackup', [...from, '-D', join(dir, 'data'), ...BASEBACKUP_FLAGS]);
+  await baseBackup({
+    from: join(primary.dir, 'data'),
+    to: join(dir, 'data'),
+    primaryUrl: primary.url,
+    primary: { host: '127.0.0.1', port: primary.port },
+    owner: pgBinaries().runAs,
+  });
   const replica = cluster(dir, await proc.startOnFreePort(dir), opts.keepOnExit);
   await proc.waitFor(`the replica on port ${replica.port} to accept connections in recovery`, async () => {
     const [row] = await proc.queryOnce<{ r: boolean }>(replica.url, 'SELECT pg_is_in_recovery() AS r');

@@ -3,6 +3,7 @@
  * bearer token, no access to HttpOnly cookies from "script"). Every exchange is kept, so
  * a test can search all answers for leaked tokens.
  */
+import { setTimeout as wait } from 'node:timers/promises';
 
 /** One request and its answer. */
 export interface Exchange {
@@ -139,7 +140,7 @@ export function newVisitor(label = 'v'): {
 }
 
 /** Resolves after `ms`. */
-export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number): Promise<void> => wait(ms);
 
 /** Resolves once `check` is true (polled every 50 ms), or throws after `timeoutMs`. */
 export async function waitFor(

@@ -1,7 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startPrimary, startReplica, type PgCluster } from './pgCluster.ts';
+import { pgBinaries } from './pgBinaries.ts';
 import { processState } from './pgProcesses.ts';
 
 /** One statement on a fresh connection; both the connect and the query give up after `timeoutMs`. */
@@ -38,6 +41,12 @@ describe('pgCluster', () => {
       { db: 'tidewater' },
     ]);
     expect(await query(primary.url, 'SELECT pg_is_in_recovery() AS r')).toEqual([{ r: false }]);
+  });
+
+  it('runs the PostgreSQL of the binaries pgBinaries found (the machine\'s or npm\'s)', async () => {
+    const binaries = execFileSync(join(pgBinaries().dir, 'postgres'), ['--version'], { encoding: 'utf8' });
+    const [row] = await query<{ v: string }>(primary.url, "SELECT current_setting('server_version') AS v");
+    expect(binaries.trim()).toBe(`postgres (PostgreSQL) ${row!.v}`);
   });
 
   it('starts a streaming replica that sees rows written on the primary', async () => {

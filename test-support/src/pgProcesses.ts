@@ -1,48 +1,32 @@
 /**
- * The operating-system half of `pgCluster.ts`: where PostgreSQL's binaries are, running
- * them as the `postgres` user (initdb/postgres refuse root), free ports, and a server's
- * process tree (DESIGN.md "Facts about the stack").
+ * The operating-system half of `pgCluster.ts`: running PostgreSQL's binaries (from the
+ * machine or from npm, as a non-root user when we are root: `pgBinaries.ts`), free ports,
+ * and a server's process tree (DESIGN.md "Facts about the stack").
  */
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import pg from 'pg';
+import { pgBinaries } from './pgBinaries.ts';
 
 const run = promisify(execFile);
-const isRoot = process.getuid?.() === 0;
 const handedOutPorts = new Set<number>();
-let binDirCache: string | undefined;
 
-/** `pg_config --bindir` when it holds initdb, else Debian's PostgreSQL 15 directory. */
-function binDir(): string {
-  if (binDirCache) return binDirCache;
-  try {
-    const dir = execFileSync('pg_config', ['--bindir'], { encoding: 'utf8' }).trim();
-    if (existsSync(join(dir, 'initdb'))) return (binDirCache = dir);
-  } catch {
-    // no pg_config on this machine
-  }
-  return (binDirCache = '/usr/lib/postgresql/15/bin');
-}
-
-/** Runs a PostgreSQL binary (as the `postgres` user when we are root); resolves to its stdout. */
-export async function asPostgres(binary: string, args: string[]): Promise<string> {
-  const file = join(binDir(), binary);
-  const { stdout } = isRoot
-    ? await run('runuser', ['-u', 'postgres', '--', file, ...args])
-    : await run(file, args);
+/** Runs a PostgreSQL binary (as the servers' user when we are root); resolves to its stdout. */
+export async function asPostgres(binary: 'initdb' | 'pg_ctl' | 'postgres', args: string[]): Promise<string> {
+  const { dir, runAs } = pgBinaries();
+  const { stdout } = await run(join(dir, binary), args, runAs ? { ...runAs, cwd: '/' } : {});
   return stdout;
 }
 
-/** Creates `path` (and parents) and gives it to the `postgres` user when we are root. */
+/** Creates `path` (and parents) and gives it to the servers' user when we are root. */
 export function ownedDir(path: string): string {
   mkdirSync(path, { recursive: true });
-  if (isRoot) {
-    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }));
-    chownSync(path, id('-u'), id('-g'));
-  }
+  const { runAs } = pgBinaries();
+  if (runAs) chownSync(path, runAs.uid, runAs.gid);
   return path;
 }
 
@@ -157,6 +141,6 @@ export async function queryOnce<Row extends object>(url: string, sql: string): P
 export async function waitFor(what: string, ready: () => Promise<boolean>, withinMs = 60_000, everyMs = 100) {
   for (const giveUpAt = Date.now() + withinMs; !(await ready().catch(() => false));) {
     if (Date.now() > giveUpAt) throw new Error(`gave up waiting for ${what}`);
-    await new Promise((done) => setTimeout(done, everyMs));
+    await sleep(everyMs);
   }
 }
