@@ -10,12 +10,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '@tidewater/spec/openapi';
 import { Agent, request, type Dispatcher } from 'undici';
-import {
-  UpstreamTimeout,
-  upstreamFailureOf,
-  upstreamSignal,
-  type UpstreamFailure,
-} from './upstreamFailure.ts';
+import { upstreamAbort, upstreamFailureOf, type UpstreamFailure } from './upstreamFailure.ts';
 
 /** The API answered. */
 export interface ApiAnswer<T = unknown> {
@@ -53,10 +48,7 @@ type CallInit = {
 };
 
 /** One typed request, e.g. `(client, init) => client.POST('/api/auth/refresh', { ...init, body })`. */
-type SendCall<T> = (
-  client: Client<paths>,
-  init: CallInit,
-) => Promise<{ data?: T; response: Response }>;
+type SendCall<T> = (client: Client<paths>, init: CallInit) => Promise<{ data?: T; response: Response }>;
 
 /** The API client of one BFF process. */
 export interface ApiClient {
@@ -87,7 +79,7 @@ export function createApiClient(apiUrl: string): ApiClient {
     apiUrl,
     dispatcher,
     async call({ traceId, timeoutMs, bearer, visitorAddress, signal: visitorSignal }, send) {
-      const signal = upstreamSignal(timeoutMs, visitorSignal);
+      const abort = upstreamAbort(timeoutMs, visitorSignal);
       const headers: Record<string, string> = { accept: 'application/json', 'x-trace-id': traceId };
       if (bearer) headers.authorization = `Bearer ${bearer}`;
       if (visitorAddress) headers['x-forwarded-for'] = visitorAddress;
@@ -99,7 +91,7 @@ export function createApiClient(apiUrl: string): ApiClient {
           method: outgoing.method as Dispatcher.HttpMethod,
           headers: Object.fromEntries(outgoing.headers),
           body: outgoing.body ? Buffer.from(await outgoing.arrayBuffer()) : undefined,
-          signal,
+          signal: abort.signal,
           dispatcher,
         });
         const body = Buffer.from(await answer.body.arrayBuffer());
@@ -116,12 +108,9 @@ export function createApiClient(apiUrl: string): ApiClient {
       } catch (error) {
         // The API answered, but a 2xx body that is not JSON: an answer with no data.
         if (received) return { kind: 'answer', ...received, data: undefined };
-        const failure = upstreamFailureOf(signal);
-        return {
-          kind: 'noAnswer',
-          failure,
-          error: failure === 'timeout' ? new UpstreamTimeout(timeoutMs) : error,
-        };
+        return { kind: 'noAnswer', failure: upstreamFailureOf(abort.signal), error };
+      } finally {
+        abort.end();
       }
     },
     close: () => dispatcher.close(),

@@ -25,12 +25,7 @@ import { visitorSignal } from '../http/visitorSignal.ts';
 import { isSignedIn } from '../session/sessionData.ts';
 import { freshAccessToken } from './freshAccessToken.ts';
 import { hasRequestBody, headersTowardsApi, headersTowardsVisitor } from './forwardedHeaders.ts';
-import {
-  UpstreamTimeout,
-  describeNetworkError,
-  upstreamFailureOf,
-  upstreamSignal,
-} from './upstreamFailure.ts';
+import { describeNetworkError, upstreamAbort, upstreamFailureOf } from './upstreamFailure.ts';
 
 /** The path and query to forward, normalised (dot segments resolved); undefined for paths not offered. */
 export function forwardedTarget(originalUrl: string): string | undefined {
@@ -55,24 +50,22 @@ async function forward(
   accessToken: string,
   { api, config }: BffDeps,
 ): Promise<void> {
-  const signal = upstreamSignal(config.upstreamTimeoutMs, visitorSignal(res));
+  const abort = upstreamAbort(config.upstreamTimeoutMs, visitorSignal(res));
   const startedAt = Date.now();
   try {
     const answer = await request(`${api.apiUrl}${target}`, {
       method: req.method as 'GET',
       headers: headersTowardsApi(req.headers, traceIdOf(res), accessToken, req.ip),
       body: hasRequestBody(req.method, req.headers) ? req : undefined,
-      signal,
+      signal: abort.signal,
       dispatcher: api.dispatcher,
     });
     res.status(answer.statusCode);
     for (const [name, value] of headersTowardsVisitor(answer.headers)) res.setHeader(name, value);
     await pipeline(answer.body, res);
   } catch (error) {
-    const failure = upstreamFailureOf(signal);
-    const cause = describeNetworkError(
-      failure === 'timeout' ? new UpstreamTimeout(config.upstreamTimeoutMs) : error,
-    );
+    const failure = upstreamFailureOf(abort.signal);
+    const cause = describeNetworkError(error);
     const upstreamMs = Date.now() - startedAt;
     if (failure === 'hungUp') {
       req.log.info({ upstreamMs }, 'the visitor hung up; the request to the API was aborted');
@@ -91,6 +84,8 @@ async function forward(
         : 'The bank cannot be reached just now. Please try again in a moment.',
       config.retryAfterSeconds,
     );
+  } finally {
+    abort.end();
   }
 }
 

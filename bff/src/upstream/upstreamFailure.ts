@@ -5,10 +5,7 @@
  * The first two are the BFF's own 503; the last is a 499 with no body.
  */
 
-/**
- * How a run-out budget is described in the log (the signal's own reason is the
- * platform's TimeoutError, whose message does not say which budget ran out).
- */
+/** The abort reason when a budget runs out. */
 export class UpstreamTimeout extends Error {
   override readonly name = 'UpstreamTimeout';
   constructor(readonly timeoutMs: number) {
@@ -27,21 +24,36 @@ export class VisitorHungUp extends Error {
 /** Why there is no answer. */
 export type UpstreamFailure = 'timeout' | 'unreachable' | 'hungUp';
 
-/**
- * The AbortSignal of one call to the API: it aborts when `timeoutMs` runs out (reason: a
- * `TimeoutError` DOMException) or, when `visitor` is given, when the visitor hangs up
- * (reason: `VisitorHungUp`), whichever comes first.
- */
-export function upstreamSignal(timeoutMs: number, visitor?: AbortSignal): AbortSignal {
-  const budget = AbortSignal.timeout(timeoutMs);
-  return visitor ? AbortSignal.any([budget, visitor]) : budget;
+/** One call's abort signal, and `end()` to stop its budget's timer once the call is over. */
+export interface UpstreamAbort {
+  readonly signal: AbortSignal;
+  end(): void;
 }
 
-/** Why a call whose AbortSignal is `signal` (from `upstreamSignal`) failed: its abort reason, else the network. */
+/**
+ * The abort of one call to the API: it fires when `timeoutMs` runs out (reason:
+ * `UpstreamTimeout`) or, when `visitor` is given, when the visitor hangs up (reason:
+ * `VisitorHungUp`), whichever comes first (AbortSignal.any).
+ *
+ * The budget is a timer and a controller, not AbortSignal.timeout: on Node 20 a timeout
+ * signal that only AbortSignal.any refers to can be garbage-collected and then never fires
+ * (nodejs/node#57736; a hung API would be waited for forever: upstreamFailure.test.ts), and
+ * a timer can be stopped when the call ends, so no 55 s timer outlives each request.
+ */
+export function upstreamAbort(timeoutMs: number, visitor?: AbortSignal): UpstreamAbort {
+  const budget = new AbortController();
+  const timer = setTimeout(() => budget.abort(new UpstreamTimeout(timeoutMs)), timeoutMs);
+  return {
+    signal: visitor ? AbortSignal.any([budget.signal, visitor]) : budget.signal,
+    end: () => clearTimeout(timer),
+  };
+}
+
+/** Why a call whose signal is `signal` (from `upstreamAbort`) failed: its abort reason, else the network. */
 export function upstreamFailureOf(signal: AbortSignal): UpstreamFailure {
   const reason: unknown = signal.aborted ? signal.reason : undefined;
   if (reason instanceof VisitorHungUp) return 'hungUp';
-  if (reason instanceof DOMException && reason.name === 'TimeoutError') return 'timeout';
+  if (reason instanceof UpstreamTimeout) return 'timeout';
   return 'unreachable';
 }
 
