@@ -1,6 +1,6 @@
 /**
- * Leaving a money send by an in-app link keeps its key with the page's state (issue 13,
- * item 2): after a deposit met a real busy account (a separate connection holds the
+ * Leaving a money send by an in-app link keeps its key with the page's state (adr/0013):
+ * after a deposit met a real busy account (a separate connection holds the
  * account's row lock, so every attempt of the send loses its lock wait), "← Everyday" and
  * back shows the same amount and "Try again", and Try again sends the SAME key.
  */

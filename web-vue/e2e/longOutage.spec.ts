@@ -1,6 +1,6 @@
 /**
  * A database outage of about a minute, on the REAL default timings (realTimingsStack.ts;
- * adr/0011, ADR-0059's measured target): the API holds each read at its readiness gate
+ * adr/0011, adr/0009's measured target): the API holds each read at its readiness gate
  * until the database is back or its 40 s deadline, and the SPA retries a read once after
  * the 10 s the 503 names.
  *

@@ -1,6 +1,6 @@
 /**
  * A second API and BFF, on the suite's database, for the answer that is lost right after
- * its COMMIT (issue 13, item 8). The API reaches PostgreSQL through a commit trap
+ * its COMMIT (adr/0013). The API reaches PostgreSQL through a commit trap
  * (commitTrap.ts) that freezes it (SIGSTOP) the instant its money transaction's COMMIT
  * passes, so the money lands and the API can neither store nor send its answer. Its chain
  * is scaled so the rest of that story fits a test: a 2.5 s deadline lets the claim be

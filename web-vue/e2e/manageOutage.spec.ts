@@ -1,5 +1,5 @@
 /**
- * A change with no key during an outage (issue 13, item 5): the rename meets a paused
+ * A change with no key during an outage (adr/0013): the rename meets a paused
  * database (the API's deadline answers 503), the page reads the account again, and once
  * that read answers it says what it found instead of "we can't tell yet".
  */

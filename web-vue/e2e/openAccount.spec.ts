@@ -1,5 +1,5 @@
 /**
- * Opening an account carries an Idempotency-Key (issue 13, item 9). The real API opens the
+ * Opening an account carries an Idempotency-Key (adr/0013). The real API opens the
  * account and its answer is lost on the way back (page.route fetches the real answer, then
  * aborts the browser's request); the SPA keeps the key, "Try again" sends the same one,
  * and the API replays the account it opened: one account, not two.

@@ -1,5 +1,5 @@
 /**
- * The smaller honesty of issue 13, item 7: a favicon (no 404 on every load); "Loading
+ * The smaller honesty of adr/0013: a favicon (no 404 on every load); "Loading
  * stopped." after the visitor's own Stop reads as a notice, not an error; a failed sign-out
  * in the idle dialog is as loud as the security message it is; and during an outage a page
  * says what it cannot show instead of bare headings over empty space.

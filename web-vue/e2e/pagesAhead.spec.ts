@@ -1,5 +1,5 @@
 /**
- * A page the visitor has not opened yet is already in the app (issue 13, item 1): with the
+ * A page the visitor has not opened yet is already in the app (adr/0013): with the
  * BFF frozen or down, clicking "Transfer" opens the page at once, and the page's own read
  * waits, hints, gives up and words its failure like any read. On the real stack: the BFF
  * process is frozen with SIGSTOP, or stopped.

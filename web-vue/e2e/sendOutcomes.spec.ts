@@ -1,6 +1,6 @@
 /**
- * What a money send says and does with its key when its answer is unsure (ADR-0059
- * decisions 7–9). The stack is real; only the money send's answer is scripted with
+ * What a money send says and does with its key when its answer is unsure (adr/0009).
+ * The stack is real; only the money send's answer is scripted with
  * page.route, so each case is one quick answer, and every scripted answer is checked
  * against the spec first (scripted.ts). realOutcomes.spec.ts gets the same answers from
  * the real stack.

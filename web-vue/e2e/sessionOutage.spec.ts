@@ -1,5 +1,5 @@
 /**
- * A 5xx, a lost connection or no answer never signs anyone out (ADR-0059 decisions 10–11).
+ * A 5xx, a lost connection or no answer never signs anyone out (adr/0009).
  * The BFF's answers are scripted with page.route for the one request under test, each
  * checked against spec/bff.yaml first (scripted.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * The database misbehaves while a signed-in visitor loads the dashboard (ADR-0059's
+ * The database misbehaves while a signed-in visitor loads the dashboard (adr/0009's
  * validation, scaled: the API's deadline is 10 s, its Retry-After 10 s).
  */
 import { alertsSeen, database, expect, recordAlerts, saveScreenshot, test, waitUntilServing } from './fixtures.ts';

@@ -1,5 +1,5 @@
 /**
- * Start-up while the BFF is frozen (issue 13, item 6): the session check waits its 6 s,
+ * Start-up while the BFF is frozen (adr/0013): the session check waits its 6 s,
  * then "Temporarily unavailable". Both pages have their own tab title (WCAG 2.4.2) and the
  * app's frame (header, footer). The BFF is really frozen (SIGSTOP) the moment the SPA asks
  * for its session: the page's own files have loaded by then.

@@ -1,5 +1,5 @@
 /**
- * When a send went through but its answer did not (issue 13, items 3 and 4).
+ * When a send went through but its answer did not (adr/0013).
  *
  * - A lost answer found by "Check again": the receipt the listing by key returns (amount,
  *   account, the movement), its sentence kept and focused; focus never falls to <body>.

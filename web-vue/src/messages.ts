@@ -1,5 +1,5 @@
 /**
- * Every sentence the SPA says about an outage, a wait or an error, in one file (ADR-0059
+ * Every sentence the SPA says about an outage, a wait or an error, in one file (adr/0009
  * decision 7): one sentence for the outage, and other words only where the visitor's
  * next step differs (whether money moved, whether a change was saved, whether pressing
  * the same button again is safe). The servers' titles and details are never shown:
@@ -101,7 +101,7 @@ export const changeMessages = {
   closeNotSaved: "Your change wasn't saved: this account is still open. You can try again.",
 } as const;
 
-/** Sentences about opening an account, which carries an Idempotency-Key (ADR-0013). */
+/** Sentences about opening an account, which carries an Idempotency-Key (adr/0013). */
 export const openMessages = {
   opened: (name: string) => `Opened ${name}.`,
   /** A 503 with `applied: false`. */

@@ -6,7 +6,7 @@
  * Every page is part of the app's one bundle, not loaded lazily: a page fetched on its
  * first click would meet an outage with no hint, no limit and no words ("Failed to fetch
  * dynamically imported module"), outside every rule of the request layer. Loaded ahead,
- * a page opens at once and its own reads wait, hint and word their failure (ADR-0013).
+ * a page opens at once and its own reads wait, hint and word their failure (adr/0013).
  */
 import { createRouter, createWebHistory, type RouteRecordRaw } from 'vue-router';
 import AccountPage from './pages/AccountPage.vue';

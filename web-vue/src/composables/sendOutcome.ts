@@ -28,7 +28,7 @@ export function judgeSendProblem(problem: ApiProblem): SendVerdict {
 }
 
 /**
- * The verdict on a failed "Open account" (ADR-0013). There is no listing by key of opened
+ * The verdict on a failed "Open account" (adr/0013). There is no listing by key of opened
  * accounts, and re-sending the same key is always safe (it replays, or answers 409 while
  * the first request runs), so every answer that is not known keeps the key, a failed
  * connection included: only a 4xx with a code releases it, and `applied: true` went through.

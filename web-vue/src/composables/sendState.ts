@@ -2,7 +2,7 @@
  * The state of one keyed send, as plain refs in one object, so a page can hand it to the
  * held-sends store when the visitor navigates away in the app and take it back when they
  * return: the key, the exact payload it was sent with, and what its answers said
- * (ADR-0013). useIdempotentMutation runs on it; nothing else writes it.
+ * (adr/0013). useIdempotentMutation runs on it; nothing else writes it.
  */
 import { ref, shallowRef, type Ref, type ShallowRef } from 'vue';
 import type { components } from '@tidewater/spec/openapi';

@@ -3,7 +3,7 @@
  * (useIdempotentMutation, with the verdicts of its kind), the hint under its button, the
  * beforeunload question while a key is held, its sentence in the page's one alert slot,
  * and its state kept with the page's own (its form) when the visitor leaves by an in-app
- * link before the answer is known, and taken back when they return (heldSends, ADR-0013).
+ * link before the answer is known, and taken back when they return (heldSends, adr/0013).
  */
 import { onScopeDispose, watch } from 'vue';
 import type { ApiProblem } from '../api/apiProblem.ts';

@@ -1,6 +1,6 @@
 /**
- * Keyed sends the visitor left by an in-app link before their answer was known (issue 13,
- * item 2; ADR-0013): the page's send state (its Idempotency-Key, the payload sent with it,
+ * Keyed sends the visitor left by an in-app link before their answer was known (adr/0013):
+ * the page's send state (its Idempotency-Key, the payload sent with it,
  * the answers so far) and the page's own state (its form), by the page's identity
  * (`deposit:<accountId>`, `transfer`, …). The page takes them back when the visitor
  * returns, so "Try again" sends the same key, never a new one. A request still in flight

@@ -3,7 +3,7 @@
  * action (Retry). The layout renders the slot once, empty from the start; pages fill
  * it. After Stop or Retry, focus lands on the bar's action unless the visitor has
  * moved it since (useWaitLanding). Its tone is a problem's, unless the sentence reports
- * the visitor's own choice ("Loading stopped."): then a notice (ADR-0013).
+ * the visitor's own choice ("Loading stopped."): then a notice (adr/0013).
  */
 import { defineStore } from 'pinia';
 import { ref, shallowRef } from 'vue';

@@ -1,5 +1,5 @@
 /**
- * The visitor's session with the BFF (ADR-0059 decisions 10–11). The browser never holds
+ * The visitor's session with the BFF (adr/0009). The browser never holds
  * a token: the BFF's cookie does; this store keeps who is signed in, the CSRF token, and
  * the SPA's copy of the inactivity clock.
  *
