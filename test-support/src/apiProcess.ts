@@ -3,25 +3,15 @@
  * real start-up path): on a free port, with the environment given, and resolves once
  * `/api/health` answers. Its log lines are kept for assertions.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { startServerProcess, type ServerProcess } from './serverProcess.ts';
 
 const serverDir = fileURLToPath(new URL('../../server/', import.meta.url));
 
 /** A running API process. */
-export interface ApiProcess {
-  readonly url: string;
-  readonly port: number;
-  readonly child: ChildProcess;
-  /** Every line the API logged so far (pino JSON lines). */
-  readonly logLines: string[];
-  /** Stops the process (SIGTERM, then SIGKILL after 5 s). */
-  stop(): Promise<void>;
-}
+export type ApiProcess = ServerProcess;
 
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
@@ -50,52 +40,13 @@ export async function startApi(
   startTimeoutMs = 90_000,
 ): Promise<ApiProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  return startServerProcess({
+    name: 'the API',
     cwd: serverDir,
     env: { ...process.env, LOG_LEVEL: 'info', JWT_SECRET: testSigningSecret, ...env, API_PORT: String(port) },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const logLines: string[] = [];
-  // Whole lines: a line can arrive split across two chunks of the pipe.
-  for (const stream of [child.stdout!, child.stderr!]) createInterface({ input: stream }).on('line', (line) => line && logLines.push(line));
-  const url = `http://127.0.0.1:${port}`;
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) =>
-      reject(new Error(`the API exited with ${code} before it was ready:\n${logLines.join('\n')}`)),
-    ),
-  );
-  exited.catch(() => {});
-  const started = Date.now();
-  for (;;) {
-    const ready = await Promise.race([
-      fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1_000) }).then(
-        (r) => r.ok,
-        () => false,
-      ),
-      exited,
-    ]);
-    if (ready) break;
-    if (Date.now() - started > startTimeoutMs) {
-      child.kill('SIGKILL');
-      throw new Error(
-        `the API did not answer /api/health within ${startTimeoutMs} ms:\n${logLines.join('\n')}`,
-      );
-    }
-    await sleep(200);
-  }
-  return {
-    url,
     port,
-    child,
-    logLines,
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const gone = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-      child.kill('SIGCONT');
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await gone;
-      clearTimeout(timer);
-    },
-  };
+    healthPath: '/api/health',
+    startTimeoutMs,
+    pollMs: 200,
+  });
 }
