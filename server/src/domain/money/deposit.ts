@@ -1,10 +1,8 @@
 /** A deposit: money into one of the customer's open accounts (201 Transaction). */
 import type { components } from '@tidewater/spec/openapi';
 import { holds, ownOpenAccount } from './checks.ts';
-import { postMovement } from './ledger.ts';
 import type { MoneySendFactory } from './moneySend.ts';
-import { toTransaction } from './transactionView.ts';
-import { writtenNote } from '../writtenText.ts';
+import { postOwnMovement } from './ownMovement.ts';
 
 type Transaction = components['schemas']['Transaction'];
 
@@ -17,16 +15,7 @@ export function depositSend(accountId: string, body: components['schemas']['Depo
     async check(_plan, { accounts }) {
       holds(ownOpenAccount(accounts, accountId, request.userId), BigInt(body.amountMinor));
     },
-    async save(tx, _plan, accounts) {
-      const entry = await postMovement(tx, accounts.get(accountId)!, {
-        kind: 'deposit',
-        amountMinor: BigInt(body.amountMinor),
-        description: writtenNote(body.description),
-        counterparty: null,
-        idempotencyKey: request.key,
-        transferId: null,
-      }, request);
-      return toTransaction(entry);
-    },
+    save: (tx, _plan, accounts) =>
+      postOwnMovement(tx, accounts, accountId, { kind: 'deposit', amountMinor: BigInt(body.amountMinor), description: body.description }, request),
   });
 }

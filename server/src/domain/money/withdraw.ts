@@ -6,10 +6,8 @@ import type { components } from '@tidewater/spec/openapi';
 import type { DataLayer } from '../../data/dataLayer.ts';
 import { checkAuthorization, spendAuthorization } from '../stepUpAuthorization.ts';
 import { covers, ownOpenAccount } from './checks.ts';
-import { postMovement } from './ledger.ts';
 import type { MoneySendFactory } from './moneySend.ts';
-import { toTransaction } from './transactionView.ts';
-import { writtenNote } from '../writtenText.ts';
+import { postOwnMovement } from './ownMovement.ts';
 
 type Transaction = components['schemas']['Transaction'];
 
@@ -29,15 +27,7 @@ export function withdrawSend(
     },
     async save(tx, _plan, accounts) {
       await spendAuthorization(tx, request.userId, body.authorizationId);
-      const entry = await postMovement(tx, accounts.get(accountId)!, {
-        kind: 'withdrawal',
-        amountMinor: -amountMinor,
-        description: writtenNote(body.description),
-        counterparty: null,
-        idempotencyKey: request.key,
-        transferId: null,
-      }, request);
-      return toTransaction(entry);
+      return postOwnMovement(tx, accounts, accountId, { kind: 'withdrawal', amountMinor: -amountMinor, description: body.description }, request);
     },
     recheckBeforeBusy: () => checkAuthorization(data, request.userId, body.authorizationId),
   });
