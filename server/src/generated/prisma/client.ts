@@ -78,7 +78,7 @@ export type AuditRow = Prisma.AuditRowModel
 export type StepUpAuthorization = Prisma.StepUpAuthorizationModel
 /**
  * Model ReadYourWritesMark
- * Read-your-writes marks shared by several API processes (server/src/data/readYourWrites.ts).
+ * Read-your-writes marks shared by several API processes (server/src/data/connections/readYourWrites.ts).
  */
 export type ReadYourWritesMark = Prisma.ReadYourWritesMarkModel
 /**

@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model ReadYourWritesMark
- * Read-your-writes marks shared by several API processes (server/src/data/readYourWrites.ts).
+ * Read-your-writes marks shared by several API processes (server/src/data/connections/readYourWrites.ts).
  */
 export type ReadYourWritesMarkModel = runtime.Types.Result.DefaultSelection<Prisma.$ReadYourWritesMarkPayload>
 
