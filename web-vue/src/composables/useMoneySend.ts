@@ -11,3 +11,6 @@ import type { MutationOptions } from './useIdempotentMutation.ts';
 export function useMoneySend<P, T, K>(send: (payload: P, key: string) => Promise<Result<T>>, options: MutationOptions & { holdAs: string; kind: SendKind; keep: () => K }) {
   return useKeyedSend(send, { ...options, context: 'moneySend' });
 }
+
+/** What the send's own controls (SendFooter, SendCheck) read of a money send, whatever its payload. */
+export type MoneySendView = Pick<ReturnType<typeof useMoneySend<never, unknown, unknown>>, 'phase' | 'pending' | 'resendsSameKey' | 'hint' | 'lostKey' | 'lostKeySentAt' | 'checked'>;
