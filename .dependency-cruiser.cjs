@@ -82,6 +82,20 @@ module.exports = {
       to: { path: ['(^|/)test/', '(^|/)test-support/', '^contract-tests/', '(^|/)support/', test] },
     },
     {
+      name: 'contract-imports-no-tier',
+      comment: 'contract/ is what the tiers share: it imports none of server/, bff/, web-vue/ (they import it).',
+      severity: 'error',
+      from: { path: '^contract/src/' },
+      to: { path: '^(server|bff|web-vue)/' },
+    },
+    {
+      name: 'spa-uses-browser-safe-contract',
+      comment: "The SPA runs in a browser: of contract/ it imports only the entries without Node (not src/http/).",
+      severity: 'error',
+      from: { path: '^web-vue/src/' },
+      to: { path: '^contract/src/http/' },
+    },
+    {
       name: 'src-not-to-dev-dependencies',
       comment: "Code in a src/ (tests aside) runs in production: it imports no devDependency.",
       severity: 'error',
