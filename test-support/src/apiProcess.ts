@@ -4,8 +4,8 @@
  * `/api/health` answers. Its log lines are kept for assertions.
  */
 import { randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './pgProcesses.ts';
 import { startServerProcess, type ServerProcess } from './serverProcess.ts';
 
 const serverDir = fileURLToPath(new URL('../../server/', import.meta.url));
@@ -13,19 +13,8 @@ const serverDir = fileURLToPath(new URL('../../server/', import.meta.url));
 /** A running API process. */
 export type ApiProcess = ServerProcess;
 
-/** A free TCP port on 127.0.0.1. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      probe.close(() =>
-        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port')),
-      );
-    });
-  });
-}
+/** Ports come from the one allocator the clusters use too, so no two servers of a test process are given the same one. */
+export { freePort };
 
 /**
  * The token-signing secret of every API this test process starts (unless `env` names

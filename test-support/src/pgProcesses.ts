@@ -30,8 +30,8 @@ export function ownedDir(path: string): string {
   return path;
 }
 
-/** A port on 127.0.0.1 that was free a moment ago and that this process has not handed out before. */
-async function freePort(): Promise<number> {
+/** A port on 127.0.0.1 that was free a moment ago and that this process has not handed out before (clusters, APIs, BFFs alike). */
+export async function freePort(): Promise<number> {
   for (;;) {
     const port = await new Promise<number>((done, fail) => {
       const server = createServer().once('error', fail);
