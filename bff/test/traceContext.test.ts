@@ -150,4 +150,8 @@ describe('one trace id in the BFF and the API', () => {
     expect(result.answer.status, result.answer.text).toBe(200);
     expectOneTrace(result, traceId, ['/api/auth/token', '/api/me']);
   });
+
+  it.skipIf(process.env.OTEL_EXPORTER_OTLP_ENDPOINT)('exports nothing when OTEL_EXPORTER_OTLP_ENDPOINT is unset (the SDK is not loaded: lint:layers rule otel-loaded-on-demand)', () => {
+    for (const tier of [bff, api]) expect(tier.logLines.some((line) => line.includes('exporting spans'))).toBe(false);
+  });
 });
