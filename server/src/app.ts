@@ -72,6 +72,7 @@ import { secretHashing } from './domain/secrets.ts';
 import type { Handlers } from './contract/operations.ts';
 import { mountOperations } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';
+import { requestMetrics } from './http/requestMetrics.ts';
 import { requestScope } from './http/requestScope.ts';
 import { headAsGet, refuseMalformedJson } from './http/requestShape.ts';
 
@@ -120,6 +121,8 @@ export function createApp(options: {
   // req.ip is the visitor's address as the BFF (a trusted proxy) forwards it: the sign-in limits count by it.
   app.set('trust proxy', trustProxySetting(config.apiTrustProxy));
   app.set('etag', false);
+  // Timed from the first middleware on; /metrics itself is on its own port (main.ts), never here.
+  app.use(requestMetrics());
   app.use(
     pinoHttp({
       logger,
