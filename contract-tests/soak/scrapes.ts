@@ -31,7 +31,7 @@ function byLabel(samples: readonly Sample[], name: string, label: string): Recor
 }
 
 /** The reduced scrape of `samples`. */
-export function reduceScrape(at: number, samples: readonly Sample[]): MetricsScrape {
+function reduceScrape(at: number, samples: readonly Sample[]): MetricsScrape {
   const gates = samples.filter((s) => s.name === 'tidewater_readiness_gate_open');
   return {
     at,
