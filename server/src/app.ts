@@ -4,6 +4,8 @@
  *
  * A request, step by step (the `app.use` calls below, then `http/operationRouter.ts`):
  *
+ * 0. the request's timer (`http/requestMetrics.ts`, adr/0017): every answer is counted by
+ *    operationId and status, a 503 by its cause; `/metrics` is on its own port (main.ts);
  * 1. logging and traceId first, so every later line (and every error) names its request;
  * 2. security headers, before anything can answer;
  * 3. the request scope (`http/requestScope.ts`): the context (traceId, logger, deadline,
