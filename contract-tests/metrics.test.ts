@@ -81,7 +81,8 @@ describe('/metrics while the bank meets real faults', () => {
   });
 
   it('counts reads by where they went: read-your-writes to the primary, then the replica, then fallbacks when the replica stops', async () => {
-    const reader = await b.signUp(); // wrote just now: their reads go to the primary for READ_YOUR_WRITES_MS
+    const reader = await b.signUp();
+    await b.openAccount(reader); // a signed-in write: their reads go to the primary for READ_YOUR_WRITES_MS
     const before = await scrape();
     expect((await call(api.url, 'GET', '/api/accounts', { token: reader.token })).status).toBe(200);
     const afterWrite = await scrape();
