@@ -9,3 +9,4 @@ export { jsonShape, MAX_JSON_DEPTH } from './jsonShape.ts';
 export { trustProxySetting } from './trustProxy.ts';
 export { traceIdLogOptions, traceIdPattern } from './traceId.ts';
 export { stopOnSignals } from './shutdown.ts';
+export { startMetricsListener } from './metricsListener.ts';
