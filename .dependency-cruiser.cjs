@@ -12,7 +12,8 @@
  *   request/ errors/ contract/   neutral: what every layer needs about "the current
  *                                request", its problems and the handler types; they
  *                                import no layer (request/ may name errors/' types).
- *   config.ts, generated/        importable by every layer.
+ *   config.ts, metrics.ts,       importable by every layer (metrics.ts: one line per
+ *   generated/                   event, adr/0017).
  *
  * A layer may import the layers below it and the neutral modules, never one above it.
  * Nothing in any workspace's src/ (tests aside) imports a test folder, the test-support

@@ -1,6 +1,8 @@
 /**
  * The BFF's one ordered middleware list. The order is the design:
  *
+ *  0. the request's timer (metrics.ts), so every answer is counted; `/metrics` itself is
+ *     on its own port (main.ts), never here;
  *  1. the hang-up watch first, before any work, so no hang-up goes unnoticed (and the
  *     log, whose close listener runs after it, records it as 499);
  *  2. the request log: it names the request (traceId, echoed and forwarded to the API)
@@ -42,6 +44,7 @@ import { spaRoute } from './routes/spaRoute.ts';
 import { endIdleSessions } from './session/idleTimeout.ts';
 import { sessionMiddleware } from './session/sessionMiddleware.ts';
 import { apiProxy } from './upstream/apiProxy.ts';
+import { requestMetrics } from './metrics.ts';
 
 /** Builds the BFF app. */
 export function createApp(deps: BffDeps): Express {
@@ -51,6 +54,7 @@ export function createApp(deps: BffDeps): Express {
   app.set('etag', false);
   app.set('trust proxy', trustProxySetting(config.trustProxy));
 
+  app.use(requestMetrics());
   app.use(watchForHangUp());
   app.use(requestLog(deps.logger));
   app.use(securityHeaders({ https: config.cookieSecure === 'true' }));

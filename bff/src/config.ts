@@ -20,6 +20,10 @@ export const defaults = {
   port: 8080,
   /** 127.0.0.1 (BFF_HOST): local by default, like the API; containers set 0.0.0.0. */
   host: '127.0.0.1',
+  /** 127.0.0.1 (BFF_METRICS_HOST): `/metrics` is for the operator's Prometheus, never the public (adr/0017). */
+  metricsHost: '127.0.0.1',
+  /** 9465 (BFF_METRICS_PORT): `/metrics` on a port of its own, never the public one; 0 switches it off. */
+  metricsPort: 9465,
   /** http://127.0.0.1:8081 (API_URL): the API, on its default port. */
   apiUrl: 'http://127.0.0.1:8081',
   /**
@@ -107,6 +111,8 @@ export type BffConfig = { readonly [K in keyof typeof defaults]: Widen<(typeof d
 const envNames: { readonly [K in keyof typeof defaults]: string } = {
   port: 'BFF_PORT',
   host: 'BFF_HOST',
+  metricsHost: 'BFF_METRICS_HOST',
+  metricsPort: 'BFF_METRICS_PORT',
   apiUrl: 'API_URL',
   upstreamTimeoutMs: chain.bffUpstreamTimeoutMs.env,
   renewalTimeoutMs: chain.bffRenewalTimeoutMs.env,

@@ -8,7 +8,8 @@ import { pino } from 'pino';
 import { BffConfigError, loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { answerClientError } from './http/requestShape.ts';
-import { startTracing, stopOnSignals } from '@tidewater/contract/http';
+import { startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
+import { registry } from './metrics.ts';
 import { openSessionStore } from './session/sessionStore.ts';
 import { createApiClient } from './upstream/apiClient.ts';
 import { createRenewals } from './upstream/renewals.ts';
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
   const api = createApiClient(config.apiUrl);
   const renewals = createRenewals(refreshWithApi(api, config.renewalTimeoutMs), config.renewalReuseMs);
   const app = createApp({ config, logger, api, renewals, sessionStore });
+  if (config.metricsPort > 0) await startMetricsListener(registry, { host: config.metricsHost, port: config.metricsPort, logger });
   const server = app.listen(config.port, config.host, () =>
     logger.info(
       {

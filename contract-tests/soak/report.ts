@@ -1,13 +1,17 @@
 /**
  * The soak's report: a summary for stdout, a JSON file, and an HTML page with two SVG
- * timelines (answers per second by status; p50 and p99 latency per second), the fault
- * windows shaded on both. Written under contract-tests/.results/.
+ * timelines (answers per second by status; p50 and p99 latency per second) and four panels
+ * drawn from the API's `/metrics` scraped about once a second (scrapes.ts: retries, the
+ * retry budget, 503s by cause, the pool), the fault windows shaded on each, and the figures
+ * read from those scrapes (probe logins per second during a primary outage, retries spent).
+ * Written under contract-tests/.results/.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { RequestRecord } from './clients.ts';
 import type { Check } from './invariants.ts';
 import type { FaultWindow } from './nemesis.ts';
+import type { MetricsScrape } from './scrapes.ts';
 
 /** Where reports go (ignored by git). */
 export const resultsDir = fileURLToPath(new URL('../.results/', import.meta.url));
@@ -21,6 +25,8 @@ export interface SoakReport {
   requests: readonly RequestRecord[];
   faults: readonly FaultWindow[];
   checks: readonly Check[];
+  /** The API's `/metrics`, scraped about once a second during the run. */
+  scrapes?: readonly MetricsScrape[];
 }
 
 /** Status classes, in the order they stack. */
@@ -61,6 +67,7 @@ function summarize(report: SoakReport) {
       return { classes: s.classes, p50: percentile(sorted, 50), p99: percentile(sorted, 99) };
     }),
     faultsByKind: Object.fromEntries(faultsByKind),
+    metrics: metricFigures(report),
     passed: report.checks.filter((c) => c.violations === 0).length,
     failed: report.checks.filter((c) => c.violations > 0).length,
   };
@@ -74,6 +81,7 @@ export function renderSummary(report: SoakReport): string {
     `${count(report.operations)} operations, ${count(report.requests.length)} requests in ${s.seconds} s; ${report.faults.length} faults (${Object.entries(s.faultsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})`,
     `answers by status: ${Object.entries(s.byStatus).map(([status, n]) => `${status === '0' ? 'none' : status} ${count(n)}`).join(' · ')}`,
     `latency: p50 ${s.p50} ms · p99 ${s.p99} ms`,
+    ...(s.metrics ? [`from /metrics (${s.metrics.scrapes} scrapes): ${describeFigures(s.metrics)}`] : []),
     'checks:',
     ...report.checks.map((c) => `  ${c.violations === 0 ? '✓' : '✗'} ${c.name}${c.violations ? ` (${c.violations}): ${c.examples.join(' | ')}` : ''}`),
     `soak: ${s.passed} checks passed, ${s.failed} failed`,
@@ -127,6 +135,101 @@ function timeline(report: SoakReport, s: ReturnType<typeof summarize>, kind: 'an
   return `<figure><figcaption>${title}</figcaption><svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="${title}">${shades}${body}${axis}${ticks}</svg></figure>`;
 }
 
+/** The last scrape at or before `at` (else the first). */
+function scrapeAt(scrapes: readonly MetricsScrape[], at: number): MetricsScrape {
+  let found = scrapes[0]!;
+  for (const scrape of scrapes) if (scrape.at <= at) found = scrape;
+  return found;
+}
+
+/** The figures the report reads from `/metrics`. */
+function metricFigures(report: SoakReport) {
+  const scrapes = report.scrapes ?? [];
+  if (scrapes.length < 2) return undefined;
+  const last = scrapes[scrapes.length - 1]!;
+  const first = scrapes[0]!;
+  // Primary outages (stopped or crashed): the readiness gate's probe logins per second while down.
+  let probes = 0;
+  let outageMs = 0;
+  for (const fault of report.faults) {
+    if (fault.kind !== 'stop' && fault.kind !== 'crash') continue;
+    probes += scrapeAt(scrapes, fault.healedAt).probes - scrapeAt(scrapes, fault.startedAt).probes;
+    outageMs += fault.healedAt - fault.startedAt;
+  }
+  const delta = (pick: (s: MetricsScrape) => Record<string, number>) =>
+    Object.fromEntries(Object.entries(pick(last)).map(([key, n]) => [key, n - (pick(first)[key] ?? 0)]).filter(([, n]) => (n as number) > 0));
+  return {
+    scrapes: scrapes.length,
+    outageSeconds: Math.round(outageMs / 100) / 10,
+    probeLoginsPerSecond: outageMs > 0 ? Math.round((probes / (outageMs / 1_000)) * 100) / 100 : 0,
+    retries: delta((s) => s.retries),
+    unavailable: delta((s) => s.unavailable),
+    lowestBudgetTokens: Math.round(Math.min(...scrapes.map((s) => s.budgetTokens)) * 100) / 100,
+    mostWaitingForPool: Math.max(...scrapes.map((s) => s.pool.waiting ?? 0)),
+    replicaFallbacks: last.replicaFallbacks - first.replicaFallbacks,
+  };
+}
+
+/** The figures as one line. */
+function describeFigures(m: NonNullable<ReturnType<typeof metricFigures>>): string {
+  const list = (record: Record<string, number>) => Object.entries(record).map(([k, n]) => `${k} ${count(n)}`).join(', ') || 'none';
+  return `probe logins ${m.probeLoginsPerSecond}/s over ${m.outageSeconds} s of primary outage · retries: ${list(m.retries)} · 503s by cause: ${list(m.unavailable)} · lowest budget ${m.lowestBudgetTokens} tokens · at most ${m.mostWaitingForPool} waiting for the pool · replica fallbacks ${count(m.replicaFallbacks)}`;
+}
+
+const SERIES_COLORS = ['#1565c0', '#c62828', '#2e7d32', '#ef6c00', '#6a1b9a', '#00838f', '#5d4037', '#757575', '#f9a825', '#ad1457'];
+
+/** One SVG panel of lines over the run's seconds, faults shaded: `series` are [second, value] points. */
+function linePanel(report: SoakReport, seconds: number, title: string, unit: string, series: Array<{ name: string; points: Array<[number, number]> }>): string {
+  const width = 1000;
+  const height = 180;
+  const left = 50;
+  const plotW = width - left - 10;
+  const plotH = height - 24 - 10;
+  const x = (second: number) => left + (Math.min(seconds, Math.max(0, second)) / seconds) * plotW;
+  const max = Math.max(1, ...series.flatMap((line) => line.points.map(([, v]) => v)));
+  const y = (value: number) => 10 + plotH - (value / max) * plotH;
+  const shades = report.faults
+    .map((f) => {
+      const from = (f.startedAt - report.startedAt) / 1_000;
+      const to = (f.healedAt - report.startedAt) / 1_000;
+      return `<rect x="${x(from).toFixed(1)}" y="10" width="${Math.max(1, x(to) - x(from)).toFixed(1)}" height="${plotH}" fill="${FAULT_COLORS[f.kind] ?? '#ddd'}" opacity="0.35"><title>${f.kind}</title></rect>`;
+    })
+    .join('');
+  const lines = series
+    .map((line, i) => `<polyline fill="none" stroke="${SERIES_COLORS[i % SERIES_COLORS.length]}" stroke-width="1.5" points="${line.points.map(([s, v]) => `${x(s).toFixed(1)},${y(v).toFixed(1)}`).join(' ')}"><title>${escape(line.name)}</title></polyline>`)
+    .join('');
+  const legend = series.map((line, i) => `<span style="color:${SERIES_COLORS[i % SERIES_COLORS.length]}">■</span> ${escape(line.name)}`).join(' &nbsp; ');
+  const axis = `<line x1="${left}" y1="${10 + plotH}" x2="${width - 10}" y2="${10 + plotH}" stroke="#333"/><text x="4" y="18" font-size="11">${count(Math.round(max * 10) / 10)}${unit}</text><text x="4" y="${10 + plotH}" font-size="11">0</text>`;
+  const ticks = Array.from({ length: Math.floor(seconds / 10) + 1 }, (_, i) => `<text x="${x(i * 10).toFixed(1)}" y="${height - 6}" font-size="11" text-anchor="middle">${i * 10}s</text>`).join('');
+  return `<figure><figcaption>${escape(title)} (from /metrics) &nbsp; ${legend || 'no data'}</figcaption><svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" role="img" aria-label="${escape(title)}">${shades}${lines}${axis}${ticks}</svg></figure>`;
+}
+
+/** The four panels drawn from the scrapes: retries, the budget, 503s by cause, the pool. */
+function metricPanels(report: SoakReport, seconds: number): string {
+  const scrapes = report.scrapes ?? [];
+  if (scrapes.length < 2) return '<p>No /metrics scrapes were taken.</p>';
+  const second = (s: MetricsScrape) => (s.at - report.startedAt) / 1_000;
+  const keys = (pick: (s: MetricsScrape) => Record<string, number>) => [...new Set(scrapes.flatMap((s) => Object.keys(pick(s))))].sort();
+  /** Per-second rates of a counter between consecutive scrapes. */
+  const rates = (pick: (s: MetricsScrape) => Record<string, number>) =>
+    keys(pick).map((key) => ({
+      name: key,
+      points: scrapes.slice(1).map((s, i): [number, number] => {
+        const before = scrapes[i]!;
+        const dt = Math.max(0.001, (s.at - before.at) / 1_000);
+        return [second(s), Math.max(0, ((pick(s)[key] ?? 0) - (pick(before)[key] ?? 0)) / dt)];
+      }),
+    }));
+  const values = (pick: (s: MetricsScrape) => Record<string, number>) =>
+    keys(pick).map((key) => ({ name: key, points: scrapes.map((s): [number, number] => [second(s), pick(s)[key] ?? 0]) }));
+  return [
+    linePanel(report, seconds, 'Retry decisions per second by outcome; probe logins per second', '/s', [...rates((s) => s.retries), ...rates((s) => ({ 'probe logins': s.probes }))]),
+    linePanel(report, seconds, 'Retry budget tokens', '', values((s) => ({ tokens: s.budgetTokens }))),
+    linePanel(report, seconds, '503s per second by cause', '/s', rates((s) => s.unavailable)),
+    linePanel(report, seconds, 'Pool connections (all pools): total, idle, waiting', '', values((s) => s.pool)),
+  ].join('\n');
+}
+
 /** The HTML page. */
 function renderHtml(report: SoakReport): string {
   const s = summarize(report);
@@ -141,8 +244,10 @@ function renderHtml(report: SoakReport): string {
 <h1>Soak: ${s.passed} checks passed, ${s.failed} failed</h1>
 <p>${escape(JSON.stringify(report.options))}<br>${count(report.operations)} operations, ${count(report.requests.length)} requests in ${s.seconds} s; ${report.faults.length} faults; p50 ${s.p50} ms, p99 ${s.p99} ms.<br>Answers: ${escape(Object.entries(s.byStatus).map(([k, n]) => `${k === '0' ? 'none' : k} ${count(n)}`).join(' · '))}</p>
 <p>${legend}</p>
+${s.metrics ? `<p>From /metrics (${s.metrics.scrapes} scrapes): ${escape(describeFigures(s.metrics))}</p>` : ''}
 ${timeline(report, s, 'answers')}
 ${timeline(report, s, 'latency')}
+${metricPanels(report, s.seconds)}
 <h2>Checks (from the database)</h2><table><tr><th></th><th>check</th><th>violations</th><th>examples</th></tr>${rows}</table>
 <h2>Faults</h2><table><tr><th>fault</th><th>from</th><th>to</th></tr>${report.faults.map((f) => `<tr><td>${f.kind}</td><td>${((f.startedAt - report.startedAt) / 1000).toFixed(1)} s</td><td>${((f.healedAt - report.startedAt) / 1000).toFixed(1)} s</td></tr>`).join('')}</table>
 </body></html>`;

@@ -19,6 +19,7 @@ import { checkInvariants } from './invariants.ts';
 import { nemesis, type FaultWindow } from './nemesis.ts';
 import { seeded } from './random.ts';
 import { resultsDir, type SoakReport } from './report.ts';
+import { scrapeEvery } from './scrapes.ts';
 import { apiTransport, bffTransport, type Identity } from './transport.ts';
 
 /** A run's size and shape. */
@@ -101,6 +102,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     );
     log(`soak: ${options.clients} clients, at least ${options.ops} operations, ${options.faults} faults (${chaos.kinds.join(', ')}), seed ${options.seed}`);
     const startedAt = Date.now();
+    const scraping = scrapeEvery(api.metricsUrl);
     let nemesisDone = false;
     let operations = 0;
     const progress = setInterval(() => log(`soak: ${Math.round((Date.now() - startedAt) / 1000)} s, ${operations} operations, ${faults.length}/${options.faults} faults`), 10_000);
@@ -117,6 +119,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     await Promise.all(running);
     clearInterval(progress);
     const endedAt = Date.now();
+    const scrapes = await scraping.stop();
 
     // Back to health before asking: the API answers again, and the books are quiet.
     for (const giveUpAt = Date.now() + 30_000; Date.now() < giveUpAt; await sleep(200)) {
@@ -137,7 +140,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     writeFileSync(`${resultsDir}soak-api.log`, `${api.logLines.join('\n')}\n`);
     if (bff) writeFileSync(`${resultsDir}soak-bff.log`, `${bff.logLines.join('\n')}\n`);
     const { log: _log, ...shown } = options;
-    return { options: shown, startedAt, endedAt, operations, requests: recorded.requests, faults, checks };
+    return { options: shown, startedAt, endedAt, operations, requests: recorded.requests, faults, checks, scrapes };
   } finally {
     for (const undo of teardown.reverse()) await undo().catch(() => undefined);
   }

@@ -4,6 +4,8 @@
  *
  * A request, step by step (the `app.use` calls below, then `http/operationRouter.ts`):
  *
+ * 0. the request's timer (`http/requestMetrics.ts`, adr/0017): every answer is counted by
+ *    operationId and status, a 503 by its cause; `/metrics` is on its own port (main.ts);
  * 1. logging and traceId first, so every later line (and every error) names its request;
  * 2. security headers, before anything can answer;
  * 3. the request scope (`http/requestScope.ts`): the context (traceId, logger, deadline,
@@ -72,6 +74,7 @@ import { secretHashing } from './domain/secrets.ts';
 import type { Handlers } from './contract/operations.ts';
 import { mountOperations } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';
+import { requestMetrics } from './http/requestMetrics.ts';
 import { requestScope } from './http/requestScope.ts';
 import { headAsGet, refuseMalformedJson } from './http/requestShape.ts';
 
@@ -120,6 +123,8 @@ export function createApp(options: {
   // req.ip is the visitor's address as the BFF (a trusted proxy) forwards it: the sign-in limits count by it.
   app.set('trust proxy', trustProxySetting(config.apiTrustProxy));
   app.set('etag', false);
+  // Timed from the first middleware on; /metrics itself is on its own port (main.ts), never here.
+  app.use(requestMetrics());
   app.use(
     pinoHttp({
       logger,

@@ -95,6 +95,10 @@ export const defaults = {
   apiPort: 8081,
   /** 127.0.0.1 (API_HOST): the API is reached through the BFF; containers set 0.0.0.0. */
   apiHost: '127.0.0.1',
+  /** 127.0.0.1 (API_METRICS_HOST): `/metrics` is for the operator's Prometheus beside the API, never the public (adr/0017). */
+  apiMetricsHost: '127.0.0.1',
+  /** 9464 (API_METRICS_PORT): `/metrics` on a port of its own, never the API's; 0 switches it off. */
+  apiMetricsPort: 9464,
   /** loopback (API_TRUST_PROXY): whose X-Forwarded-For names the client (Express's `trust proxy`): the BFF beside it; a container sets the BFF's network. */
   apiTrustProxy: 'loopback',
   /** ./.data (DATA_DIR): the embedded database's directory when DATABASE_URL is unset. */
@@ -173,6 +177,8 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   bodyLimitBytes: 'BODY_LIMIT_BYTES',
   apiPort: 'API_PORT',
   apiHost: 'API_HOST',
+  apiMetricsHost: 'API_METRICS_HOST',
+  apiMetricsPort: 'API_METRICS_PORT',
   apiTrustProxy: 'API_TRUST_PROXY',
   dataDir: 'DATA_DIR',
   dbConnectionAttempts: 'DB_CONNECTION_ATTEMPTS',

@@ -11,7 +11,8 @@ import { createApp } from './app.ts';
 import { guardProcess } from './processGuard.ts';
 import { signingSecret } from './signingSecret.ts';
 import { answerClientError } from './http/requestShape.ts';
-import { startTracing, stopOnSignals } from '@tidewater/contract/http';
+import { startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
+import { registry } from './metrics.ts';
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-api' } });
 guardProcess(logger);
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
   const { database, applied } = await openBankDatabase(config, logger);
   logger.info({ applied, kind: database.kind }, 'database ready');
   const app = createApp({ config, database, logger, signingSecret: secret, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
+  if (config.apiMetricsPort > 0) await startMetricsListener(registry, { host: config.apiMetricsHost, port: config.apiMetricsPort, logger });
   const server = app.listen(config.apiPort, config.apiHost, () => logger.info({ host: config.apiHost, port: config.apiPort }, 'API listening'));
   server.requestTimeout = 0;
   server.on('clientError', answerClientError);

@@ -10,8 +10,8 @@ import { startServerProcess, type ServerProcess } from './serverProcess.ts';
 
 const serverDir = fileURLToPath(new URL('../../server/', import.meta.url));
 
-/** A running API process. */
-export type ApiProcess = ServerProcess;
+/** A running API process; `metricsUrl` is its `/metrics` (on a free port of its own). */
+export type ApiProcess = ServerProcess & { readonly metricsUrl: string };
 
 /** Ports come from the one allocator the clusters use too, so no two servers of a test process are given the same one. */
 export { freePort };
@@ -29,13 +29,15 @@ export async function startApi(
   startTimeoutMs = 90_000,
 ): Promise<ApiProcess> {
   const port = await freePort();
-  return startServerProcess({
+  const metricsPort = env.API_METRICS_PORT ?? String(await freePort());
+  const api = await startServerProcess({
     name: 'the API',
     cwd: serverDir,
-    env: { ...process.env, LOG_LEVEL: 'info', JWT_SECRET: testSigningSecret, ...env, API_PORT: String(port) },
+    env: { ...process.env, LOG_LEVEL: 'info', JWT_SECRET: testSigningSecret, ...env, API_PORT: String(port), API_METRICS_PORT: metricsPort },
     port,
     healthPath: '/api/health',
     startTimeoutMs,
     pollMs: 200,
   });
+  return Object.assign(api, { metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` });
 }

@@ -13,8 +13,8 @@ import { freePort } from './apiProcess.ts';
 
 const bffDir = fileURLToPath(new URL('../../bff/', import.meta.url));
 
-/** A running BFF process. */
-export type BffProcess = ServerProcess;
+/** A running BFF process; `metricsUrl` is its `/metrics` (on a free port of its own, never the public one). */
+export type BffProcess = ServerProcess & { readonly metricsUrl: string };
 
 /** Options of {@link startBff}. */
 export interface StartBffOptions {
@@ -35,17 +35,19 @@ export async function startBff({
   startTimeoutMs = 30_000,
 }: StartBffOptions): Promise<BffProcess> {
   const port = fixedPort ?? (await freePort());
+  const metricsPort = env.BFF_METRICS_PORT ?? String(await freePort());
   const inherited = { ...process.env };
   delete inherited.DATABASE_URL;
-  return startServerProcess({
+  const bff = await startServerProcess({
     name: 'the BFF',
     cwd: bffDir,
-    env: { ...inherited, LOG_LEVEL: 'info', ...env, API_URL: apiUrl, BFF_PORT: String(port), BFF_HOST: '127.0.0.1' },
+    env: { ...inherited, LOG_LEVEL: 'info', ...env, API_URL: apiUrl, BFF_PORT: String(port), BFF_HOST: '127.0.0.1', BFF_METRICS_PORT: metricsPort },
     port,
     healthPath: '/bff/health',
     startTimeoutMs,
     pollMs: 100,
   });
+  return Object.assign(bff, { metricsUrl: `http://127.0.0.1:${metricsPort}/metrics` });
 }
 
 /** The parsed JSON log lines of a process. */

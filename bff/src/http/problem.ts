@@ -8,6 +8,7 @@
 import type { Response } from 'express';
 import { errorCatalog, problemBody as catalogProblem, type ProblemBody as CatalogProblem } from '@tidewater/contract/errors';
 import { requestSpanOf, traceparentOf, writeProblem } from '@tidewater/contract/http';
+import { noteUnavailable } from '../metrics.ts';
 
 export { problemType } from '@tidewater/contract/errors';
 
@@ -85,5 +86,6 @@ export function answerProblem(
 
 /** Answers the BFF's own 503 (SERVICE_UNAVAILABLE, Retry-After, no-store, no `applied`). */
 export function answerUnavailable(res: Response, detail: string, retryAfterSeconds: number): void {
+  noteUnavailable(res, 'bff_other');
   answerProblem(res, 'SERVICE_UNAVAILABLE', detail, retryAfterSeconds);
 }

@@ -6,6 +6,7 @@ import type { Request, Response } from 'express';
 import { answerUnavailable } from '../http/problem.ts';
 import type { ApiNoAnswer } from '../upstream/apiClient.ts';
 import { describeNetworkError } from '../upstream/upstreamFailure.ts';
+import { noteUnavailable } from '../metrics.ts';
 
 /** Answers (or not) a call that got no answer. */
 export function answerNoAnswer(
@@ -23,5 +24,6 @@ export function answerNoAnswer(
     { failure: result.failure, cause: describeNetworkError(result.error) },
     'the API gave no answer; answering 503',
   );
+  noteUnavailable(res, result.failure === 'timeout' ? 'upstream_timeout' : 'upstream_unreachable');
   answerUnavailable(res, detail, retryAfterSeconds);
 }

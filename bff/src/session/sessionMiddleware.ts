@@ -14,6 +14,7 @@ import type { RequestHandler } from 'express';
 import session from 'express-session';
 import type { BffConfig } from '../config.ts';
 import { answerUnavailable } from '../http/problem.ts';
+import { noteUnavailable } from '../metrics.ts';
 import type { SessionStore } from './sessionStore.ts';
 
 /** The cookie's name (the SPA never reads it; tests and operators do). */
@@ -40,6 +41,7 @@ export function sessionMiddleware(config: BffConfig, sessionStore: SessionStore)
     handler(req, res, (error?: unknown) => {
       if (error === undefined || error === null) return next();
       req.log?.warn({ err: error }, 'the session store failed; answering 503');
+      noteUnavailable(res, 'session_store');
       answerUnavailable(
         res,
         'We could not reach your session just now. Please try again in a moment.',

@@ -26,6 +26,7 @@ import { isSignedIn } from '../session/sessionData.ts';
 import { freshAccessToken } from './freshAccessToken.ts';
 import { hasRequestBody, headersTowardsApi, headersTowardsVisitor } from './forwardedHeaders.ts';
 import { describeNetworkError, upstreamAbort, upstreamFailureOf } from './upstreamFailure.ts';
+import { noteUnavailable } from '../metrics.ts';
 
 /** The path and query to forward, normalised (dot segments resolved); undefined for paths not offered. */
 export function forwardedTarget(originalUrl: string): string | undefined {
@@ -77,6 +78,7 @@ async function forward(
       return;
     }
     req.log.warn({ upstreamMs, failure, cause }, 'the API gave no answer; answering 503');
+    noteUnavailable(res, failure === 'timeout' ? 'upstream_timeout' : 'upstream_unreachable');
     answerUnavailable(
       res,
       failure === 'timeout'
@@ -114,6 +116,7 @@ export function apiProxy(deps: BffDeps): RequestHandler {
       token = await freshAccessToken(req, deps, traceIdOf(res));
     } catch (error) {
       req.log.warn({ err: error }, 'the session store failed before forwarding');
+      noteUnavailable(res, 'session_store');
       answerUnavailable(
         res,
         'We could not reach your session just now. Please try again in a moment.',
@@ -131,6 +134,7 @@ export function apiProxy(deps: BffDeps): RequestHandler {
         { detail: token.detail },
         'the session could not be renewed; answering 503 (still signed in)',
       );
+      noteUnavailable(res, 'renewal');
       answerUnavailable(
         res,
         'We could not renew your session just now. You are still signed in; please try again in a moment.',

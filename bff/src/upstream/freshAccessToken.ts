@@ -14,6 +14,7 @@ import type { Request } from 'express';
 import type { BffDeps } from '../deps.ts';
 import { isSignedIn, saveSession, type LoadedSession } from '../session/sessionData.ts';
 import type { RenewalOutcome } from './renewals.ts';
+import { countRenewal } from '../metrics.ts';
 
 /** What the proxy may do next. */
 export type FreshToken =
@@ -58,6 +59,7 @@ export async function freshAccessToken(
     // Stopping the wait rejects `late` with an AbortError, which the race has already handled.
     const outcome = await Promise.race([renewal, late]).finally(() => stopWaiting.abort());
     if (outcome === 'late') {
+      countRenewal('late');
       const saved = saveSession(session);
       // Only after this save has landed, so it cannot overwrite the late pair with the old one.
       void Promise.all([renewal, saved.catch(() => undefined)]).then(([lateOutcome]) =>

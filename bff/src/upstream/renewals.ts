@@ -14,6 +14,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { IssuedTokens } from '../session/sessionData.ts';
+import { countRenewal } from '../metrics.ts';
 
 /** How a renewal ended. */
 export type RenewalOutcome =
@@ -53,9 +54,13 @@ export function createRenewals(
       forgetOld();
       const key = keyOf(refreshToken);
       const known = flights.get(key);
-      if (known) return known.outcome;
+      if (known) {
+        countRenewal('shared');
+        return known.outcome;
+      }
       const flight: Flight = {
         outcome: renewFunction(refreshToken, traceId).then((outcome) => {
+          countRenewal(outcome.kind);
           if (outcome.kind === 'unavailable') flights.delete(key);
           else flight.settledAt = now();
           return outcome;

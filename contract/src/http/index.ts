@@ -11,3 +11,4 @@ export { traceIdLogOptions, requestSpanOf } from './traceId.ts';
 export { childTraceparent, traceparentOf } from './traceContext.ts';
 export { stopOnSignals } from './shutdown.ts';
 export { startTracing } from './tracing.ts';
+export { startMetricsListener } from './metricsListener.ts';

@@ -11,6 +11,7 @@ import { ContentionExhausted, retryBudget, policyFor, type RetryPolicy, type Ret
 import type { DataLayer, ReadConnection, TransactionOptions, Tx } from './dataLayer.ts';
 import { type Database, memoryMarks, type ReadYourWritesStore, watchGates, type ReadinessGate } from './connections/index.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
+import { countLostLockWait, countRead, watchRetryBudget } from '../metrics.ts';
 
 /** What the data layer is built from. */
 export interface DataLayerOptions {
@@ -25,15 +26,17 @@ export interface DataLayerOptions {
 
 /** The retry policy of a database, logging each retry at warn under the request's traceId. */
 function defaultPolicy(database: Database, config: ServerConfig, logger: Logger): RetryPolicy {
+  const budget = retryBudget({
+    capacity: config.retryBudgetCapacity,
+    perSuccess: config.retryBudgetPerSuccess,
+    perSecond: config.retryBudgetPerSecond,
+  });
+  if (database.kind !== 'pglite') watchRetryBudget(budget);
   return policyFor(database.kind, {
     maxRetries: config.dbMaxRetries,
     delayMs: config.dbRetryBaseDelayMs,
     maxDelayMs: config.dbRetryMaxDelayMs,
-    budget: retryBudget({
-      capacity: config.retryBudgetCapacity,
-      perSuccess: config.retryBudgetPerSuccess,
-      perSecond: config.retryBudgetPerSecond,
-    }),
+    budget,
     onRetry: (error, attempt, delayMs, reason) =>
       (currentContext()?.log ?? logger).warn(
         { retry: attempt, delayMs: Math.round(delayMs), code: reason.code, kind: reason.kind, err: error },
@@ -134,6 +137,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
           // A lost lock wait is contention, not an outage: its own bounded count of attempts.
           if (contentionAttempts !== undefined && !commitStarted && classification?.kind === 'lockNotAvailable') {
             lostLocks += 1;
+            countLostLockWait();
             if (lostLocks >= contentionAttempts) throw new ContentionExhausted(contentionAttempts, error);
             continue;
           }
@@ -196,6 +200,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     const context = currentContext();
     const hasWrites = context?.hasWrites === true;
     const fresh = hasWrites || (context?.readFromPrimaryUntil ?? 0) > Date.now();
+    countRead(database.hasReplica && !fresh ? 'replica' : 'primary', !database.hasReplica ? 'no_replica' : hasWrites ? 'request_wrote' : fresh ? 'read_your_writes' : 'replica');
     if (!database.hasReplica || fresh) return { client: primaryReads, isReadOnly: true, isReadReplica: false, hasWrites };
     return { client: readOnlyReads, isReadOnly: true, isReadReplica: true, hasWrites };
   }

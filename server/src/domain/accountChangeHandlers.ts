@@ -21,6 +21,7 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma, type Account } from '../generated/prisma/client.ts';
 import { isContentionExhausted } from '../data/retry/index.ts';
+import { noteUnavailableCause } from '../metrics.ts';
 import type { Tx } from '../data/dataLayer.ts';
 import { ApiProblem } from '../errors/apiProblem.ts';
 import type { Handlers } from '../contract/operations.ts';
@@ -76,6 +77,7 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       if (!isContentionExhausted(error)) throw error;
       await data.read(recheck);
       currentContext()?.log.info({ label, attempts: error.attempts }, 'account busy: answering 503 after re-checking');
+      noteUnavailableCause('busy_account');
       throw new ApiProblem('SERVICE_UNAVAILABLE', 'The account is busy. Try again in a moment.', { retryAfterSeconds: config.busyRetryAfterSeconds });
     }
   }

@@ -12,6 +12,7 @@
 import type { DataLayer } from '../data/dataLayer.ts';
 import { currentContext } from '../request/requestContext.ts';
 import { runSideWrite } from './sideWrites.ts';
+import { countAuditedSaveCheck } from '../metrics.ts';
 
 /** Did a row stamped with `requestId` commit? */
 async function auditRowExists(data: Pick<DataLayer, 'read'>, requestId: string): Promise<boolean> {
@@ -30,6 +31,22 @@ export function lookForOwnAuditRow(data: Pick<DataLayer, 'read'>, requestId: str
  * and once more under a budget of its own when that signal has fired (see above).
  */
 export function verifyBy(look: () => Promise<boolean>, budgetMs: number): () => Promise<boolean> {
+  const check = verifyOnce(look, budgetMs);
+  return () =>
+    check().then(
+      (landed) => {
+        countAuditedSaveCheck(landed ? 'landed' : 'not_landed');
+        return landed;
+      },
+      (error: unknown) => {
+        countAuditedSaveCheck('unknown');
+        throw error;
+      },
+    );
+}
+
+/** The look itself (see `verifyBy`). */
+function verifyOnce(look: () => Promise<boolean>, budgetMs: number): () => Promise<boolean> {
   return async () => {
     if (!currentContext()?.signal.aborted) {
       try {

@@ -12,7 +12,8 @@
  */
 import type { Config } from '../config.ts';
 import { ApiProblem, isApiProblem } from '../errors/apiProblem.ts';
-import { outageOf } from '../data/outage.ts';
+import { outageOf, unavailableCauseOf } from '../data/outage.ts';
+import { noteUnavailableCause } from '../metrics.ts';
 import { currentContext } from '../request/requestContext.ts';
 import { appliedExtras } from './appliedRule.ts';
 import type { Claim, ClaimOutcome, IdempotencyRecords } from './idempotency.ts';
@@ -50,6 +51,7 @@ export function claimedRequests(records: IdempotencyRecords, config: Pick<Config
     outageAnswer(error: unknown, applied: { applied?: false }, detail: string): unknown {
       if (isApiProblem(error) || !outageOf(error) || applied.applied !== false) return error;
       currentContext()?.log.error({ err: error, outage: outageOf(error) }, 'a request under an Idempotency-Key failed before any commit');
+      noteUnavailableCause(unavailableCauseOf(error, currentContext()?.unavailableCause));
       return new ApiProblem('SERVICE_UNAVAILABLE', detail, { retryAfterSeconds: config.retryAfterSeconds, applied: false });
     },
   };

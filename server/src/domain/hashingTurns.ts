@@ -6,6 +6,7 @@
  * a 1 s wait, nothing hashed and nothing counted.
  */
 import { ApiProblem } from '../errors/apiProblem.ts';
+import { noteUnavailableCause } from '../metrics.ts';
 
 /** Gives back a turn (safe to call twice). */
 export type ReleaseTurn = () => void;
@@ -22,6 +23,7 @@ export function hashingTurns(concurrency: number, queue: number) {
       if (running < concurrency) running += 1;
       else {
         if (waiting.length >= queue) {
+          noteUnavailableCause('hashing_queue');
           throw new ApiProblem('SERVICE_UNAVAILABLE', 'Too many sign-ins and PIN checks at once. Try again in a moment.', { retryAfterSeconds: 1 });
         }
         // A turn given back passes straight to the first in line, so `running` stays as it is.

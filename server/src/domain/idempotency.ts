@@ -25,6 +25,7 @@ import type { Config } from '../config.ts';
 import type { DataLayer, Tx } from '../data/dataLayer.ts';
 import { ApiProblem } from '../errors/apiProblem.ts';
 import { currentContext } from '../request/requestContext.ts';
+import { countIdempotency } from '../metrics.ts';
 import { runSideWrite } from './sideWrites.ts';
 import { canonicalJson, inJsonbOrder, sha256Hex } from './canonicalJson.ts';
 
@@ -126,25 +127,36 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
       // Two rounds at most: a record released between our insert and our read is claimed again once.
       for (let round = 0; round < 2; round++) {
         const claim = await insertClaim(userId, key, operationId, requestHash);
-        if (claim) return { kind: 'owned', claim };
+        if (claim) {
+          countIdempotency('first');
+          return { kind: 'owned', claim };
+        }
         const record = await readRecord(userId, key);
         if (!record) continue;
         if (record.requestHash !== requestHash) {
+          countIdempotency('reused');
           throw new ApiProblem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with another request; make a new key for a new send.');
         }
         if (record.status === 'Executed' && record.responseStatus !== null && record.responseBody !== null) {
+          countIdempotency('replayed');
           return { kind: 'replay', status: record.responseStatus, body: record.responseBody };
         }
         if (!record.stale) {
+          countIdempotency('in_flight');
           throw new ApiProblem('IDEMPOTENCY_IN_FLIGHT', 'The first request with this Idempotency-Key is still being processed; wait, then send it again with the same key.');
         }
         if (record.landed || record.status === 'Executed') {
+          countIdempotency('result_unknown');
           throw new ApiProblem('IDEMPOTENCY_RESULT_UNKNOWN', 'This send landed but its answer was lost. Do not send it again with a new key; look it up by its key.', { applied: true });
         }
         const taken = await takeOver(record, userId, key, requestHash);
-        if (taken) return { kind: 'owned', claim: taken };
+        if (taken) {
+          countIdempotency('stale_taken_over');
+          return { kind: 'owned', claim: taken };
+        }
         break;
       }
+      countIdempotency('in_flight');
       throw new ApiProblem('IDEMPOTENCY_IN_FLIGHT', 'Another request with this Idempotency-Key is being processed; wait, then send it again with the same key.');
     },
 

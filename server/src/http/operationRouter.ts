@@ -9,6 +9,7 @@ import { operations, type OperationId } from '@tidewater/spec/operations';
 import spec from '@tidewater/spec/openapi.json' with { type: 'json' };
 import type { AccessClaims, Handler, Handlers, OperationInput } from '../contract/operations.ts';
 import { currentContext } from '../request/requestContext.ts';
+import { noteOperation } from './requestMetrics.ts';
 
 /** Hooks and numbers the router runs each handler with. */
 export interface RouterHooks {
@@ -77,6 +78,7 @@ export function mountOperations(app: Express, handlers: Handlers, hooks: RouterH
     const method = operation.method.toLowerCase() as 'get' | 'post' | 'patch' | 'put' | 'delete';
     app[method](operation.expressPath, async (req: Request, res: Response) => {
       const context = currentContext()!;
+      noteOperation(res, operationId);
       if (operation.noDeadline) context.deadline.ignoreClientHangUp();
       context.deadline.arm(hooks.deadlineMs);
       const work = (async () => {

@@ -9,7 +9,8 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import { problemBody, type ProblemBody } from '@tidewater/contract/errors';
 import { writeProblem } from '@tidewater/contract/http';
 import { ApiProblem, isApiProblem, type ProblemExtras } from '../errors/apiProblem.ts';
-import { outageOf } from '../data/outage.ts';
+import { outageOf, unavailableCauseOf } from '../data/outage.ts';
+import { noteUnavailableAnswer } from './requestMetrics.ts';
 import type { RequestContext } from '../request/requestContext.ts';
 
 interface HttpishError {
@@ -77,6 +78,7 @@ export function problemHandler(retryAfterSeconds: number): ErrorRequestHandler {
     }
     const context = res.locals.context as RequestContext | undefined;
     const body = toProblem(error, traceId, retryAfterSeconds, context?.outageExtras?.());
+    if (body.status === 503) noteUnavailableAnswer(res, unavailableCauseOf(error, context?.unavailableCause));
     if (body.status >= 500) req.log?.error({ err: error, errorCode: body.errorCode }, 'request failed');
     else req.log?.info({ errorCode: body.errorCode, detail: body.detail }, 'request refused');
     if (res.headersSent) {

@@ -31,6 +31,8 @@ export interface RequestContext {
    * send sets it once it owns its claim, so a 503 at the deadline can say `applied: false`).
    */
   outageExtras?: () => ProblemExtras;
+  /** Why this request will answer 503 when its error cannot tell (a busy account, spent retries): metrics.ts. */
+  unavailableCause?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestContext>();

@@ -23,6 +23,7 @@ import type {
 } from '@prisma/driver-adapter-utils';
 import { currentContext } from '../../request/requestContext.ts';
 import { currentTransactionAttempt } from '../retry/index.ts';
+import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 
 /** Options of the gate. */
 export interface CommitGateOptions {
@@ -46,7 +47,9 @@ const statement = (sql: string): SqlQuery => ({ sql, args: [], argTypes: [] });
 /** Throws the request's abort reason when its signal fired: no statement starts after it. */
 function refuseAfterSignal(): void {
   const context = currentContext();
-  if (context?.signal.aborted) throw context.signal.reason;
+  if (!context?.signal.aborted) return;
+  countCommitGateRefusal('statement');
+  throw context.signal.reason;
 }
 
 /** `queryRaw` and `executeRaw` of `inner`, each refused once the request's signal fired. */
@@ -106,9 +109,11 @@ function gateTransaction(inner: Transaction, options: CommitGateOptions): Transa
     async commit() {
       const context = currentContext();
       if (context && !context.deadline.disarmForCommit()) {
+        countCommitGateRefusal('commit');
         await finish('ROLLBACK').catch(() => {});
         throw context.signal.reason;
       }
+      if (context) countCommitGateDisarm();
       const attempt = currentTransactionAttempt();
       try {
         await options.beforeCommitSent?.();

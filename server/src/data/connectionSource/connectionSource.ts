@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { ConnectionSourceError, type ConnectionSourceErrorKind } from './connectionSourceErrors.ts';
+import { countConnectionSourceAttempt, countConnectionSourceRetrieval } from '../../metrics.ts';
 
 /**
  * Connection source (DESIGN.md, "Connection source"; adr/0005): takes the database connection
@@ -210,7 +211,9 @@ async function retrieve(context: RetrievalContext): Promise<string> {
   const elapsedMs = () => Math.round(performance.now() - started);
   for (let attempt = 1; ; attempt++) {
     const outcome = await attemptOnce(context);
+    countConnectionSourceAttempt(outcome.kind);
     if (outcome.kind === 'value') {
+      countConnectionSourceRetrieval('retrieved');
       logger.info?.({ connectionName, attempt, elapsedMs: elapsedMs() }, 'connection string retrieved');
       return outcome.value;
     }
@@ -241,6 +244,7 @@ async function retrieve(context: RetrievalContext): Promise<string> {
               `in ${total} ms (last: ${describeTransient(outcome)})`,
             { cause: outcome.cause, status: outcome.status, attempts: attempt, elapsedMs: total },
           );
+    countConnectionSourceRetrieval(outcome.kind === 'fatal' ? 'fatal' : 'exhausted');
     logger.warn({ ...failure, kind: error.kind, elapsedMs: total }, 'connection retrieval failed');
     throw error;
   }

@@ -25,6 +25,7 @@ import { migrateUp, pgliteMigrationClient } from './migrate.ts';
 import { pgliteReadOnly } from './pgliteReadOnly.ts';
 import { readinessGate, type ReadinessGate } from './readinessGate.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
+import { watchGate, watchPool } from '../../metrics.ts';
 
 /** Which engine is underneath: the retry policy differs (PGlite is never retried). */
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -153,6 +154,12 @@ async function openPostgres(
   const primaryReadOnlyPool = pool(url, primaryGate, { readOnly: true, max: primaryReadOnlyPoolMax(config) });
   const replicaPool = config.databaseReplicaUrl && replicaGate ? pool(config.databaseReplicaUrl, replicaGate, { readOnly: true }) : undefined;
   const pools = [primaryPool, primaryReadOnlyPool, ...(replicaPool ? [replicaPool] : [])];
+  const unwatch = [
+    ...gates.map((serverGate) => watchGate(serverGate)),
+    watchPool('primary', primaryPool),
+    watchPool('primary_read_only', primaryReadOnlyPool),
+    ...(replicaPool ? [watchPool('replica', replicaPool)] : []),
+  ];
 
   const primaryReadOnly = new PrismaPg(primaryReadOnlyPool);
   let readAdapter: SqlDriverAdapterFactory = primaryReadOnly;
@@ -174,6 +181,7 @@ async function openPostgres(
     migrate: () => migrateUp({ databaseUrl: url }),
     close: async () => {
       for (const serverGate of gates) serverGate.stop();
+      for (const stopWatching of unwatch) stopWatching();
       await Promise.all([...new Set([prisma, readOnlyPrisma, primaryReadOnlyPrisma])].map((client) => client.$disconnect()));
       await Promise.all(pools.map((p) => p.end().catch(() => {})));
     },

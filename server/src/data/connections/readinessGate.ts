@@ -18,6 +18,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'pino';
 import { classify } from '../retry/index.ts';
+import { countGateClosure, countGateProbe } from '../../metrics.ts';
 
 const unavailableBrand = Symbol.for('tidewater.DatabaseUnavailable');
 
@@ -90,8 +91,10 @@ export function readinessGate({ name, probe, intervalMs, logger }: GateOptions):
       try {
         await probe();
       } catch {
+        countGateProbe(name, false);
         continue;
       }
+      countGateProbe(name, true);
       open = true;
       logger?.info({ gate: name, downMs: Date.now() - closedAt, probes, waiting: waiting.size }, 'the database answers again; requests go through');
       for (const goOn of [...waiting]) goOn();
@@ -126,6 +129,7 @@ export function readinessGate({ name, probe, intervalMs, logger }: GateOptions):
       if (open && !stopped) {
         open = false;
         closures += 1;
+        countGateClosure(name);
         closedAt = Date.now();
         logger?.warn({ gate: name, err: error, probeEveryMs: intervalMs }, 'the database cannot be reached: requests wait for it while one probe tries');
         void probeUntilOpen();

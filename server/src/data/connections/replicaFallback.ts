@@ -7,6 +7,7 @@
 import type { Logger } from 'pino';
 import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { classify } from '../retry/index.ts';
+import { countReplicaFallback } from '../../metrics.ts';
 
 /** True when the replica could not be reached: the statement never got there. */
 function replicaUnreachable(error: unknown): boolean {
@@ -18,6 +19,7 @@ function replicaUnreachable(error: unknown): boolean {
 export function withReplicaFallback(replica: SqlDriverAdapterFactory, primary: SqlDriverAdapterFactory, logger: Logger): SqlDriverAdapterFactory {
   let warned = false;
   const fallingBack = (error: unknown) => {
+    countReplicaFallback();
     if (!warned) logger.warn({ err: error }, 'the read replica cannot be reached; reading from the primary');
     warned = true;
   };

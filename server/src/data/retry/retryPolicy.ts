@@ -6,6 +6,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { defaults } from '../../config.ts';
+import { countRetry } from '../../metrics.ts';
 import type { DatabaseKind } from '../connections/index.ts';
 import { processRetryBudget, type RetryBudget } from './retryBudget.ts';
 import { classify, type Classification, type TransientKind } from './transient.ts';
@@ -114,13 +115,22 @@ export function exponential(options: ExponentialOptions = {}): RetryPolicy {
           const back = bridges < MAX_BRIDGES ? waitForDatabase?.() : undefined;
           if (back) {
             bridges += 1;
+            countRetry(reason.code, 'bridged');
             onBridge?.(error, bridges, reason);
             await back;
             continue;
           }
-          if (retries >= maxRetries || !budget.trySpend()) throw error;
+          if (retries >= maxRetries) {
+            if (maxRetries > 0) countRetry(reason.code, 'retries_spent');
+            throw error;
+          }
+          if (!budget.trySpend()) {
+            countRetry(reason.code, 'budget_spent');
+            throw error;
+          }
           const waitMs = Math.min(delayMs * 2 ** retries, maxDelayMs) * (0.5 + 0.5 * random());
           retries += 1;
+          countRetry(reason.code, 'retried');
           onRetry?.(error, retries, waitMs, reason);
           await sleep(waitMs, signal);
         }

@@ -22,6 +22,7 @@ import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { OperationId } from '@tidewater/spec/operations';
 import type { OperationInput } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
+import { noteUnavailableCause } from '../../metrics.ts';
 import { lookForOwnAuditRow } from '../auditedSave.ts';
 import { claimedRequests } from '../claimedRequest.ts';
 import { hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from '../idempotency.ts';
@@ -75,6 +76,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     const applied = await claimed.releaseUnlessCommitted(claim);
     if (error instanceof AccountBusy) {
       currentContext()?.log.info({ attempts: error.attempts, ...applied }, 'account busy: answering 503 after re-checking');
+      noteUnavailableCause('busy_account');
       return new ApiProblem('SERVICE_UNAVAILABLE', 'The account is busy with other payments. Send it again in a moment with the same Idempotency-Key.', {
         retryAfterSeconds: config.busyRetryAfterSeconds,
         ...applied,
