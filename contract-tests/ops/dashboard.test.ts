@@ -2,7 +2,8 @@
  * The operators' picture (issue 16, adr/0018): the Grafana dashboard, its provisioning and
  * the Prometheus scrape config in ops/. Every metric a panel's PromQL names must be one the
  * API or the BFF exports (ops/metricNames.json, the list of their /metrics modules), with a
- * histogram named only by its _bucket/_sum/_count series; the panels the issue asks for
+ * histogram named only by its _bucket/_sum/_count series, and that list is the modules' own
+ * (server/src/metrics.ts, bff/src/metrics.ts); the panels the issue asks for
  * exist; the datasource the panels name is the one provisioned; Prometheus scrapes both
  * metrics ports.
  */
@@ -10,6 +11,8 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { bffMetricNames, registry as bffRegistry } from '../../bff/src/metrics.ts';
+import { metricNames, registry as apiRegistry } from '../../server/src/metrics.ts';
 
 const ops = (path: string) => fileURLToPath(new URL(`../../ops/${path}`, import.meta.url));
 const json = <T>(path: string) => JSON.parse(readFileSync(ops(path), 'utf8')) as T;
@@ -63,6 +66,26 @@ function problemWith(name: string): string | undefined {
   if (histogram && known.get(histogram[1]!) === 'histogram') return undefined;
   return `${name} is not exported (ops/metricNames.json)`;
 }
+
+describe('ops/metricNames.json', () => {
+  it("is the API's and the BFF's metric name modules, name for name", () => {
+    const listed = (group: string) => Object.keys(lists[group] as Record<string, MetricType>).sort();
+    expect(listed('api')).toEqual(Object.values(metricNames).sort());
+    expect(listed('bff')).toEqual(Object.values(bffMetricNames).sort());
+  });
+
+  it('gives each metric the type its registry gives it (the process defaults in both)', async () => {
+    const typesOf = async (registry: typeof apiRegistry) =>
+      Object.fromEntries((await registry.getMetricsAsJSON()).map((metric) => [metric.name, String(metric.type)]));
+    const [api, bff] = [await typesOf(apiRegistry), await typesOf(bffRegistry)];
+    for (const [name, type] of Object.entries(lists.api as Record<string, MetricType>)) expect(api[name], name).toBe(type);
+    for (const [name, type] of Object.entries(lists.bff as Record<string, MetricType>)) expect(bff[name], name).toBe(type);
+    for (const [name, type] of Object.entries(lists.processDefaults as Record<string, MetricType>)) {
+      expect(api[name], name).toBe(type);
+      expect(bff[name], name).toBe(type);
+    }
+  });
+});
 
 describe('metricNamesIn (the check itself)', () => {
   it.each([
