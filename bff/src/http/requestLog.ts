@@ -2,8 +2,9 @@
  * One log line per request (pino-http), named by its traceId: the W3C trace id of the
  * visitor's `traceparent` (the SPA sends one), else a W3C `X-Trace-Id`, else a new one (the
  * API's own rule, adr/0018). The id is echoed in the answer and forwarded on every call to
- * the API in the BFF's own `traceparent`, so one id finds a request in both logs. A visitor who hung up is logged as 499. Cookies, the CSRF token and bearer
- * tokens never reach the log.
+ * the API in the BFF's own `traceparent`, so one id finds a request in both logs. A
+ * visitor who hung up is logged as 499. Cookies, the CSRF token and bearer tokens never
+ * reach the log.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
