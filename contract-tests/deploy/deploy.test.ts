@@ -1,6 +1,7 @@
 /**
  * The deployable images and docker-compose.yml, checked by what runs here: there is no
- * Docker engine on the build machines (adr/0020). The real files must show no problem;
+ * Docker engine on the build machines (adr/0020). The real files must show no problem
+ * (and docker-compose.yml must hold to the Compose Specification's schema);
  * each broken variant must show the problem it has, so the checks can fail; and each
  * image's HEALTHCHECK command is run with node against a server that answers 200, then 503.
  */
@@ -13,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { namesTheCodeReads } from './codeNames.ts';
 import { composeProblems, type ComposeContext } from './compose.ts';
+import { composeSchemaErrors } from './composeSchema.ts';
 import { dockerfileProblems, execForm, parseDockerfile } from './dockerfile.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -57,6 +59,12 @@ describe('the names the code reads', () => {
 describe('docker-compose.yml and .env.example', () => {
   it('show no problem', () => {
     expect(composeProblems(compose, envExample, context)).toEqual([]);
+  });
+
+  it('hold to the Compose Specification schema, which fails a misspelt key', () => {
+    expect(composeSchemaErrors(compose)).toEqual([]);
+    expect(composeSchemaErrors(compose.replace('    expose: ["8081", "9464"]', '    exposes: ["8081", "9464"]'))).toEqual(['/services/api: must NOT have additional properties (exposes)']);
+    expect(composeSchemaErrors(compose.replace('condition: service_healthy', 'condition: healthy'))).not.toEqual([]);
   });
 
   it.each([
