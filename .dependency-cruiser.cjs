@@ -97,6 +97,20 @@ module.exports = {
       to: { path: '^contract/src/http/' },
     },
     {
+      name: 'otel-sdk-in-one-module',
+      comment: 'Only contract/src/otel.ts imports OpenTelemetry (adr/0018): the SDK is loaded when OTLP export is on, never otherwise.',
+      severity: 'error',
+      from: { pathNot: ['^contract/src/otel\\.ts$', test] },
+      to: { path: '^node_modules/@opentelemetry/' },
+    },
+    {
+      name: 'otel-loaded-on-demand',
+      comment: 'contract/src/otel.ts is imported dynamically only (http/tracing.ts, when OTEL_EXPORTER_OTLP_ENDPOINT is set), so the SDK costs nothing when export is off.',
+      severity: 'error',
+      from: {},
+      to: { path: '^contract/src/otel\\.ts$', dependencyTypesNot: ['dynamic-import'] },
+    },
+    {
       name: 'src-not-to-dev-dependencies',
       comment: "Code in a src/ (tests aside) runs in production: it imports no devDependency.",
       severity: 'error',

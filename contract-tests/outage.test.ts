@@ -143,7 +143,7 @@ for (const fault of faultsToRun) {
         proxy,
         database: DATABASE,
         logLines: api.logLines,
-        sendHolder: async () => sendRequest(api.url, (await requestFor(probe)).request, { traceId: newTraceId(`${fault.id}-holder`), timeoutMs: 10_000 }),
+        sendHolder: async () => sendRequest(api.url, (await requestFor(probe)).request, { traceId: newTraceId(), timeoutMs: 10_000 }),
       };
       lift = teardown.defer(`lift ${fault.id}`, await fault.inject(context));
       const { bounds } = api;

@@ -1,5 +1,6 @@
 /**
- * Starts the BFF: load and check the config, open the session store, listen, and close
+ * Starts the BFF: load and check the config, export spans when OTEL_EXPORTER_OTLP_ENDPOINT is
+ * set, open the session store, listen, and close
  * everything cleanly on SIGINT/SIGTERM. Refuses to start (exit 1) when the config cannot
  * work or the session store cannot be opened.
  */
@@ -7,7 +8,7 @@ import { pino } from 'pino';
 import { BffConfigError, loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { answerClientError } from './http/requestShape.ts';
-import { startMetricsListener, stopOnSignals } from '@tidewater/contract/http';
+import { startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
 import { registry } from './metrics.ts';
 import { openSessionStore } from './session/sessionStore.ts';
 import { createApiClient } from './upstream/apiClient.ts';
@@ -18,6 +19,7 @@ const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: '
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const stopTracing = await startTracing('tidewater-bff', logger);
   if (config.sessionSecretGenerated)
     logger.warn("SESSION_SECRET is unset: a random one signs this process's cookies");
   const sessionStore = await openSessionStore(config, logger);
@@ -43,7 +45,7 @@ async function main(): Promise<void> {
     logger.fatal({ err: error }, 'the BFF could not listen');
     process.exit(1);
   });
-  stopOnSignals(server, logger, () => Promise.allSettled([api.close(), sessionStore.close()]));
+  stopOnSignals(server, logger, () => Promise.allSettled([api.close(), sessionStore.close(), stopTracing()]));
 }
 
 main().catch((error: unknown) => {

@@ -4,6 +4,7 @@
  * Proves the routes' contract, that the API's answers pass through untouched, and that no
  * answer ever carries an access or refresh token.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startBackend, type Backend } from './support/backend.ts';
@@ -93,8 +94,8 @@ describe('a browser through the BFF', () => {
     expect(me.headers.get('x-trace-id')).toBeTruthy();
   });
 
-  it('forwards an X-Trace-Id the visitor proposes, and the API logs it', async () => {
-    const traceId = `journey-trace-${Date.now()}`;
+  it('forwards an X-Trace-Id the visitor proposes (a W3C trace id), and the API logs it', async () => {
+    const traceId = randomBytes(16).toString('hex');
     const me = await browser().call('/api/me', { headers: { 'x-trace-id': traceId } });
     expect(me.headers.get('x-trace-id')).toBe(traceId);
     await waitFor(
@@ -131,7 +132,7 @@ describe('a browser through the BFF', () => {
   it("passes the API's answer to a deposit through untouched (501 while deposits are not built)", async () => {
     const accountId = (await browser().call('/api/accounts')).json<{ items: Array<{ id: string }> }>()
       .items[0]!.id;
-    const traceId = `deposit-${Date.now()}`;
+    const traceId = randomBytes(16).toString('hex');
     const viaBff = await browser().call(`/api/accounts/${accountId}/deposits`, {
       json: { amountMinor: 1250 },
       headers: { 'idempotency-key': `key-${Date.now()}`, 'x-trace-id': traceId },

@@ -3,6 +3,7 @@
  * upstream socket closes at once, seen from a scripted API) and logs the request as 499
  * with its traceId (against the real API, paused so the request is still waiting).
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startBackend, type Backend } from './support/backend.ts';
@@ -43,7 +44,7 @@ describe('against a scripted API that never answers', () => {
       ).status,
     ).toBe(200);
 
-    const traceId = `hangup-fake-${Date.now()}`;
+    const traceId = randomBytes(16).toString('hex');
     await hangUpAfter(browser, '/api/accounts', 400, traceId);
     const hungUpAt = Date.now();
     const upstream = fake.requests.find((r) => r.headers['x-trace-id'] === traceId);
@@ -81,7 +82,7 @@ describe('against the real API, paused', () => {
     const browser = new Browser(bff.url);
     await browser.session();
     expect((await browser.call('/bff/register', { json: newVisitor('hangup') })).status).toBe(201);
-    const traceId = `hangup-real-${Date.now()}`;
+    const traceId = randomBytes(16).toString('hex');
     api.child.kill('SIGSTOP');
     try {
       await hangUpAfter(browser, '/api/accounts', 500, traceId);

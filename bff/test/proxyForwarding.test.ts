@@ -37,7 +37,7 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const lastRequest = (route: string) => fake.requests.filter((r) => `${r.method} ${r.path}` === route).at(-1)!;
 
 describe('the /api proxy', () => {
-  it('sends the API only what it reads, the bearer token and a traceId; never cookies or the CSRF token', async () => {
+  it("sends the API only what it reads, the bearer token and the trace (X-Trace-Id, the BFF's traceparent); never cookies or the CSRF token", async () => {
     fake.on('POST /api/accounts/a1/deposits', (_req, res) => sendJson(res, 201, { ok: true }));
     const answer = await browser.call('/api/accounts/a1/deposits?note=1', {
       json: { amountMinor: 100 },
@@ -51,12 +51,13 @@ describe('the /api proxy', () => {
     expect(answer.status).toBe(201);
     const seen = lastRequest('POST /api/accounts/a1/deposits');
     const traceId = answer.headers.get('x-trace-id');
-    expect(traceId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/); // a W3C trace id (adr/0018)
     expect(seen.headers).toMatchObject({
       'idempotency-key': 'key-12345678',
       'content-type': 'application/json',
       accept: 'application/json',
       'x-trace-id': traceId,
+      traceparent: expect.stringMatching(new RegExp(`^00-${traceId}-[0-9a-f]{16}-01$`)),
       authorization: expect.stringMatching(/^Bearer fake-access-/),
     });
     for (const name of ['cookie', 'x-csrf-token', 'x-custom', 'origin'])

@@ -5,6 +5,7 @@
  * its refresh token revoked; GET /bff/session does not slide the timer, keep-alive and
  * proxied requests do. Timeouts scaled down to 1.5 s and 3 s.
  */
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startBackend, type Backend } from './support/backend.ts';
@@ -79,7 +80,7 @@ describe('CSRF', () => {
     ] as const;
     const traceIds: string[] = [];
     for (const [path, options] of forged) {
-      const traceId = `forged-${traceIds.length}-${Date.now()}`;
+      const traceId = randomBytes(16).toString('hex'); // a W3C trace id: the API would log it as its own
       traceIds.push(traceId);
       const answer = await browser.call(path, {
         ...options,

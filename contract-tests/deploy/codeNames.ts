@@ -18,8 +18,14 @@ const readElsewhere: Record<Service, Array<{ name: string; file: string }>> = {
   api: [
     { name: 'LOG_LEVEL', file: 'server/src/main.ts' },
     { name: 'VALIDATE_RESPONSES', file: 'server/src/main.ts' },
+    { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', file: 'contract/src/http/tracing.ts' },
+    { name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', file: 'contract/src/http/tracing.ts' },
   ],
-  bff: [{ name: 'LOG_LEVEL', file: 'bff/src/main.ts' }],
+  bff: [
+    { name: 'LOG_LEVEL', file: 'bff/src/main.ts' },
+    { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', file: 'contract/src/http/tracing.ts' },
+    { name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', file: 'contract/src/http/tracing.ts' },
+  ],
 };
 
 /** Read by libraries, not our code: Express (and our BFF config) switch to production by it. */

@@ -4,6 +4,7 @@
  * request carries a trace id of the soak's own, which the API writes on the audit rows of
  * any money it moves: the checks tie a movement to the request that wrote it.
  */
+import { randomBytes } from 'node:crypto';
 
 /** One HTTP exchange as the soak records it. */
 export interface Exchange {
@@ -28,10 +29,8 @@ export type { Identity } from '../support/callerValues.ts';
 
 import type { Identity } from '../support/callerValues.ts';
 
-let sent = 0;
-
 async function exchange(url: string, init: RequestInit & { headers: Record<string, string> }, timeoutMs: number, onResponse?: (response: Response) => void): Promise<Exchange> {
-  const traceId = `soak-${process.pid}-${++sent}-${Math.floor(Math.random() * 1e9).toString(36)}`;
+  const traceId = randomBytes(16).toString('hex'); // a W3C trace id: the API takes it as its own
   init.headers['x-trace-id'] = traceId;
   const sentAt = Date.now();
   try {

@@ -22,7 +22,7 @@ export async function runCell(
   request: BuiltRequest,
   options: { label: string; boundMs: number; timeoutMs: number; hangUpAfterMs?: number },
 ): Promise<Sent> {
-  const traceId = newTraceId(`${options.label}-${request.operationId}`);
+  const traceId = newTraceId();
   const sentAtEpochMs = Date.now();
   const outcome = await sendRequest(api.url, request, {
     traceId,

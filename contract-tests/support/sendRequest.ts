@@ -35,9 +35,9 @@ export interface SendOptions {
   hangUpAfterMs?: number;
 }
 
-/** A trace id the API accepts (`^[A-Za-z0-9._-]{8,64}$`), readable in logs. */
-export function newTraceId(label: string): string {
-  return `ct-${label.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 30)}-${crypto.randomUUID().slice(0, 8)}`;
+/** A trace id the API takes as its own: a W3C one, 32 lowercase hex digits (adr/0018). */
+export function newTraceId(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }
 
 /** Sends `request` to `baseUrl`. */

@@ -128,8 +128,9 @@ export function createApp(options: {
   app.use(
     pinoHttp({
       logger,
-      // The caller's X-Trace-Id when short and plain, else a new one (the BFF's rule too); every
-      // line this request logs (req.log, the retry warnings included) carries it.
+      // The W3C trace id of the caller's traceparent (the BFF's span as the parent), else a W3C
+      // X-Trace-Id, else a new one (the BFF's rule too, adr/0018); every line this request logs
+      // (req.log, the retry warnings included) carries it as `traceId`.
       ...traceIdLogOptions,
       // A client that hung up is one line, whenever it left (mid-work, after a COMMIT started,
       // on an operation exempt from hang-ups): 499 and the same words. The response closed

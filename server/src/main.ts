@@ -1,6 +1,7 @@
 /**
  * Starts the API: guard the process (processGuard.ts), load and check the config (the timeout chain), open the database
- * (a connection service, DATABASE_URL, else the embedded PGlite), apply migrations, listen, and close
+ * (a connection service, DATABASE_URL, else the embedded PGlite), apply migrations, export spans when
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set, listen, and close
  * everything cleanly on SIGINT/SIGTERM.
  */
 import { pino } from 'pino';
@@ -10,7 +11,7 @@ import { createApp } from './app.ts';
 import { guardProcess } from './processGuard.ts';
 import { signingSecret } from './signingSecret.ts';
 import { answerClientError } from './http/requestShape.ts';
-import { startMetricsListener, stopOnSignals } from '@tidewater/contract/http';
+import { startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
 import { registry } from './metrics.ts';
 
 const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-api' } });
@@ -18,6 +19,7 @@ guardProcess(logger);
 
 async function main(): Promise<void> {
   const config = loadConfig();
+  const stopTracing = await startTracing('tidewater-api', logger);
   const secret = signingSecret(config, logger);
   const { database, applied } = await openBankDatabase(config, logger);
   logger.info({ applied, kind: database.kind }, 'database ready');
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
   const server = app.listen(config.apiPort, config.apiHost, () => logger.info({ host: config.apiHost, port: config.apiPort }, 'API listening'));
   server.requestTimeout = 0;
   server.on('clientError', answerClientError);
-  stopOnSignals(server, logger, () => database.close());
+  stopOnSignals(server, logger, () => Promise.allSettled([database.close(), stopTracing()]));
 }
 
 main().catch((error: unknown) => {

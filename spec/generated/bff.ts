@@ -254,7 +254,7 @@ export interface components {
        */
       instance?: string;
       errorCode: components['schemas']['ErrorCode'];
-      /** @description Finds this request in the logs; also in the `X-Trace-Id` header. */
+      /** @description Finds this request in the logs (a W3C trace id, 32 lowercase hex digits); also in the `X-Trace-Id` header. */
       traceId: string;
       /** @description Seconds to wait before trying again (the same as `Retry-After`). */
       retryAfterSeconds?: number;

@@ -7,7 +7,7 @@
  */
 import type { Response } from 'express';
 import { errorCatalog, problemBody as catalogProblem, type ProblemBody as CatalogProblem } from '@tidewater/contract/errors';
-import { writeProblem } from '@tidewater/contract/http';
+import { requestSpanOf, traceparentOf, writeProblem } from '@tidewater/contract/http';
 import { noteUnavailable } from '../metrics.ts';
 
 export { problemType } from '@tidewater/contract/errors';
@@ -60,6 +60,18 @@ function sendProblem(res: Response, body: ProblemBody): void {
 /** The traceId of this request (set by the request log). */
 export function traceIdOf(res: Response): string {
   return String(res.getHeader('X-Trace-Id') ?? '');
+}
+
+/** What a call to the API carries of this request: its traceId and a traceparent naming the BFF's span as the parent. */
+export interface UpstreamTrace {
+  traceId: string;
+  traceparent?: string;
+}
+
+/** This request's {@link UpstreamTrace} (its span is started by the request log). */
+export function upstreamTraceOf(res: Response): UpstreamTrace {
+  const span = requestSpanOf(res);
+  return span ? { traceId: span.traceId, traceparent: traceparentOf(span) } : { traceId: traceIdOf(res) };
 }
 
 /** Answers a problem with this request's traceId. */

@@ -1,9 +1,10 @@
 /**
- * One log line per request (pino-http), named by its traceId: the visitor's `X-Trace-Id`
- * when it is short and plain (the API's own rule), else a new one. The id is echoed in
- * the answer and forwarded on every call to the API, so one id finds a request in both
- * logs. A visitor who hung up is logged as 499. Cookies, the CSRF token and bearer
- * tokens never reach the log.
+ * One log line per request (pino-http), named by its traceId: the W3C trace id of the
+ * visitor's `traceparent` (the SPA sends one), else a W3C `X-Trace-Id`, else a new one (the
+ * API's own rule, adr/0018). The id is echoed in the answer and forwarded on every call to
+ * the API in the BFF's own `traceparent`, so one id finds a request in both logs. A
+ * visitor who hung up is logged as 499. Cookies, the CSRF token and bearer tokens never
+ * reach the log.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
@@ -30,8 +31,8 @@ function isStatusError(error: Error): boolean {
 export function requestLog(logger: Logger): RequestHandler {
   return pinoHttp({
     logger,
-    // The visitor's X-Trace-Id when short and plain, else a new one (the API's rule too);
-    // every line this request logs (req.log) carries it.
+    // The visitor's trace id (traceparent, else a W3C X-Trace-Id), else a new one (the API's
+    // rule too); every line this request logs (req.log) carries it.
     ...traceIdLogOptions,
     customLogLevel: (_req, res, error) =>
       (error && !isStatusError(error)) || res.statusCode >= 500

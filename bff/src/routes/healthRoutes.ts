@@ -5,7 +5,7 @@
  */
 import { Router } from 'express';
 import type { BffDeps } from '../deps.ts';
-import { answerUnavailable, traceIdOf } from '../http/problem.ts';
+import { answerUnavailable, upstreamTraceOf } from '../http/problem.ts';
 
 /** The two probes. */
 export function healthRoutes({ api, config, sessionStore }: BffDeps): Router {
@@ -20,7 +20,7 @@ export function healthRoutes({ api, config, sessionStore }: BffDeps): Router {
     const timeoutMs = config.healthProbeTimeoutMs;
     const [apiReady, storeReady] = await Promise.all([
       api
-        .call({ traceId: traceIdOf(res), timeoutMs }, (client, init) => client.GET('/api/ready', init))
+        .call({ ...upstreamTraceOf(res), timeoutMs }, (client, init) => client.GET('/api/ready', init))
         .then((result) => result.kind === 'answer' && result.status === 200),
       sessionStore.ping(timeoutMs).then(
         () => true,

@@ -11,7 +11,7 @@ import type { components } from '@tidewater/spec/openapi';
 import { answerBudgetMs } from '../config.ts';
 import type { BffDeps } from '../deps.ts';
 import { jsonObjectBody } from '../http/jsonBody.ts';
-import { answerProblem, answerUnavailable, traceIdOf } from '../http/problem.ts';
+import { answerProblem, answerUnavailable, upstreamTraceOf } from '../http/problem.ts';
 import { visitorSignal } from '../http/visitorSignal.ts';
 import { issuedTokens, type User } from '../session/sessionData.ts';
 import { passThroughAnswer } from '../upstream/passThrough.ts';
@@ -38,12 +38,13 @@ export function loginRoute(deps: BffDeps): Router {
     const body = jsonObjectBody(req, res);
     if (!body) return;
     const startedAt = Date.now();
-    const traceId = traceIdOf(res);
+    const trace = upstreamTraceOf(res);
+    const traceId = trace.traceId;
     const signal = visitorSignal(res);
     // The visitor's body goes on as it came: the API validates it and its refusal passes through.
     const credentials = body as CreateTokenRequest;
     const token = await api.call(
-      { traceId, visitorAddress: req.ip, timeoutMs: config.upstreamTimeoutMs, signal },
+      { ...trace, visitorAddress: req.ip, timeoutMs: config.upstreamTimeoutMs, signal },
       (client, init) => client.POST('/api/auth/token', { ...init, body: credentials }),
     );
     if (token.kind === 'noAnswer') return answerNoAnswer(req, res, token, notNow, config.retryAfterSeconds);
@@ -59,7 +60,7 @@ export function loginRoute(deps: BffDeps): Router {
 
     const meBudgetMs = Math.min(config.meTimeoutMs, answerBudgetMs(config) - (Date.now() - startedAt));
     const me = await api.call(
-      { traceId, bearer: tokens.accessToken, timeoutMs: Math.max(meBudgetMs, 1), signal },
+      { ...trace, bearer: tokens.accessToken, timeoutMs: Math.max(meBudgetMs, 1), signal },
       (client, init) => client.GET('/api/me', init),
     );
     const user = me.kind === 'answer' && me.status === 200 ? me.data : undefined;

@@ -14,7 +14,7 @@ import type { components } from '@tidewater/spec/openapi';
 import { answerBudgetMs } from '../config.ts';
 import type { BffDeps } from '../deps.ts';
 import { jsonObjectBody } from '../http/jsonBody.ts';
-import { answerProblem, answerUnavailable, traceIdOf } from '../http/problem.ts';
+import { answerProblem, answerUnavailable, upstreamTraceOf } from '../http/problem.ts';
 import { visitorSignal } from '../http/visitorSignal.ts';
 import { issuedTokens } from '../session/sessionData.ts';
 import { passThroughAnswer } from '../upstream/passThrough.ts';
@@ -38,12 +38,13 @@ export function registerRoute(deps: BffDeps): Router {
     const body = jsonObjectBody(req, res);
     if (!body) return;
     const startedAt = Date.now();
-    const traceId = traceIdOf(res);
+    const trace = upstreamTraceOf(res);
+    const traceId = trace.traceId;
     const signal = visitorSignal(res);
     // The visitor's body goes on as it came: the API validates it and its refusal passes through.
     const registerBody = body as RegisterRequest;
     const registered = await api.call(
-      { traceId, timeoutMs: config.upstreamTimeoutMs, signal },
+      { ...trace, timeoutMs: config.upstreamTimeoutMs, signal },
       (client, init) => client.POST('/api/auth/register', { ...init, body: registerBody }),
     );
     if (registered.kind === 'noAnswer') {
@@ -64,7 +65,7 @@ export function registerRoute(deps: BffDeps): Router {
     if (leftMs <= 0) return answerUnavailable(res, createdNotSignedIn, config.retryAfterSeconds);
     const credentials = { email: registerBody.email, password: registerBody.password };
     const token = await api.call(
-      { traceId, visitorAddress: req.ip, timeoutMs: leftMs, signal },
+      { ...trace, visitorAddress: req.ip, timeoutMs: leftMs, signal },
       (client, init) => client.POST('/api/auth/token', { ...init, body: credentials }),
     );
     if (token.kind === 'noAnswer')

@@ -2,7 +2,7 @@
  * The BFF's own calls to the API (sign-up, sign-in, profile, refresh, revoke, readiness),
  * made with the API's generated client (openapi-fetch on spec/generated/openapi.ts), so
  * each path, body and answer is typed from the spec. Each call has its own budget, is
- * never retried, carries the request's traceId, and its result is a value: the API's
+ * never retried, carries the request's trace (X-Trace-Id and traceparent), and its result is a value: the API's
  * answer (any status, body read whole: these bodies are small), or why there was none.
  * The transport is undici's `request` on one keep-alive pool, which the streaming proxy
  * of `/api/*` shares.
@@ -10,6 +10,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '@tidewater/spec/openapi';
 import { Agent, request, type Dispatcher } from 'undici';
+import { childTraceparent } from '@tidewater/contract/http';
 import { upstreamAbort, upstreamFailureOf, type UpstreamFailure } from './upstreamFailure.ts';
 
 /** The API answered. */
@@ -33,6 +34,8 @@ export interface ApiNoAnswer {
 /** The limits and identity of one call. */
 interface CallLimits {
   traceId: string;
+  /** The BFF's span as the parent (upstreamTraceOf); absent (a renewal, a revoke), a new span id under the same trace id. */
+  traceparent?: string;
   timeoutMs: number;
   bearer?: string;
   /** The visitor's address (X-Forwarded-For): the API counts failed sign-ins by it. */
@@ -78,9 +81,11 @@ export function createApiClient(apiUrl: string): ApiClient {
   return {
     apiUrl,
     dispatcher,
-    async call({ traceId, timeoutMs, bearer, visitorAddress, signal: visitorSignal }, send) {
+    async call({ traceId, traceparent, timeoutMs, bearer, visitorAddress, signal: visitorSignal }, send) {
       const abort = upstreamAbort(timeoutMs, visitorSignal);
       const headers: Record<string, string> = { accept: 'application/json', 'x-trace-id': traceId };
+      const parent = traceparent ?? childTraceparent(traceId);
+      if (parent) headers.traceparent = parent;
       if (bearer) headers.authorization = `Bearer ${bearer}`;
       if (visitorAddress) headers['x-forwarded-for'] = visitorAddress;
       let received: Omit<ApiAnswer, 'kind' | 'data'> | undefined;

@@ -20,7 +20,7 @@ import type { Request, RequestHandler, Response } from 'express';
 import { request } from 'undici';
 import type { BffDeps } from '../deps.ts';
 import { csrfRefused } from '../http/csrf.ts';
-import { answerProblem, answerUnavailable, traceIdOf } from '../http/problem.ts';
+import { answerProblem, answerUnavailable, traceIdOf, upstreamTraceOf } from '../http/problem.ts';
 import { visitorSignal } from '../http/visitorSignal.ts';
 import { isSignedIn } from '../session/sessionData.ts';
 import { freshAccessToken } from './freshAccessToken.ts';
@@ -56,7 +56,7 @@ async function forward(
   try {
     const answer = await request(`${api.apiUrl}${target}`, {
       method: req.method as 'GET',
-      headers: headersTowardsApi(req.headers, traceIdOf(res), accessToken, req.ip),
+      headers: headersTowardsApi(req.headers, upstreamTraceOf(res), accessToken, req.ip),
       body: hasRequestBody(req.method, req.headers) ? req : undefined,
       signal: abort.signal,
       dispatcher: api.dispatcher,

@@ -3,7 +3,7 @@ import { forwardedTarget } from './apiProxy.ts';
 import { hasRequestBody, headersTowardsApi, headersTowardsVisitor } from './forwardedHeaders.ts';
 
 describe('headersTowardsApi', () => {
-  it('sends only what the API reads, the traceId and the bearer token; never cookies or the CSRF token', () => {
+  it("sends only what the API reads, the trace (the BFF's own traceparent) and the bearer token; never cookies, the CSRF token or the visitor's trace headers as they came", () => {
     const headers = headersTowardsApi(
       {
         accept: 'application/json',
@@ -14,10 +14,12 @@ describe('headersTowardsApi', () => {
         'x-csrf-token': 'csrf',
         authorization: 'Bearer visitor-supplied',
         'x-trace-id': 'visitor-trace',
+        traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+        tracestate: 'vendor=visitor',
         'x-forwarded-for': '10.0.0.1',
         host: 'bank.example',
       },
-      'trace-12345678',
+      { traceId: '0af7651916cd43dd8448eb211c80319c', traceparent: '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01' },
       'access-token',
     );
     expect(headers).toEqual({
@@ -25,7 +27,8 @@ describe('headersTowardsApi', () => {
       'content-type': 'application/json',
       'content-length': '17',
       'idempotency-key': 'key-12345678',
-      'x-trace-id': 'trace-12345678',
+      'x-trace-id': '0af7651916cd43dd8448eb211c80319c',
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-00f067aa0ba902b7-01',
       authorization: 'Bearer access-token',
     });
   });

@@ -1,11 +1,13 @@
 /**
  * Which headers cross the proxy. Towards the API: only what the API reads (the body's
- * type and length, Accept, Idempotency-Key), the request's traceId and the session's
- * bearer token; never the visitor's cookies, CSRF token or anything else. Towards the
+ * type and length, Accept, Idempotency-Key), the request's trace (X-Trace-Id and a
+ * `traceparent` of the BFF's own span, never the visitor's header as it came) and the
+ * session's bearer token; never the visitor's cookies, CSRF token or anything else. Towards the
  * visitor: everything the API said (status, Retry-After, X-Trace-Id, ...) except
  * hop-by-hop headers, cookies and its security headers; every answer is `no-store`.
  */
 import type { IncomingHttpHeaders } from 'node:http';
+import type { UpstreamTrace } from '../http/problem.ts';
 
 const forwardedToApi = ['accept', 'content-type', 'content-length', 'idempotency-key'] as const;
 
@@ -44,7 +46,7 @@ const notForwardedToVisitor = new Set([
 /** The headers of the request to the API (the visitor's address as X-Forwarded-For, the BFF's own word for it). */
 export function headersTowardsApi(
   visitor: IncomingHttpHeaders,
-  traceId: string,
+  trace: UpstreamTrace,
   accessToken: string,
   visitorAddress?: string,
 ): Record<string, string> {
@@ -53,7 +55,8 @@ export function headersTowardsApi(
     const value = visitor[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  headers['x-trace-id'] = traceId;
+  headers['x-trace-id'] = trace.traceId;
+  if (trace.traceparent) headers.traceparent = trace.traceparent;
   headers.authorization = `Bearer ${accessToken}`;
   if (visitorAddress) headers['x-forwarded-for'] = visitorAddress;
   return headers;

@@ -1,7 +1,8 @@
 /**
  * A transparent tap between the BFF and the API for tests: forwards every request as it
- * is and records what the API answered (status, headers, body bytes), so a test can
- * compare what the browser got with what the API sent, whatever the API answers today.
+ * is and records what the API answered (status, headers, body bytes) and the headers the
+ * BFF sent, so a test can compare what the browser got with what the API sent, whatever
+ * the API answers today.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -14,6 +15,8 @@ interface TappedAnswer {
   status: number;
   headers: Record<string, string | string[] | undefined>;
   body: Buffer;
+  /** What the BFF sent (but host and the connection's own headers). */
+  requestHeaders: Record<string, string | string[] | undefined>;
 }
 
 /** The running tap. */
@@ -47,6 +50,7 @@ export async function startRecordingTap(target: string): Promise<RecordingTap> {
             status: answer.statusCode,
             headers: answer.headers,
             body: bytes,
+            requestHeaders: headers,
           });
           const passed = Object.fromEntries(
             Object.entries(answer.headers).filter(

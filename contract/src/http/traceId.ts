@@ -1,13 +1,15 @@
 /**
- * Every request's traceId, the same rule at the API and the BFF: the caller's
- * `X-Trace-Id` when it is short and plain, else a new one; echoed in the answer. The BFF
- * forwards its id to the API, so one id finds a request in both logs.
+ * Every request's traceId, the same rule at the API and the BFF (adr/0018): the W3C trace
+ * id of the caller's `traceparent` when it is valid, else the caller's `X-Trace-Id` when it
+ * is a W3C trace id (32 lowercase hex digits), else a new one; echoed in the answer as
+ * `X-Trace-Id`. The request gets its own span id, which the BFF sends to the API as the
+ * parent in a `traceparent`, so one trace id finds a request in both logs (and, with
+ * OpenTelemetry on, one trace holds both spans).
  */
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { incomingTrace, startRequestSpan, type RequestSpan } from './traceContext.ts';
 
-/** A traceId a caller may propose: short and plain, else we make our own. */
-export const traceIdPattern = /^[A-Za-z0-9._-]{8,64}$/;
+const spans = new WeakMap<ServerResponse, RequestSpan>();
 
 /**
  * pino-http's options for it: each request's id is its traceId, logged as `traceId`, and
@@ -19,10 +21,27 @@ export const traceIdLogOptions = {
   quietReqLogger: true,
 } as const;
 
-/** pino-http's `genReqId`: the request's traceId, also set as the answer's X-Trace-Id. */
+/** The span of the request this answer belongs to (set by the request log, first in the chain). */
+export function requestSpanOf(res: ServerResponse): RequestSpan | undefined {
+  return spans.get(res);
+}
+
+/** The path without its query (ids in a query never reach a span attribute). */
+function pathOf(req: IncomingMessage): string {
+  const url = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '';
+  const end = url.indexOf('?');
+  return end === -1 ? url : url.slice(0, end);
+}
+
+/** pino-http's `genReqId`: starts the request's span; its trace id is the traceId, also set as the answer's X-Trace-Id. */
 function assignTraceId(req: IncomingMessage, res: ServerResponse): string {
-  const proposed = req.headers['x-trace-id'];
-  const traceId = typeof proposed === 'string' && traceIdPattern.test(proposed) ? proposed : randomUUID();
-  res.setHeader('X-Trace-Id', traceId);
-  return traceId;
+  const span = startRequestSpan({
+    name: req.method ?? 'HTTP',
+    trace: incomingTrace(req.headers),
+    attributes: { 'http.request.method': req.method ?? '', 'url.path': pathOf(req) },
+  });
+  spans.set(res, span);
+  res.once('close', () => span.end(res.writableFinished ? res.statusCode : 499));
+  res.setHeader('X-Trace-Id', span.traceId);
+  return span.traceId;
 }

@@ -7,13 +7,15 @@
  * - a read is never retried after its own abort, which would only double the wait;
  * - a WRITE is never retried: sent again it could spend twice;
  * - the caller's AbortSignal (the visitor's Stop) ends the read at once: RequestStopped;
- * - a connection that fails before any answer throws ConnectionFailed.
+ * - a connection that fails before any answer throws ConnectionFailed;
+ * - every attempt carries a W3C `traceparent`: one trace id per request, a new span id per attempt (traceparent.ts).
  * The answer itself (any status) is returned untouched: deciding what it means is toApiProblem's job.
  */
 import { readRetryWaitMs, withJitter, type AttemptOutcome } from './readRetryWait.ts';
 import { ConnectionFailed, RequestStopped, RequestTimedOut } from './requestErrors.ts';
 import { browserEnvironment, type RequestEnvironment } from './requestEnvironment.ts';
 import { MAX_JITTER_FRACTION, READ_BUDGET_MS, SPA_ABORT_MS } from './timings.ts';
+import { newTraceId, traceparentFor } from './traceparent.ts';
 
 /** Per-request limits; each defaults to the table in timings.ts. */
 export interface RequestLimits {
@@ -37,7 +39,7 @@ export function createResilientFetch(env: RequestEnvironment = browserEnvironmen
   // AbortSignal.timeout would bypass; and AbortSignal.any (Chrome 116, Firefox 124,
   // Safari 17.4) is newer than the browsers the build targets (Vite's default:
   // Chrome 111, Firefox 114, Safari 16.4).
-  async function attempt(request: Request, abortAfterMs: number, callerSignal: AbortSignal): Promise<AttemptOutcome> {
+  async function attempt(request: Request, abortAfterMs: number, callerSignal: AbortSignal, traceId: string): Promise<AttemptOutcome> {
     if (callerSignal.aborted) return { error: new RequestStopped() };
     const controller = new AbortController();
     let timedOut = false;
@@ -48,7 +50,9 @@ export function createResilientFetch(env: RequestEnvironment = browserEnvironmen
     const onStop = () => controller.abort();
     callerSignal.addEventListener('abort', onStop, { once: true });
     try {
-      const response = await env.fetch(new Request(request, { signal: controller.signal }));
+      const headers = new Headers(request.headers);
+      headers.set('traceparent', traceparentFor(traceId));
+      const response = await env.fetch(new Request(request, { signal: controller.signal, headers }));
       return { response };
     } catch (cause) {
       if (timedOut) return { error: new RequestTimedOut(abortAfterMs) };
@@ -72,10 +76,11 @@ export function createResilientFetch(env: RequestEnvironment = browserEnvironmen
     const callerSignal = request.signal;
     const isRead = READ_METHODS.has(request.method.toUpperCase());
     const startedAt = env.now();
+    const traceId = newTraceId();
 
-    if (!isRead || !retryReads) return settle(await attempt(request, abortAfterMs, callerSignal));
+    if (!isRead || !retryReads) return settle(await attempt(request, abortAfterMs, callerSignal, traceId));
 
-    const first = await attempt(request.clone(), Math.min(abortAfterMs, readBudgetMs), callerSignal);
+    const first = await attempt(request.clone(), Math.min(abortAfterMs, readBudgetMs), callerSignal, traceId);
     const waitMs = await readRetryWaitMs(first);
     if (waitMs === null) return settle(first);
     const jitteredMs = withJitter(waitMs, env.random(), MAX_JITTER_FRACTION);
@@ -85,6 +90,6 @@ export function createResilientFetch(env: RequestEnvironment = browserEnvironmen
     if (callerSignal.aborted) throw new RequestStopped();
     const leftMs = readBudgetMs - (env.now() - startedAt);
     if (leftMs <= 0) return settle(first);
-    return settle(await attempt(request, Math.min(abortAfterMs, leftMs), callerSignal));
+    return settle(await attempt(request, Math.min(abortAfterMs, leftMs), callerSignal, traceId));
   };
 }
