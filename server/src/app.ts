@@ -55,7 +55,7 @@ import { traceIdLogOptions, trustProxySetting } from '@tidewater/contract/http';
 import * as OpenApiValidator from 'express-openapi-validator';
 import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
-import type { ServerConfig } from './config.ts';
+import { resilienceOff, type ServerConfig } from './config.ts';
 import { type Database, databaseMarks, memoryMarks } from './data/connections/index.ts';
 import { createDataLayer } from './data/createDataLayer.ts';
 import { accessTokens } from './domain/accessTokens.ts';
@@ -163,7 +163,8 @@ export function createApp(options: {
   mountOperations(app, handlers, {
     authenticate,
     beginRequest: (userId) => data.beginRequest(userId),
-    deadlineMs: config.requestDeadlineMs,
+    // BENCH_RESILIENCE=off (bench only, adr/0015): no deadline is armed.
+    deadlineMs: resilienceOff(config) ? undefined : config.requestDeadlineMs,
   });
   app.use(problemHandler(config.retryAfterSeconds));
   return app;

@@ -109,6 +109,12 @@ export const defaults = {
   dbConnectionBackoffMs: [2_000, 3_000, 5_000] as readonly number[],
   /** 5 s (DB_CONNECTION_ATTEMPT_TIMEOUT_MS): one attempt at the connection service. */
   dbConnectionAttemptTimeoutMs: 5_000,
+  /**
+   * on (BENCH_RESILIENCE): BENCH-ONLY. `off` bypasses the request deadline, the commit gate,
+   * the cancellable client, the retry policy and the readiness gate, so `npm run bench` can
+   * measure what they cost (adr/0015). Refused when NODE_ENV=production; logged loudly otherwise.
+   */
+  benchResilience: 'on',
 } as const;
 
 /** The resolved configuration: the defaults with the environment's overrides applied. */
@@ -184,6 +190,7 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   dbConnectionAttempts: 'DB_CONNECTION_ATTEMPTS',
   dbConnectionBackoffMs: 'DB_CONNECTION_BACKOFF_MS',
   dbConnectionAttemptTimeoutMs: 'DB_CONNECTION_ATTEMPT_TIMEOUT_MS',
+  benchResilience: 'BENCH_RESILIENCE',
 };
 
 /**
@@ -245,8 +252,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (!['memory', 'database'].includes(config.readYourWritesStore)) {
     throw new ConfigError(`READ_YOUR_WRITES_STORE must be "memory" or "database", got "${config.readYourWritesStore}"`);
   }
+  if (!['on', 'off'].includes(config.benchResilience)) {
+    throw new ConfigError(`BENCH_RESILIENCE must be "on" or "off", got "${config.benchResilience}"`);
+  }
+  if (config.benchResilience === 'off' && env.NODE_ENV === 'production') {
+    throw new ConfigError('BENCH_RESILIENCE=off switches the deadline, commit gate, retries and readiness gate off: it is for `npm run bench` only, never with NODE_ENV=production');
+  }
   checkTimeoutChain(config, env);
   return config;
+}
+
+/** True when BENCH_RESILIENCE=off: the bench-only switch that bypasses the resilience layers (adr/0015). */
+export function resilienceOff(config: Pick<Config, 'benchResilience'>): boolean {
+  return config.benchResilience === 'off';
 }
 
 /** The longest total the retry policy can wait: each of its waits is at most its capped step. */

@@ -5,7 +5,7 @@
  * everything cleanly on SIGINT/SIGTERM.
  */
 import { pino } from 'pino';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig, resilienceOff } from './config.ts';
 import { openBankDatabase } from './data/connections/index.ts';
 import { createApp } from './app.ts';
 import { guardProcess } from './processGuard.ts';
@@ -20,6 +20,9 @@ guardProcess(logger);
 async function main(): Promise<void> {
   const config = loadConfig();
   const stopTracing = await startTracing('tidewater-api', logger);
+  if (resilienceOff(config)) {
+    logger.warn('BENCH_RESILIENCE=off: NO request deadline, commit gate, cancellable client, retry policy or readiness gate. For `npm run bench` only; never serve customers like this.');
+  }
   const secret = signingSecret(config, logger);
   const { database, applied } = await openBankDatabase(config, logger);
   logger.info({ applied, kind: database.kind }, 'database ready');

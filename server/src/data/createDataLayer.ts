@@ -5,9 +5,9 @@
  * deadline as Prisma's `maxWait` and `timeout` (never Prisma's own 2 s / 5 s by accident).
  */
 import type { Logger } from 'pino';
-import type { ServerConfig } from '../config.ts';
+import { resilienceOff, type ServerConfig } from '../config.ts';
 import { currentContext } from '../request/requestContext.ts';
-import { ContentionExhausted, retryBudget, policyFor, type RetryPolicy, type RetryReason, classify, runAttempt } from './retry/index.ts';
+import { ContentionExhausted, retryBudget, none, policyFor, type RetryPolicy, type RetryReason, classify, runAttempt } from './retry/index.ts';
 import type { DataLayer, ReadConnection, TransactionOptions, Tx } from './dataLayer.ts';
 import { type Database, memoryMarks, type ReadYourWritesStore, watchGates, type ReadinessGate } from './connections/index.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
@@ -51,7 +51,8 @@ function defaultPolicy(database: Database, config: ServerConfig, logger: Logger)
 export function createDataLayer(options: DataLayerOptions): DataLayer {
   const { database, config, logger } = options;
   const { prisma } = database;
-  const policy = options.policy ?? defaultPolicy(database, config, logger);
+  // BENCH_RESILIENCE=off (bench only, adr/0015): one attempt, never retried.
+  const policy = options.policy ?? (resilienceOff(config) ? none() : defaultPolicy(database, config, logger));
   const marks = options.marks ?? memoryMarks();
   const signal = () => currentContext()?.signal;
 

@@ -64,10 +64,11 @@ export type DatabaseConfig = Pick<
   | 'dbStatementTimeoutMs'
   | 'requestDeadlineMs'
   | 'dbReadinessProbeMs'
->;
+> & Partial<Pick<ServerConfig, 'benchResilience'>>;
 
 /** The pg pool settings from the config table (one place, also used by tests). */
 function poolConfig(url: string, config: DatabaseConfig, options: { readOnly?: boolean; max?: number } = {}): pg.PoolConfig {
+  const bare = config.benchResilience === 'off';
   return {
     connectionString: url,
     max: options.max ?? config.dbPoolMax,
@@ -77,7 +78,8 @@ function poolConfig(url: string, config: DatabaseConfig, options: { readOnly?: b
     idle_in_transaction_session_timeout: config.requestDeadlineMs + 20_000,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
-    Client: CancellableClient,
+    // BENCH_RESILIENCE=off (bench only): pg's own client, which cancels nothing.
+    ...(bare ? {} : { Client: CancellableClient }),
     ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
   };
 }
@@ -106,8 +108,9 @@ const primaryReadOnlyPoolMax = (config: DatabaseConfig) => Math.max(2, Math.floo
 
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite in `dataDir`. */
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
+  // BENCH_RESILIENCE=off (bench only, adr/0015): no commit gate.
   const gate = (factory: SqlDriverAdapterFactory) =>
-    withCommitGate(factory, { ...options.commitGate, commitTimeoutMs: config.dbConnectTimeoutMs });
+    config.benchResilience === 'off' ? factory : withCommitGate(factory, { ...options.commitGate, commitTimeoutMs: config.dbConnectTimeoutMs });
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config, gate, options.logger);
 
   if (config.dataDir !== 'memory://') mkdirSync(config.dataDir, { recursive: true });
@@ -142,14 +145,15 @@ async function openPostgres(
     readinessGate({ name, probe: () => probeLogin(gateUrl, config.dbConnectTimeoutMs), intervalMs: config.dbReadinessProbeMs, logger });
   const pool = (poolUrl: string, serverGate: ReadinessGate, poolOptions: { readOnly?: boolean; max?: number } = {}) => {
     const settings: CancellablePoolConfig = { ...poolConfig(poolUrl, config, poolOptions), onConnectionError };
-    const created = new GatedPool(settings, serverGate);
+    // BENCH_RESILIENCE=off (bench only, adr/0015): a plain pg pool, behind no readiness gate.
+    const created = config.benchResilience === 'off' ? new pg.Pool(settings) : new GatedPool(settings, serverGate);
     // pg-pool re-emits an idle client's error here after dropping it; the client's own listener logged it.
     created.on('error', () => {});
     return created;
   };
   const primaryGate = gateOf('primary', url);
   const replicaGate = config.databaseReplicaUrl ? gateOf('replica', config.databaseReplicaUrl) : undefined;
-  const gates = [primaryGate, ...(replicaGate ? [replicaGate] : [])];
+  const gates = config.benchResilience === 'off' ? [] : [primaryGate, ...(replicaGate ? [replicaGate] : [])];
   const primaryPool = pool(url, primaryGate);
   const primaryReadOnlyPool = pool(url, primaryGate, { readOnly: true, max: primaryReadOnlyPoolMax(config) });
   const replicaPool = config.databaseReplicaUrl && replicaGate ? pool(config.databaseReplicaUrl, replicaGate, { readOnly: true }) : undefined;

@@ -10,7 +10,7 @@
  */
 export { ContentionExhausted, isContentionExhausted } from './contentionExhausted.ts';
 export { retryBudget } from './retryBudget.ts';
-export { exponential, policyFor, type RetryPolicy, type RetryReason } from './retryPolicy.ts';
+export { exponential, none, policyFor, type RetryPolicy, type RetryReason } from './retryPolicy.ts';
 export { currentTransactionAttempt, runAttempt } from './transactionAttempt.ts';
 export { classify } from './transient.ts';
 export { isUniqueViolation } from './uniqueViolation.ts';

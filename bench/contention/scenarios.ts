@@ -1,0 +1,132 @@
+/**
+ * The contention scenarios (run by `npm run bench:contention -w bench`, run.ts, and by
+ * `npm run bench`): against the real API on loopback and its database, side by side in the same run, the bank's path
+ * (HTTP to the API: ordered row locks, bounded lock waits, 8 attempts, busy only after a
+ * re-check) and a naive baseline on the same database (naiveBaseline.ts: optimistic
+ * version check, 8 attempts, no ordering):
+ *
+ * 1. N parallel deposits into one account (N = 24, 100, 500; BENCH_SIZES overrides);
+ * 2. N parallel transfers between two accounts, half in each direction;
+ * 3. 24 parallel withdrawals from an account that covers the 21 small ones and one of the
+ *    3 large ones.
+ *
+ * For each: answers that moved money, busy answers, refusals, anything else, p50/p99
+ * latency, and the ledger check (each balance is the sum of its ledger rows; the total is
+ * what the run says: no lost update, money conserved). Bounded: every request times out
+ * after 120 s and each scenario after BENCH_SCENARIO_TIMEOUT_MS (180 s); the baseline
+ * starts no attempt after BENCH_NAIVE_BUDGET_MS (60 s) of a scenario and counts what is
+ * left as "other" (its opposite transfers deadlock, and each deadlock costs PostgreSQL's
+ * deadlock_timeout of 1 s to notice).
+ */
+import pg from 'pg';
+import { apiDeposit, apiTransfer, apiWithdraw, authorizations, openAccount, signUp } from './apiPath.ts';
+import { ledgerCheck } from './ledgerCheck.ts';
+import { naiveBaseline } from './naiveBaseline.ts';
+import { runAll, type Tally } from './stats.ts';
+
+const scenarioTimeoutMs = Number(process.env.BENCH_SCENARIO_TIMEOUT_MS ?? 180_000);
+const defaultNaiveBudgetMs = Number(process.env.BENCH_NAIVE_BUDGET_MS ?? 60_000);
+
+/** One scenario at one size on one path. */
+export interface Row extends Tally {
+  scenario: string;
+  n: number;
+  path: 'bank' | 'naive';
+  ledger: string;
+}
+
+/** Runs one scenario under its time bound. */
+async function bounded<T>(name: string, work: () => Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${name} took longer than ${scenarioTimeoutMs} ms`)), scenarioTimeoutMs);
+  });
+  try {
+    return await Promise.race([work(), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Prints the rows as a table. */
+export function print(rows: Row[]): void {
+  const header = ['scenario', 'N', 'path', 'moved', 'busy', 'refused', 'other', 'p50 ms', 'p99 ms', 'wall s', 'ledger check'];
+  const lines = rows.map((r) => [r.scenario, r.n, r.path, r.ok, r.busy, r.refused, r.other, r.p50.toFixed(0), r.p99.toFixed(0), (r.wallMs / 1000).toFixed(1), r.ledger].map(String));
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
+  const format = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  console.log(['', format(header), format(widths.map((w) => '-'.repeat(w))), ...lines.map(format)].join('\n'));
+  for (const r of rows.filter((row) => row.others.length)) console.log(`  other answers (${r.scenario}, N=${r.n}, ${r.path}): ${r.others.join(', ')}`);
+}
+
+/**
+ * Runs every scenario at each of `sizes` against the API at `apiUrl` and its database at
+ * `databaseUrl`; answers the rows (also when one failed part-way, then it rethrows after).
+ */
+export async function runContention(apiUrl: string, databaseUrl: string, sizes: number[], options: { naiveBudgetMs?: number } = {}): Promise<Row[]> {
+  const naiveBudgetMs = options.naiveBudgetMs ?? defaultNaiveBudgetMs;
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 12 });
+  let giveUpAt = 0;
+  const naive = naiveBaseline(pool, () => giveUpAt || Date.now() + naiveBudgetMs);
+  const rows: Row[] = [];
+  const record = async (scenario: string, n: number, path: Row['path'], tallyOf: () => Promise<Tally>, check: () => Promise<string>) => {
+    giveUpAt = Date.now() + naiveBudgetMs;
+    const result = await bounded(`${scenario} N=${n} ${path}`, tallyOf);
+    rows.push({ ...result, scenario, n, path, ledger: await check() });
+    console.error(`done: ${scenario} N=${n} ${path}`);
+  };
+  try {
+    const customer = await signUp(apiUrl, 'bench');
+    // Warm both paths up (JIT, pools, prepared plans) so the first scenario is not the cold one.
+    const warmUp = await openAccount(customer, 'warm-up');
+    for (let i = 0; i < 20; i++) {
+      await apiDeposit(customer, warmUp, 1);
+      await naive.deposit(warmUp, 1);
+    }
+
+    for (const n of sizes) {
+      for (const path of ['bank', 'naive'] as const) {
+        const accountId = await openAccount(customer, `deposits ${n} ${path}`);
+        let moved = 0n;
+        await record('deposits to one account', n, path, async () => {
+          const result = await runAll(n, () => (path === 'bank' ? apiDeposit(customer, accountId, 100) : naive.deposit(accountId, 100)));
+          moved = BigInt(result.ok) * 100n;
+          return result;
+        }, () => ledgerCheck(pool, [accountId], moved));
+      }
+    }
+
+    for (const n of sizes) {
+      for (const path of ['bank', 'naive'] as const) {
+        const fund = n * 100;
+        const a = await openAccount(customer, `transfers A ${n} ${path}`, fund);
+        const b = await openAccount(customer, `transfers B ${n} ${path}`, fund);
+        await record('transfers A<->B', n, path, () =>
+          runAll(n, (i) => {
+            const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
+            return path === 'bank' ? apiTransfer(customer, from, to, 100) : naive.transfer(from, to, 100);
+          }),
+        () => ledgerCheck(pool, [a, b], BigInt(2 * fund)));
+      }
+    }
+
+    // 21 withdrawals of 1.00 and 3 of 10.00 from 31.00: all the small ones and one large one fit.
+    const amounts = [...Array(21).fill(100), 1_000, 1_000, 1_000] as number[];
+    const fund = 21 * 100 + 1_000;
+    for (const path of ['bank', 'naive'] as const) {
+      const accountId = await openAccount(customer, `withdrawals ${path}`, fund);
+      const authorizationIds = path === 'bank' ? await authorizations(customer, amounts.length) : [];
+      let withdrawn = 0n;
+      await record('withdrawal race', amounts.length, path, () =>
+        runAll(amounts.length, async (i) => {
+          const result = path === 'bank' ? await apiWithdraw(customer, accountId, amounts[i]!, authorizationIds[i]!) : await naive.withdraw(accountId, amounts[i]!);
+          if (result.outcome === 'ok') withdrawn += BigInt(amounts[i]!);
+          return result;
+        }),
+      () => ledgerCheck(pool, [accountId], BigInt(fund) - withdrawn));
+    }
+  } finally {
+    await pool.end();
+  }
+  return rows;
+}
+

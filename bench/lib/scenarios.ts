@@ -1,0 +1,424 @@
+/**
+ * The scenarios of `npm run bench` (issue 15 item 1), each answering ratios against a
+ * baseline measured in the same run, and absolute figures for the chart.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { startPrimary, startReplica, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { SCALED_CHAIN } from '../../contract-tests/support/scaledApi.ts';
+import { defaults } from '../../server/src/config.ts';
+import { apiDeposit, signUp, type ApiCustomer } from '../contention/apiPath.ts';
+import { runContention, type Row } from '../contention/scenarios.ts';
+import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
+import { closedLoop, type LoadResult, type Operation } from './load.ts';
+import { ratio, ratioOf, type Figure, type ScenarioResult } from './report.ts';
+
+/** How big a run is. */
+export interface Size {
+  clients: number;
+  /** Seconds of load per measurement. */
+  seconds: number;
+  runs: number;
+  contentionSizes: number[];
+  /** Also time outages on the real default chain (a 40 s deadline: about two minutes). */
+  realDefaults: boolean;
+  /** The naive contention baseline starts no attempt after this long in a scenario (its opposite transfers deadlock, 1 s each). */
+  naiveBudgetMs: number;
+}
+
+/** What every API of the bench runs with: warn, so request logging is not what we measure. */
+const apiEnv = { LOG_LEVEL: 'warn' };
+
+/** The bank's database, the API on it and a customer with accounts. */
+export interface Bench {
+  cluster: PgCluster;
+  databaseUrl: string;
+  api: ApiProcess;
+  pool: pg.Pool;
+  customer: ApiCustomer;
+  userId: string;
+}
+
+/** Starts the throwaway primary (test-support: fsync off) and the real API on it. */
+export async function startBench(): Promise<Bench> {
+  const cluster = await startPrimary();
+  const databaseUrl = cluster.urlFor('tidewater');
+  const api = await startApi({ ...apiEnv, DATABASE_URL: databaseUrl });
+  // The API's pool size (DB_POOL_MAX), so the baseline has the same number of connections.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: defaults.dbPoolMax });
+  const customer = await signUp(api.url, 'bench');
+  return { cluster, databaseUrl, api, pool, customer, userId: userIdOf(customer) };
+}
+
+/** The user id behind a customer's access token (its `sub` claim). */
+function userIdOf(customer: ApiCustomer): string {
+  const claims = JSON.parse(Buffer.from(customer.token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string };
+  return claims.sub;
+}
+
+const depositVia = (customer: ApiCustomer, accountId: () => string): Operation => async () => {
+  const reply = await apiDeposit(customer, accountId(), 100);
+  return reply.outcome === 'ok' ? true : `${reply.outcome} ${reply.detail ?? ''}`.trim();
+};
+
+const bareVia = (pool: pg.Pool, accountId: () => string): Operation => async () => {
+  await bareDeposit(pool, accountId(), 100);
+  return true;
+};
+
+const listAccounts = (baseUrl: string, token: string): Operation => async () => {
+  const response = await fetch(`${baseUrl}/api/accounts`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(120_000) });
+  await response.arrayBuffer();
+  return response.status === 200 ? true : `status ${response.status}`;
+};
+
+const pick = (ids: string[]) => () => ids[Math.floor(Math.random() * ids.length)]!;
+const describe = (name: string, r: LoadResult) =>
+  `${name}: ${r.throughput.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ok ${r.ok}, failed ${r.failed}${r.failures.length ? ` (${r.failures.join('; ')})` : ''}`;
+
+/** Warms a path up (JIT, pools, plans) so the first measurement is not the cold one. */
+async function warmUp(operation: Operation, count = 30): Promise<void> {
+  for (let i = 0; i < count; i++) await operation(0);
+}
+
+/** Means of each absolute figure over the runs, for the chart. */
+function meanFigures(all: Figure[][]): Figure[] {
+  return (all[0] ?? []).map((figure, i) => ({ ...figure, value: all.reduce((sum, run) => sum + run[i]!.value, 0) / all.length }));
+}
+
+/**
+ * limit: deposits into ONE account and spread over 200, through the API and as the bare
+ * SQL (bareDeposit.ts), each for `seconds` with `clients` concurrent clients.
+ */
+export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioResult> {
+  const { pool, customer, userId } = bench;
+  const [apiOne] = await openAccountsInSql(pool, userId, 1, 'limit api one');
+  const [bareOne] = await openAccountsInSql(pool, userId, 1, 'limit bare one');
+  const apiMany = await openAccountsInSql(pool, userId, 200, 'limit api many');
+  const bareMany = await openAccountsInSql(pool, userId, 200, 'limit bare many');
+  const durationMs = size.seconds * 1000;
+  await warmUp(depositVia(customer, () => apiOne!));
+  await warmUp(bareVia(pool, () => bareOne!));
+  const runs: Record<string, number[]> = {};
+  const add = (name: string, value: number) => (runs[name] ??= []).push(value);
+  const figures: Figure[][] = [];
+  const notes: string[] = [];
+  for (let run = 0; run < size.runs; run++) {
+    const apiSingle = await closedLoop(size.clients, durationMs, depositVia(customer, () => apiOne!));
+    const bareSingle = await closedLoop(size.clients, durationMs, bareVia(pool, () => bareOne!));
+    const apiSpread = await closedLoop(size.clients, durationMs, depositVia(customer, pick(apiMany)));
+    const bareSpread = await closedLoop(size.clients, durationMs, bareVia(pool, pick(bareMany)));
+    add('one account: API/bare throughput', ratio(apiSingle.throughput, bareSingle.throughput));
+    add('one account: API/bare p50', ratio(apiSingle.p50, bareSingle.p50));
+    add('200 accounts: API/bare throughput', ratio(apiSpread.throughput, bareSpread.throughput));
+    add('200 accounts: API/bare p50', ratio(apiSpread.p50, bareSpread.p50));
+    figures.push([
+      { label: 'one account, bare SQL', value: bareSingle.throughput, unit: 'deposits/s' },
+      { label: 'one account, API', value: apiSingle.throughput, unit: 'deposits/s' },
+      { label: '200 accounts, bare SQL', value: bareSpread.throughput, unit: 'deposits/s' },
+      { label: '200 accounts, API', value: apiSpread.throughput, unit: 'deposits/s' },
+      { label: 'one account, bare SQL p50', value: bareSingle.p50, unit: 'ms' },
+      { label: 'one account, API p50', value: apiSingle.p50, unit: 'ms' },
+      { label: '200 accounts, bare SQL p50', value: bareSpread.p50, unit: 'ms' },
+      { label: '200 accounts, API p50', value: apiSpread.p50, unit: 'ms' },
+    ]);
+    notes.push(
+      `run ${run + 1}: ${describe('one/API', apiSingle)}; ${describe('one/bare', bareSingle)}; ${describe('200/API', apiSpread)}; ${describe('200/bare', bareSpread)}`,
+    );
+  }
+  return {
+    name: 'limit',
+    ratios: [
+      ratioOf('one account: API/bare throughput', runs['one account: API/bare throughput']!, 'bare SQL', '≥ 0.5'),
+      ratioOf('one account: API/bare p50', runs['one account: API/bare p50']!, 'bare SQL'),
+      ratioOf('200 accounts: API/bare throughput', runs['200 accounts: API/bare throughput']!, 'bare SQL', '≥ 0.35'),
+      ratioOf('200 accounts: API/bare p50', runs['200 accounts: API/bare p50']!, 'bare SQL'),
+    ],
+    figures: meanFigures(figures),
+    notes: [`${size.clients} clients, ${size.seconds} s each, the baseline on a pg pool of ${defaults.dbPoolMax} (DB_POOL_MAX)`, ...notes],
+  };
+}
+
+/**
+ * overhead: the same API with its resilience layers off (BENCH_RESILIENCE=off, a second
+ * process on the same database) against on, for `GET /api/accounts` and a deposit spread
+ * over 200 accounts. Overhead = on/off p50 and off/on throughput (1.0: free; target ≤ 1.05).
+ */
+export async function overheadScenario(bench: Bench, size: Size): Promise<ScenarioResult> {
+  const { pool, customer, userId, api, databaseUrl } = bench;
+  const off = await startApi({ ...apiEnv, DATABASE_URL: databaseUrl, BENCH_RESILIENCE: 'off' });
+  try {
+    const warned = off.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'));
+    const accounts = await openAccountsInSql(pool, userId, 200, 'overhead');
+    const durationMs = size.seconds * 1000;
+    const servers = { on: api.url, off: off.url };
+    for (const url of Object.values(servers)) {
+      await warmUp(listAccounts(url, customer.token));
+      await warmUp(depositVia({ ...customer, baseUrl: url }, pick(accounts)));
+    }
+    const runs: Record<string, number[]> = {};
+    const add = (name: string, value: number) => (runs[name] ??= []).push(value);
+    const figures: Figure[][] = [];
+    const notes: string[] = [];
+    for (let run = 0; run < size.runs; run++) {
+      // Alternating on and off, so a drift of the machine's load falls on both.
+      const getOn = await closedLoop(size.clients, durationMs, listAccounts(servers.on, customer.token));
+      const getOff = await closedLoop(size.clients, durationMs, listAccounts(servers.off, customer.token));
+      const depositOff = await closedLoop(size.clients, durationMs, depositVia({ ...customer, baseUrl: servers.off }, pick(accounts)));
+      const depositOn = await closedLoop(size.clients, durationMs, depositVia({ ...customer, baseUrl: servers.on }, pick(accounts)));
+      add('GET /api/accounts: p50 on/off', ratio(getOn.p50, getOff.p50));
+      add('GET /api/accounts: throughput off/on', ratio(getOff.throughput, getOn.throughput));
+      add('deposit: p50 on/off', ratio(depositOn.p50, depositOff.p50));
+      add('deposit: throughput off/on', ratio(depositOff.throughput, depositOn.throughput));
+      figures.push([
+        { label: 'GET /api/accounts, layers on', value: getOn.throughput, unit: 'requests/s' },
+        { label: 'GET /api/accounts, layers off', value: getOff.throughput, unit: 'requests/s' },
+        { label: 'deposit, layers on', value: depositOn.throughput, unit: 'deposits/s' },
+        { label: 'deposit, layers off', value: depositOff.throughput, unit: 'deposits/s' },
+      ]);
+      notes.push(`run ${run + 1}: ${describe('GET on', getOn)}; ${describe('GET off', getOff)}; ${describe('deposit on', depositOn)}; ${describe('deposit off', depositOff)}`);
+    }
+    return {
+      name: 'overhead',
+      ratios: ['GET /api/accounts: p50 on/off', 'GET /api/accounts: throughput off/on', 'deposit: p50 on/off', 'deposit: throughput off/on'].map((name) =>
+        ratioOf(name, runs[name]!, 'layers off (BENCH_RESILIENCE=off)', '≤ 1.05'),
+      ),
+      figures: meanFigures(figures),
+      notes: [`the layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`, ...notes],
+    };
+  } finally {
+    await off.stop();
+  }
+}
+
+/** Signs up, again after a 503: on the scaled chain (2.5 s) a password hash on a loaded 2-core machine can miss the deadline. */
+async function signUpPatiently(url: string, label: string): Promise<ApiCustomer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await signUp(url, label);
+    } catch (error) {
+      if (attempt >= 8 || !String(error).includes('503')) throw error;
+      await sleep(1_000);
+    }
+  }
+}
+
+/** One request's answer and when it came, from `from` (ms since epoch). */
+async function timed(url: string, token: string, clientTimeoutMs: number): Promise<{ status: number | undefined; ms: number }> {
+  const started = Date.now();
+  const status = await fetch(`${url}/api/accounts`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(clientTimeoutMs) }).then(
+    async (r) => (await r.arrayBuffer(), r.status),
+    () => undefined,
+  );
+  return { status, ms: Date.now() - started };
+}
+
+/** Polls until a 2xx; answers ms from `since`. */
+async function firstSuccess(url: string, token: string, since: number, withinMs: number): Promise<number> {
+  while (Date.now() - since < withinMs) {
+    const { status } = await timed(url, token, 5_000);
+    if (status !== undefined && status < 300) return Date.now() - since;
+    await sleep(25);
+  }
+  return Number.NaN;
+}
+
+/**
+ * outage timings on one chain, on a throwaway cluster of its own: database stopped → the
+ * first 503, and the next one (the retry budget's case: see the note), database back →
+ * the first 2xx; database hung (SIGSTOP) → the 503 at the deadline; resumed → first 2xx.
+ */
+async function outageOn(chain: 'scaled' | 'default'): Promise<{ ratios: Array<[string, number, string]>; figures: Figure[]; notes: string[] }> {
+  const env: Record<string, string> = chain === 'scaled' ? { ...SCALED_CHAIN, LOG_LEVEL: 'warn' } : { ...apiEnv };
+  const deadlineMs = Number(env.REQUEST_DEADLINE_MS ?? defaults.requestDeadlineMs);
+  const probeMs = Number(env.DB_READINESS_PROBE_MS ?? defaults.dbReadinessProbeMs);
+  const cluster = await startPrimary();
+  const api = await startApi({ ...env, DATABASE_URL: cluster.urlFor('tidewater') }).catch(async (error: unknown) => {
+    await cluster.destroy();
+    throw error;
+  });
+  const clientTimeoutMs = deadlineMs + 15_000;
+  try {
+    const customer = await signUpPatiently(api.url, 'outage');
+    for (let i = 0; i < 5; i++) await timed(api.url, customer.token, 5_000);
+    await cluster.stop();
+    const stoppedFirst = await timed(api.url, customer.token, clientTimeoutMs);
+    const stoppedNext = await timed(api.url, customer.token, clientTimeoutMs);
+    await cluster.start();
+    const backAfterStop = await firstSuccess(api.url, customer.token, Date.now(), 60_000);
+    await cluster.pause();
+    const hung = await timed(api.url, customer.token, clientTimeoutMs);
+    await cluster.resume();
+    const backAfterHang = await firstSuccess(api.url, customer.token, Date.now(), 60_000);
+    const statusOk = (r: { status: number | undefined }) => r.status === 503;
+    const only503 = (r: { status: number | undefined; ms: number }) => (statusOk(r) ? r.ms : Number.NaN);
+    const label = chain === 'scaled' ? 'scaled chain' : 'default chain';
+    return {
+      ratios: [
+        [`${label}: stopped → first 503 / deadline`, ratio(only503(stoppedFirst), deadlineMs), `the deadline (${deadlineMs / 1000} s)`],
+        [`${label}: stopped → next 503 / deadline`, ratio(only503(stoppedNext), deadlineMs), `the deadline (${deadlineMs / 1000} s)`],
+        [`${label}: hung → 503 / deadline`, ratio(only503(hung), deadlineMs), `the deadline (${deadlineMs / 1000} s)`],
+        [`${label}: back after stop → first 2xx / probe interval`, ratio(backAfterStop, probeMs), `the readiness probe (${probeMs} ms)`],
+        [`${label}: back after hang → first 2xx / probe interval`, ratio(backAfterHang, probeMs), `the readiness probe (${probeMs} ms)`],
+      ],
+      figures: [
+        { label: `${label}: stopped → first 503`, value: stoppedFirst.ms / 1000, unit: 's' },
+        { label: `${label}: stopped → next 503`, value: stoppedNext.ms / 1000, unit: 's' },
+        { label: `${label}: hung → 503`, value: hung.ms / 1000, unit: 's' },
+        { label: `${label}: back after stop → 2xx`, value: backAfterStop / 1000, unit: 's' },
+        { label: `${label}: back after hang → 2xx`, value: backAfterHang / 1000, unit: 's' },
+      ],
+      notes: [
+        `${label}: stopped → ${stoppedFirst.status ?? 'no answer'} at ${stoppedFirst.ms} ms, next ${stoppedNext.status ?? 'no answer'} at ${stoppedNext.ms} ms; ` +
+          `hung → ${hung.status ?? 'no answer'} at ${hung.ms} ms (deadline ${deadlineMs} ms, ${hung.ms - deadlineMs >= 0 ? '+' : ''}${hung.ms - deadlineMs} ms); ` +
+          `first 2xx ${backAfterStop} ms after the start returned, ${backAfterHang} ms after the resume`,
+      ],
+    };
+  } finally {
+    await api.stop();
+    await cluster.destroy();
+  }
+}
+
+/** outage timings on the scaled chain and (unless smoke) the real default one. */
+export async function outageScenario(size: Size): Promise<ScenarioResult> {
+  const chains: Array<'scaled' | 'default'> = size.realDefaults ? ['scaled', 'default'] : ['scaled'];
+  const results = [];
+  for (const chain of chains) results.push(await outageOn(chain));
+  return {
+    name: 'outage',
+    ratios: results.flatMap((r) => r.ratios.map(([name, value, baseline]) => ratioOf(name, [value], baseline))),
+    figures: results.flatMap((r) => r.figures),
+    notes: [
+      'one probe each (not a median): the default deadline is 40 s',
+      'the readiness gate (adr/0011) makes "a 503 once the retry budget is spent" the same case as the first: a stopped database closes the gate, an attempt that meets it waits for it (spending no retry, no budget token) until the deadline, so both answer 503 at the deadline; the "next 503" is that second request',
+      ...(size.realDefaults ? [] : ['--smoke: the scaled chain only (the real default chain takes about two minutes)']),
+      ...results.flatMap((r) => r.notes),
+    ],
+  };
+}
+
+/** The statements `pg_stat_statements` counted on a server's `tidewater` database since its last reset. */
+async function statements(url: string): Promise<number> {
+  const client = new pg.Client(url);
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ calls: string | null }>(
+      `SELECT sum(calls)::text AS calls FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = 'tidewater')`,
+    );
+    return Number(rows[0]?.calls ?? 0);
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+async function reset(url: string): Promise<void> {
+  const client = new pg.Client(url);
+  client.on('error', () => {});
+  await client.connect();
+  try {
+    await client.query('SELECT pg_stat_statements_reset()');
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/**
+ * replica: a primary with a streaming replica (pg_stat_statements loaded on both), an API
+ * without the replica and one with it; the same read load (`GET /api/accounts`, customers
+ * whose read-your-writes marks have expired) on each. Counts the statements each server
+ * ran per request.
+ */
+export async function replicaScenario(size: Size): Promise<ScenarioResult> {
+  const primary = await startPrimary({ settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } });
+  const apis: ApiProcess[] = [];
+  let replica: PgCluster | undefined;
+  try {
+    const primaryUrl = primary.urlFor('tidewater');
+    const setup = new pg.Client(primaryUrl);
+    await setup.connect();
+    await setup.query('CREATE EXTENSION pg_stat_statements');
+    await setup.end();
+    // Also where the counts are read (the `postgres` database), so reading them counts nothing in `tidewater`.
+    const reader = new pg.Client(primary.url);
+    await reader.connect();
+    await reader.query('CREATE EXTENSION pg_stat_statements');
+    await reader.end();
+    replica = await startReplica(primary);
+    const readYourWritesMs = 1_000;
+    const alone = await startApi({ ...apiEnv, DATABASE_URL: primaryUrl, READ_YOUR_WRITES_MS: String(readYourWritesMs) });
+    apis.push(alone);
+    const withReplica = await startApi({ ...apiEnv, DATABASE_URL: primaryUrl, DATABASE_REPLICA_URL: replica.urlFor('tidewater'), READ_YOUR_WRITES_MS: String(readYourWritesMs) });
+    apis.push(withReplica);
+    const customer = await signUp(alone.url, 'replica');
+    await sleep(readYourWritesMs + 500);
+    const durationMs = size.seconds * 1000;
+    const measure = async (api: ApiProcess) => {
+      await warmUp(listAccounts(api.url, customer.token));
+      await reset(primary.url);
+      await reset(replica!.url);
+      const load = await closedLoop(size.clients, durationMs, listAccounts(api.url, customer.token));
+      const requests = load.ok + load.failed;
+      return { load, onPrimary: (await statements(primary.url)) / requests, onReplica: (await statements(replica!.url)) / requests };
+    };
+    const without = await measure(alone);
+    const withIt = await measure(withReplica);
+    const share = ratio(withIt.onReplica, withIt.onReplica + withIt.onPrimary);
+    return {
+      name: 'replica',
+      ratios: [
+        ratioOf('share of read statements served by the replica', [share], 'all statements of the read load'),
+        ratioOf('primary statements per read, with/without replica', [ratio(withIt.onPrimary, without.onPrimary)], 'the same load without a replica'),
+        ratioOf('GET /api/accounts throughput, with/without replica', [ratio(withIt.load.throughput, without.load.throughput)], 'the same load without a replica'),
+      ],
+      figures: [
+        { label: 'statements per GET on the primary, no replica', value: without.onPrimary, unit: 'statements' },
+        { label: 'statements per GET on the primary, with replica', value: withIt.onPrimary, unit: 'statements' },
+        { label: 'statements per GET on the replica', value: withIt.onReplica, unit: 'statements' },
+        { label: 'GET /api/accounts, no replica', value: without.load.throughput, unit: 'requests/s' },
+        { label: 'GET /api/accounts, with replica', value: withIt.load.throughput, unit: 'requests/s' },
+      ],
+      notes: [
+        'a 2-core machine cannot show throughput scaling: the primary, the replica, the API and the load share the same two cores, so the throughput ratio says nothing about a replica on its own machine; the statement counts (pg_stat_statements, every statement of the tidewater database) are what this scenario measures',
+        `without replica: ${describe('GET', without.load)}; ${without.onPrimary.toFixed(2)} statements per request on the primary`,
+        `with replica: ${describe('GET', withIt.load)}; ${withIt.onPrimary.toFixed(2)} on the primary, ${withIt.onReplica.toFixed(2)} on the replica per request`,
+      ],
+    };
+  } finally {
+    for (const api of apis) await api.stop();
+    await replica?.destroy();
+    await primary.destroy();
+  }
+}
+
+/**
+ * contention: the existing scenarios (contention/scenarios.ts) at each size. Ratios: the
+ * share of the N sends that moved money, the bank's and the naive baseline's, and the
+ * bank's p99 against the baseline's.
+ */
+export async function contentionScenario(bench: Bench, size: Size): Promise<ScenarioResult> {
+  const rows = await runContention(bench.api.url, bench.databaseUrl, size.contentionSizes, { naiveBudgetMs: size.naiveBudgetMs });
+  const find = (scenario: string, n: number, path: Row['path']) => rows.find((r) => r.scenario === scenario && r.n === n && r.path === path);
+  const ratios = [];
+  const figures: Figure[] = [];
+  for (const bank of rows.filter((r) => r.path === 'bank')) {
+    const naive = find(bank.scenario, bank.n, 'naive');
+    const name = `${bank.scenario} N=${bank.n}`;
+    ratios.push(ratioOf(`${name}: bank moved/N`, [ratio(bank.ok, bank.n)], 'N sent'));
+    if (naive) ratios.push(ratioOf(`${name}: naive moved/N`, [ratio(naive.ok, naive.n)], 'N sent'));
+    figures.push({ label: `${name}: bank busy`, value: bank.busy, unit: 'busy answers' }, { label: `${name}: bank p99`, value: bank.p99, unit: 'ms' });
+  }
+  const bad = rows.filter((r) => r.ledger !== 'ok').map((r) => `${r.scenario} N=${r.n} ${r.path}: ledger ${r.ledger}`);
+  return {
+    name: 'contention',
+    ratios,
+    figures,
+    notes: [
+      ...rows.map((r) => `${r.scenario} N=${r.n} ${r.path}: moved ${r.ok}, busy ${r.busy}, refused ${r.refused}, other ${r.other}, p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, ledger ${r.ledger}`),
+      ...(bad.length ? [`LEDGER CHECK FAILED: ${bad.join('; ')}`] : []),
+    ],
+    ...(rows.some((r) => r.path === 'bank' && r.ledger !== 'ok') ? { error: `the bank's ledger check failed: ${bad.join('; ')}` } : {}),
+  };
+}

@@ -1,0 +1,123 @@
+/**
+ * BENCH_RESILIENCE=off (bench only, adr/0015) really bypasses the resilience layers, and
+ * production refuses it. Two APIs on one throwaway cluster, one with the layers on and one
+ * with them off, on the same short deadline:
+ *
+ * - database stopped: with the layers on, the readiness gate holds the request until the
+ *   deadline (503 at ≥ the deadline); with them off, the one attempt fails at once (no
+ *   retry, no gate): 503 well before the deadline;
+ * - database hung (SIGSTOP): on answers 503 at the deadline; off never answers by itself
+ *   (no deadline, nothing cancelled): the client gives up past deadline + 2 s.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { bank, type Customer } from '@tidewater/test-support/bank';
+import { call } from '@tidewater/test-support/httpClient';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { ConfigError, loadConfig } from '../src/config.ts';
+
+const DEADLINE_MS = 3_000;
+const env = {
+  REQUEST_DEADLINE_MS: String(DEADLINE_MS),
+  DB_STATEMENT_TIMEOUT_MS: '2000',
+  DB_CONNECT_TIMEOUT_MS: '500',
+  DB_POOL_WAIT_MS: '500',
+  DB_RETRY_BASE_DELAY_MS: '50',
+  DB_RETRY_MAX_DELAY_MS: '200',
+  DB_READINESS_PROBE_MS: '250',
+  IDEMPOTENCY_STORE_BUDGET_MS: '300',
+  IDEMPOTENCY_RELEASE_BUDGET_MS: '300',
+  ACCOUNT_LOCK_WAIT_MS: '100',
+  LOG_LEVEL: 'info',
+};
+
+describe('BENCH_RESILIENCE in the config', () => {
+  it('is on by default and takes only on or off', () => {
+    expect(loadConfig({}).benchResilience).toBe('on');
+    expect(loadConfig({ BENCH_RESILIENCE: 'off' }).benchResilience).toBe('off');
+    expect(() => loadConfig({ BENCH_RESILIENCE: 'maybe' })).toThrow(/BENCH_RESILIENCE must be "on" or "off"/);
+  });
+
+  it('is refused with NODE_ENV=production', () => {
+    expect(() => loadConfig({ BENCH_RESILIENCE: 'off', NODE_ENV: 'production' })).toThrow(ConfigError);
+    expect(() => loadConfig({ BENCH_RESILIENCE: 'off', NODE_ENV: 'production' })).toThrow(/never with NODE_ENV=production/);
+    expect(loadConfig({ BENCH_RESILIENCE: 'on', NODE_ENV: 'production' }).benchResilience).toBe('on');
+  });
+});
+
+/** Signs up, again after a failure: on a loaded 2-core machine a password hash can outlast this short deadline. */
+async function signUpPatiently(url: string): Promise<Customer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await bank(url).signUp();
+    } catch (error) {
+      if (attempt >= 6) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+}
+
+describe('BENCH_RESILIENCE=off against a real database', () => {
+  let cluster: PgCluster;
+  let on: ApiProcess;
+  let off: ApiProcess;
+  let ada: Customer;
+
+  beforeAll(async () => {
+    cluster = await startPrimary();
+    const url = cluster.urlFor('tidewater');
+    on = await startApi({ ...env, DATABASE_URL: url });
+    off = await startApi({ ...env, DATABASE_URL: url, BENCH_RESILIENCE: 'off' });
+    ada = await signUpPatiently(on.url);
+  });
+  afterAll(async () => {
+    await on?.stop();
+    await off?.stop();
+    await cluster?.destroy();
+  });
+
+  const timedAccounts = async (api: ApiProcess, clientTimeoutMs: number) => {
+    const started = Date.now();
+    const reply = await call(api.url, 'GET', '/api/accounts', { token: ada.token, signal: AbortSignal.timeout(clientTimeoutMs) }).catch(() => undefined);
+    return { status: reply?.status, ms: Date.now() - started };
+  };
+
+  it('warns loudly at start, and both answer while the database is up', async () => {
+    expect(off.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'))).toBe(true);
+    expect(on.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'))).toBe(false);
+    expect((await timedAccounts(on, 5_000)).status).toBe(200);
+    expect((await timedAccounts(off, 5_000)).status).toBe(200);
+  });
+
+  it('database stopped: on waits at the readiness gate until the deadline; off fails at once, not retried', async () => {
+    await cluster.stop();
+    try {
+      const [withLayers, without] = await Promise.all([timedAccounts(on, 10_000), timedAccounts(off, 10_000)]);
+      expect(withLayers.status).toBe(503);
+      expect(withLayers.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+      expect(without.status).toBe(503);
+      expect(without.ms).toBeLessThan(DEADLINE_MS / 2);
+      expect(off.logLines.some((line) => line.includes('retrying after a temporary database failure'))).toBe(false);
+    } finally {
+      await cluster.start();
+    }
+    // Both find the database again (on: its probe reopens the gate).
+    await expect.poll(async () => (await timedAccounts(on, 5_000)).status, { timeout: 15_000, interval: 250 }).toBe(200);
+    await expect.poll(async () => (await timedAccounts(off, 5_000)).status, { timeout: 15_000, interval: 250 }).toBe(200);
+  });
+
+  it('database hung: on answers 503 at the deadline; off has no deadline and never answers by itself', async () => {
+    const clientTimeoutMs = DEADLINE_MS + 2_500;
+    await cluster.pause();
+    try {
+      const [withLayers, without] = await Promise.all([timedAccounts(on, clientTimeoutMs), timedAccounts(off, clientTimeoutMs)]);
+      expect(withLayers.status).toBe(503);
+      expect(withLayers.ms).toBeGreaterThanOrEqual(DEADLINE_MS - 100);
+      expect(withLayers.ms).toBeLessThan(DEADLINE_MS + 2_000);
+      expect(without.status).toBeUndefined();
+      expect(without.ms).toBeGreaterThanOrEqual(clientTimeoutMs - 100);
+    } finally {
+      await cluster.resume();
+    }
+  });
+});
