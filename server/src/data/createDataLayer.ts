@@ -159,6 +159,9 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
               noteWrite();
               return answered.value;
             }
+            // Not visible yet, but the COMMIT has not answered (a paused synchronous standby holds
+            // it, adr/0019): it may still land, so the outcome stays unknown (503, applied unknown).
+            if (attempt.commitPending) throw error;
             // Proven not landed: for the request, this commit moved nothing (its claim may be released).
             if (context) context.commitStarted = commitStartedBefore;
             throw new CommitNotLanded(error);

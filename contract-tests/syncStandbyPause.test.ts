@@ -1,0 +1,67 @@
+/**
+ * A stalled synchronous standby (adr/0019): with `synchronous_standby_names` naming the
+ * standby, no COMMIT answers until the standby has it. Paused (SIGSTOP), the standby
+ * holds every COMMIT: writes wait, the commit gate's bound ends the wait and the request
+ * answers 503 within its deadline, never claiming `applied: false` (the COMMIT may still
+ * land, and does once the standby resumes); reads still answer; resumed, writes flow and
+ * the held send turns out to have moved exactly once.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bank, newKey, type Bank, type Customer } from '@tidewater/test-support/bank';
+import { query } from '@tidewater/test-support/bankDatabase';
+import { startPrimary, startReplica, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { queryOnce, waitFor } from '@tidewater/test-support/pgProcesses';
+import { startScaledApi } from './support/scaledApi.ts';
+
+describe('a paused synchronous standby', () => {
+  let primary: PgCluster;
+  let replica: PgCluster;
+  let api: Awaited<ReturnType<typeof startScaledApi>>;
+  let b: Bank;
+  let ada: Customer;
+
+  beforeAll(async () => {
+    primary = await startPrimary({ settings: { synchronous_commit: 'on' } });
+    replica = await startReplica(primary);
+    await queryOnce(primary.url, "ALTER SYSTEM SET synchronous_standby_names = 'tidewater_replica'");
+    await queryOnce(primary.url, 'SELECT pg_reload_conf()');
+    await waitFor('the standby to be synchronous', async () =>
+      (await queryOnce<{ s: string }>(primary.url, 'SELECT sync_state AS s FROM pg_stat_replication')).some((row) => row.s === 'sync'),
+    );
+    api = await startScaledApi(primary.urlFor('tidewater'));
+    b = bank(api.url);
+    ada = await b.signUp();
+  }, 180_000);
+  afterAll(async () => {
+    await api?.stop();
+    await replica?.destroy();
+    await primary?.destroy();
+  });
+
+  it('holds writes until the deadline (503, applied unknown), answers reads, and lets the held send land once resumed', async () => {
+    expect((await b.deposit(ada, ada.accountId, 100)).status).toBe(201);
+    await replica.pause();
+    let held: Awaited<ReturnType<Bank['deposit']>>;
+    const key = newKey();
+    const started = Date.now();
+    try {
+      held = await b.deposit(ada, ada.accountId, 777, key);
+      const tookMs = Date.now() - started;
+      const read = await b.account(ada, ada.accountId);
+      console.log(`standby paused: deposit ${held.status} applied=${String(held.body?.applied)} in ${tookMs} ms; read ${read.status}`);
+      expect(held.status).toBe(503);
+      expect(held.body?.applied).not.toBe(false); // its COMMIT may still land: it does, below
+      expect(tookMs).toBeLessThan(api.bounds.answerMs);
+      expect(read.status).toBe(200);
+    } finally {
+      await replica.resume();
+    }
+    const moved = async () =>
+      Number((await query<{ n: string }>(primary.urlFor('tidewater'), 'SELECT count(*) AS n FROM ledger_entries WHERE idempotency_key = $1', [key]))[0]!.n);
+    await waitFor('the held COMMIT to land', async () => (await moved()) === 1, 10_000);
+    const replay = await b.deposit(ada, ada.accountId, 777, key);
+    expect([replay.status, await moved()]).toEqual([201, 1]);
+    expect((await b.deposit(ada, ada.accountId, 100)).status).toBe(201);
+    expect(api.child.exitCode).toBeNull();
+  }, 60_000);
+});
