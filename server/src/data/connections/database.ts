@@ -92,7 +92,7 @@ async function roleLogin(url: string, connectTimeoutMs: number): Promise<HostRol
 }
 
 /** The servers of `url`; throws at start for a target_session_attrs or load_balance_hosts libpq would refuse. */
-export function serversOf(url: string, connectTimeoutMs: number): Servers {
+function serversOf(url: string, connectTimeoutMs: number): Servers {
   const list = parseHostList(url);
   if (!list) return { url, current: () => Promise.resolve(url) };
   const selector = hostSelector(list, { login: (hostUrl) => roleLogin(hostUrl, connectTimeoutMs) });
