@@ -31,7 +31,8 @@ describe('a primary that turns read-only under load', () => {
 
   beforeAll(async () => {
     cluster = await startPrimary();
-    api = await startScaledApi(cluster.urlFor('tidewater'));
+    // A 6 s deadline (as outageBridge.test.ts): signing up hashes a password, slow on a busy 2-core runner.
+    api = await startScaledApi(cluster.urlFor('tidewater'), { REQUEST_DEADLINE_MS: '6000' });
     b = bank(api.url);
     ada = await b.signUp();
   }, 120_000);

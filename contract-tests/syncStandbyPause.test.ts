@@ -28,7 +28,8 @@ describe('a paused synchronous standby', () => {
     await waitFor('the standby to be synchronous', async () =>
       (await queryOnce<{ s: string }>(primary.url, 'SELECT sync_state AS s FROM pg_stat_replication')).some((row) => row.s === 'sync'),
     );
-    api = await startScaledApi(primary.urlFor('tidewater'));
+    // A 6 s deadline (as outageBridge.test.ts): signing up hashes a password, slow on a busy 2-core runner.
+    api = await startScaledApi(primary.urlFor('tidewater'), { REQUEST_DEADLINE_MS: '6000' });
     b = bank(api.url);
     ada = await b.signUp();
   }, 180_000);
