@@ -3,7 +3,8 @@
 //   vitest.json and vitest-npm-postgres.json (Vitest's JSON reporter: `npm test`, and the
 //   suite on npm's PostgreSQL binaries), playwright.json (Playwright's), schemathesis.log
 //   (its "Test cases" line), soak.log (its "soak: N checks passed, M failed" line), bench.log
-//   (`npm run bench -- --smoke`: its "bench: N checks passed, M failed" line, one per scenario); then
+//   (`npm run bench -- --smoke`: its "bench: N checks passed, M failed" line, one per scenario),
+//   failover-sync.log and failover-async.log (the failover drills' soak line); then
 //   the run's exit status and its last step, so that a failed run never reads as clean.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -51,6 +52,18 @@ const bench = read('bench.log');
 if (bench) {
   const match = /bench: (\d+) checks passed, (\d+) failed/.exec(bench);
   add('bench smoke', Number(match?.[1] ?? 0), Number(match?.[2] ?? 1), 0);
+}
+// The failover drills (adr/0019) end with the soak's line; the asynchronous one's loss is reported, not failed.
+for (const [file, suite] of [
+  ['failover-sync.log', 'failover drill (sync)'],
+  ['failover-async.log', 'failover drill (async)'],
+]) {
+  const drill = read(file);
+  if (!drill) continue;
+  const match = /soak: (\d+) checks passed, (\d+) failed/.exec(drill);
+  add(suite, Number(match?.[1] ?? 0), Number(match?.[2] ?? 1), 0);
+  const measured = /failover \((?:a?sync)\): .*/.exec(drill);
+  if (measured) console.log(measured[0]);
 }
 // A run that failed never reads as clean: a step that ended it without a test to show for it counts as one failure.
 if (exitStatus !== '0' && totals.failed === 0) {

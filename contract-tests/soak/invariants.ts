@@ -106,7 +106,8 @@ export async function checkInvariants(input: CheckInput): Promise<Check[]> {
   const pins = await query<{ handle: string }>(databaseUrl, 'SELECT handle FROM users WHERE pin_failed_attempts > 0 OR pin_locked_until IS NOT NULL');
   const audit = await runAuditVerify({ DATABASE_URL: databaseUrl });
 
-  const hangs = faults.filter((fault) => fault.kind === 'hang');
+  // A synchronous standby cut off from the primary hangs every COMMIT as a hung primary does.
+  const hangs = faults.filter((fault) => fault.kind === 'hang' || fault.kind === 'replication-cut');
   const overlapsHang = (r: RequestRecord) => hangs.some((hang) => r.sentAt < hang.healedAt && r.sentAt + r.ms > hang.startedAt);
   const commitInFlight = (r: RequestRecord) => r.status === 201 || (r.key !== undefined && rowsOf(r.key).length > 0);
   const late = requests.filter((r) => r.status !== 0 && r.ms > deadlineMs + 2_000 && !(overlapsHang(r) && commitInFlight(r)));

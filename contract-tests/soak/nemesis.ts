@@ -18,7 +18,8 @@ import type { TcpProxy } from '@tidewater/test-support/tcpProxy';
 import type { Random } from './random.ts';
 
 /** A kind of fault. */
-export type FaultKind = 'stop' | 'crash' | 'hang' | 'terminate' | 'reset' | 'replica-stop';
+/** `replication-cut` and `failover` are the failover drill's (failover.ts). */
+export type FaultKind = 'stop' | 'crash' | 'hang' | 'terminate' | 'reset' | 'replica-stop' | 'replication-cut' | 'failover';
 
 /** When one fault was on. */
 export interface FaultWindow {

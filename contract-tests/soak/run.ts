@@ -4,9 +4,14 @@
  * checks), writes its JSON and HTML report under contract-tests/.results/, and exits 1 on
  * any violation. `--ci` is the bounded size CI runs: 16 clients, 2,000 operations, 12
  * faults, a replica, the fixed seed.
+ *
+ * `npm run soak -- --failover [--sync|--async] [--clients N] [--seed N]` runs the failover
+ * drill instead (failover.ts, adr/0019; 8 clients, about a minute): synchronous
+ * replication by default; `--async` reports the acknowledged sends it lost.
  */
 import { parseArgs } from 'node:util';
 import { renderSummary, writeReport } from './report.ts';
+import { runFailoverDrill } from './failover.ts';
 import { runSoak } from './soak.ts';
 
 const { values } = parseArgs({
@@ -18,6 +23,9 @@ const { values } = parseArgs({
     replica: { type: 'boolean', default: false },
     'via-bff': { type: 'boolean', default: false },
     ci: { type: 'boolean', default: false },
+    failover: { type: 'boolean', default: false },
+    sync: { type: 'boolean', default: false },
+    async: { type: 'boolean', default: false },
   },
 });
 
@@ -38,9 +46,16 @@ const options = {
   viaBff: values['via-bff'],
 };
 
+if (values.sync && values.async) throw new Error('--sync and --async exclude each other');
+
 try {
-  const report = await runSoak(options);
+  const drill = values.failover ? await runFailoverDrill({ clients: whole('clients', values.clients, 8), seed: options.seed, sync: !values.async }) : undefined;
+  const report = drill ?? (await runSoak(options));
   console.log(renderSummary(report));
+  if (drill) {
+    const f = drill.failover;
+    console.log(`failover (${f.mode}): first 2xx write ${f.recoverySeconds ?? 'never'} s after pg_ctl promote (promote took ${f.promoteSeconds} s); acknowledged sends lost: ${f.lostAcknowledged}${f.lostExamples.length ? ` (${f.lostExamples.join(' | ')})` : ''}`);
+  }
   console.log(`report: ${writeReport(report)}`);
   process.exitCode = report.checks.some((check) => check.violations > 0) ? 1 : 0;
 } catch (error) {

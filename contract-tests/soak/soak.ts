@@ -35,10 +35,10 @@ export interface SoakOptions {
   log?: (line: string) => void;
 }
 
-const DATABASE = 'tidewater';
-const DEADLINE_MS = 4_000;
+export const DATABASE = 'tidewater';
+export const DEADLINE_MS = 4_000;
 /** The API's chain for the soak: the scaled one, with room for PIN hashing under load. */
-const API_ENV = {
+export const API_ENV = {
   REQUEST_DEADLINE_MS: String(DEADLINE_MS),
   RETRY_AFTER_SECONDS: '1',
   IDEMPOTENCY_STALE_AFTER_MS: String(DEADLINE_MS + 60_000),
@@ -49,7 +49,7 @@ const API_ENV = {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Runs `work` over `items`, at most `limit` at a time. */
-async function inBatches<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+export async function inBatches<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = [];
   for (let i = 0; i < items.length; i += limit) results.push(...(await Promise.all(items.slice(i, i + limit).map(work))));
   return results;

@@ -29,6 +29,8 @@ export interface PgCluster {
   stop(): Promise<void>;
   /** Immediate shutdown, as a crash (a paused cluster is resumed first); the next start recovers. */
   crash(): Promise<void>;
+  /** `pg_ctl promote` a standby: it leaves recovery and takes writes (a failover). */
+  promote(): Promise<void>;
   /** SIGSTOP the postmaster, then all its children: a faithful "hung database". */
   pause(): Promise<void>;
   /** SIGCONT what `pause` stopped. */
@@ -73,6 +75,7 @@ function cluster(dir: string, port: number, keepOnExit = false): PgCluster {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     urlFor: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
     start: () => proc.pgCtl(dir, 'start'),
+    promote: () => proc.pgCtl(dir, 'promote'),
     stop: async () => {
       await self.resume();
       await proc.pgCtl(dir, 'stop');

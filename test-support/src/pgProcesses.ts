@@ -94,13 +94,14 @@ export function signal(pids: number[], name: NodeJS.Signals): void {
 }
 
 /**
- * `pg_ctl start` (waits until it accepts connections) or `stop`: fast by default (ends
- * sessions, then stops), or immediate (a crash: no checkpoint, the next start recovers).
+ * `pg_ctl start` (waits until it accepts connections), `stop`: fast by default (ends
+ * sessions, then stops), or immediate (a crash: no checkpoint, the next start recovers),
+ * or `promote` (a standby leaves recovery; waits until it accepts writes).
  */
-export async function pgCtl(dir: string, action: 'start' | 'stop', mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
+export async function pgCtl(dir: string, action: 'start' | 'stop' | 'promote', mode: 'fast' | 'immediate' = 'fast'): Promise<void> {
   const data = ['-D', join(dir, 'data')];
   const args =
-    action === 'start' ? ['-t', '120', ...data, '-l', join(dir, 'postgres.log')] : ['-m', mode, ...data];
+    action === 'start' ? ['-t', '120', ...data, '-l', join(dir, 'postgres.log')] : action === 'promote' ? ['-t', '60', ...data] : ['-m', mode, ...data];
   await asPostgres('pg_ctl', [action, '-w', ...args]);
 }
 

@@ -13,6 +13,7 @@ import connectPgSimple from 'connect-pg-simple';
 import session, { type Store } from 'express-session';
 import pg from 'pg';
 import type { Logger } from 'pino';
+import { connectToListedHost, hostSelector, parseHostList, ROLE_QUERY, type HostRole, type HostSelector } from '@tidewater/contract/hostList';
 import type { BffConfig } from '../config.ts';
 
 /** A session store and what the BFF needs around it. */
@@ -45,6 +46,19 @@ function lostCreateRace(error: unknown): boolean {
   return ['23505', '42P07', '42710'].includes(String((error as { code?: string } | undefined)?.code));
 }
 
+/** One login that reads a host's role (the host list's probe), bounded by `timeoutMs`. */
+async function roleLogin(url: string, timeoutMs: number): Promise<HostRole> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+  client.on('error', () => {}); // a login that fails says so by rejecting
+  try {
+    await client.connect();
+    const [row] = (await client.query<{ standby: boolean; read_only: boolean }>(ROLE_QUERY)).rows;
+    return { standby: row?.standby === true, readOnly: row?.read_only === true };
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** The PostgreSQL store; resolves once its table exists (a store that could not create it never recovers). */
 async function postgresStore(config: BffConfig, logger: Logger): Promise<SessionStore> {
   const budget = config.sessionStoreTimeoutMs;
@@ -54,15 +68,30 @@ async function postgresStore(config: BffConfig, logger: Logger): Promise<Session
    * (adr/0011): pg-pool's listener covers an idle one only, and an 'error' event with no
    * listener ends the process. A failed connection is then unusable and dropped on release.
    */
+  // Several hosts in the URL (adr/0019): each new connection goes to the host a probe chose
+  // (`target_session_attrs=read-write` for sessions), so the store follows a failover.
+  const list = parseHostList(config.sessionDatabaseUrl ?? '');
+  const selector: HostSelector | undefined = list && hostSelector(list, { login: (url) => roleLogin(url, budget) });
   class ListeningClient extends pg.Client {
     constructor(settings?: pg.ClientConfig) {
       super(settings);
       this.on('error', onConnectionError);
     }
+
+    override connect(...args: unknown[]): never {
+      const superConnect = (...forwarded: unknown[]) => (super.connect as (...a: unknown[]) => never)(...forwarded);
+      if (!selector) return superConnect(...args);
+      const steered = this as unknown as Parameters<typeof connectToListedHost>[0];
+      const connected = connectToListedHost(steered, selector, () => superConnect() as Promise<void>).then(() => this);
+      const callback = args[0] as ((error: Error | undefined) => void) | undefined;
+      if (!callback) return connected as never;
+      connected.then(() => callback(undefined), (error: Error) => callback(error));
+      return undefined as never;
+    }
   }
   const pool = new pg.Pool({
     Client: ListeningClient,
-    connectionString: config.sessionDatabaseUrl,
+    connectionString: list ? list.urlFor(list.hosts[0]!) : config.sessionDatabaseUrl,
     max: 10,
     connectionTimeoutMillis: budget,
     query_timeout: budget,

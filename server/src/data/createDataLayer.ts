@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { resilienceOff, type ServerConfig } from '../config.ts';
 import { currentContext } from '../request/requestContext.ts';
-import { ContentionExhausted, retryBudget, none, policyFor, type RetryPolicy, type RetryReason, classify, runAttempt } from './retry/index.ts';
+import { ContentionExhausted, retryBudget, none, policyFor, type RetryPolicy, type RetryReason, classify, onReadWritePath, runAttempt } from './retry/index.ts';
 import type { DataLayer, ReadConnection, TransactionOptions, Tx } from './dataLayer.ts';
 import { type Database, memoryMarks, type ReadYourWritesStore, watchGates, type ReadinessGate } from './connections/index.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
@@ -95,6 +95,18 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     }
   }
 
+  /**
+   * Runs `work` on the primary's read-write connections: a 25006 there means the server is
+   * not the primary any more (adr/0019), a transient `NotPrimary`, not a bug.
+   */
+  async function onPrimary<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      throw onReadWritePath(error);
+    }
+  }
+
   /** This request wrote: its later reads, and its user's for a while, go to the primary. */
   function noteWrite(): void {
     const context = currentContext();
@@ -132,7 +144,8 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
           const value = await underSignal(() => result);
           noteWrite();
           return value;
-        } catch (error) {
+        } catch (caught) {
+          const error = onReadWritePath(caught);
           commitStarted = attempt.commitStarted;
           const classification = classify(error);
           // A lost lock wait is contention, not an outage: its own bounded count of attempts.
@@ -151,6 +164,9 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
               noteWrite();
               return answered.value;
             }
+            // Not visible yet, but the COMMIT has not answered (a paused synchronous standby holds
+            // it, adr/0019): it may still land, so the outcome stays unknown (503, applied unknown).
+            if (attempt.commitPending) throw error;
             // Proven not landed: for the request, this commit moved nothing (its claim may be released).
             if (context) context.commitStarted = commitStartedBefore;
             throw new CommitNotLanded(error);
@@ -212,9 +228,9 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     readDb: () => readConnection().client,
     readConnection,
     runInTransaction,
-    read: (fn) => execute(() => underSignal(() => fn(prisma)), () => true),
+    read: (fn) => execute(() => onPrimary(() => underSignal(() => fn(prisma))), () => true),
     async write(fn) {
-      const result = await execute(() => underSignal(() => fn(prisma)));
+      const result = await execute(() => onPrimary(() => underSignal(() => fn(prisma))));
       noteWrite();
       return result;
     },

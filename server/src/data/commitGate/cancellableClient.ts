@@ -7,6 +7,8 @@
  */
 import { connect } from 'node:net';
 import pg from 'pg';
+import { connectToListedHost, type Host, type HostSelector } from '@tidewater/contract/hostList';
+import { isReadOnlyRefusal } from '../retry/index.ts';
 import { currentContext, type RequestContext } from '../../request/requestContext.ts';
 
 /** Where a pool query carries the context of the request that made it (see CancellablePool). */
@@ -38,7 +40,12 @@ const neverCancelled = /^\s*(COMMIT|ROLLBACK|END|ABORT)\b/i;
 export type CancellablePoolConfig = pg.PoolConfig & {
   /** Told of every error a connection emits, whoever holds it (never fatal). */
   onConnectionError?: (error: Error) => void;
+  /** The URL named several hosts or a target_session_attrs (adr/0019): each connection goes where this says. */
+  hostSelector?: HostSelector;
 };
+
+/** Set on a read-write connection that met 25006: its server is not the primary any more, so it must not be pooled again. */
+export const lostPrimary = Symbol('tidewater.lostPrimary');
 
 /**
  * pg.Client that cancels its in-flight statement when the current request's signal fires,
@@ -51,10 +58,41 @@ export type CancellablePoolConfig = pg.PoolConfig & {
  * statement fails ("not queryable", classified) and the pool discards it on release.
  */
 export class CancellableClient extends pg.Client {
+  [lostPrimary] = false;
+  private readonly selector: HostSelector | undefined;
+  /** The session asked to be read-only itself (`-c default_transaction_read_only=on`). */
+  private readonly sessionReadOnly: boolean;
+  private connectedTo: Host | undefined;
+
   constructor(config?: string | CancellablePoolConfig) {
     super(config);
-    const report = typeof config === 'object' ? config.onConnectionError : undefined;
-    this.on('error', (error: Error) => report?.(error));
+    const settings = typeof config === 'object' ? config : undefined;
+    this.selector = settings?.hostSelector;
+    this.sessionReadOnly = /default_transaction_read_only=on/.test(String(settings?.options ?? ''));
+    this.on('error', (error: Error) => settings?.onConnectionError?.(error));
+  }
+
+  /** On a host list, picks the host and checks its role (contract/src/hostList.ts); else pg's own. */
+  override connect(...args: unknown[]): never {
+    const selector = this.selector;
+    const superConnect = (...forwarded: unknown[]) => (super.connect as (...a: unknown[]) => never)(...forwarded);
+    if (!selector) return superConnect(...args);
+    const callback = args[0] as ((error: Error | undefined) => void) | undefined;
+    const steered = this as unknown as Parameters<typeof connectToListedHost>[0];
+    const connected = connectToListedHost(steered, selector, () => superConnect() as Promise<void>, this.sessionReadOnly).then((host) => {
+      this.connectedTo = host;
+      return this;
+    });
+    if (!callback) return connected as never;
+    connected.then(() => callback(undefined), (error: Error) => callback(error));
+    return undefined as never;
+  }
+
+  /** A read-write statement refused with 25006: this server is not the primary any more; forget it and never pool this connection again. */
+  private noteFailure(error: unknown): void {
+    if (this.sessionReadOnly || !isReadOnlyRefusal(error)) return;
+    this[lostPrimary] = true;
+    if (this.selector && this.connectedTo) this.selector.forget(this.connectedTo);
   }
 
   // pg's query() is heavily overloaded (promise, callback, Submittable); we pass every form through.
@@ -64,7 +102,20 @@ export class CancellableClient extends pg.Client {
     const context = (typeof first === 'object' && first?.[madeBy]) || currentContext();
     const signal = context?.signal;
     const text = typeof first === 'string' ? first : (first?.text ?? '');
-    const callSuper = (...forwarded: unknown[]) => (super.query as (...a: unknown[]) => never)(...forwarded);
+    const superQuery = (...forwarded: unknown[]) => (super.query as (...a: unknown[]) => never)(...forwarded);
+    const callSuper = (...forwarded: unknown[]): never => {
+      const last = forwarded.at(-1);
+      if (typeof last === 'function') {
+        forwarded[forwarded.length - 1] = (error: unknown, ...rest: unknown[]) => {
+          if (error) this.noteFailure(error);
+          return (last as (...r: unknown[]) => unknown)(error, ...rest);
+        };
+        return superQuery(...forwarded);
+      }
+      const result = superQuery(...forwarded) as unknown;
+      if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).catch((error: unknown) => this.noteFailure(error));
+      return result as never;
+    };
     if (!signal || signal.aborted || neverCancelled.test(text)) return callSuper(...args);
 
     const onAbort = () => {

@@ -87,12 +87,13 @@ function gateTransaction(inner: Transaction, options: CommitGateOptions): Transa
   let closed = false;
 
   /** Ends the transaction once; a second commit or rollback (Prisma's cleanup) is a no-op. */
-  async function finish(sql: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+  async function finish(sql: 'COMMIT' | 'ROLLBACK', onSettled?: () => void): Promise<void> {
     if (closed) return;
     closed = true;
     if (!sendsOwnCommit) return sql === 'COMMIT' ? inner.commit() : inner.rollback();
     let released = false;
     const release = () => {
+      onSettled?.();
       if (released) return;
       released = true;
       // A failed or timed-out COMMIT leaves a connection to discard: rollback() releases it.
@@ -117,9 +118,11 @@ function gateTransaction(inner: Transaction, options: CommitGateOptions): Transa
       const attempt = currentTransactionAttempt();
       try {
         await options.beforeCommitSent?.();
-        if (attempt) attempt.commitStarted = true;
+        if (attempt) attempt.commitStarted = attempt.commitPending = true;
         if (context) context.commitStarted = true;
-        await finish('COMMIT');
+        await finish('COMMIT', () => {
+          if (attempt) attempt.commitPending = false;
+        });
       } catch (error) {
         context?.deadline.rearmAfterFailedCommit();
         // Failed before COMMIT was sent (e.g. an injected fault): end the transaction here,

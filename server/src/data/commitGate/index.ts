@@ -8,5 +8,5 @@
  *
  * Other families and layers import it through this file only.
  */
-export { CancellableClient, CancellablePool, type CancellablePoolConfig } from './cancellableClient.ts';
+export { CancellableClient, CancellablePool, type CancellablePoolConfig, lostPrimary } from './cancellableClient.ts';
 export { type CommitGateOptions, CommitOutcomeUnknown, withCommitGate } from './commitGate.ts';

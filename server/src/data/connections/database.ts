@@ -19,6 +19,7 @@ import type { Logger } from 'pino';
 import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ServerConfig } from '../../config.ts';
 import pg from 'pg';
+import { hostSelector, parseHostList, ROLE_QUERY, type HostRole, type HostSelector } from '@tidewater/contract/hostList';
 import { CancellableClient, type CancellablePoolConfig, withCommitGate, type CommitGateOptions } from '../commitGate/index.ts';
 import { GatedPool } from './gatedPool.ts';
 import { migrateUp, pgliteMigrationClient } from './migrate.ts';
@@ -66,6 +67,39 @@ export type DatabaseConfig = Pick<
   | 'dbReadinessProbeMs'
 > & Partial<Pick<ServerConfig, 'benchResilience'>>;
 
+/**
+ * One URL's servers: its own when it names one host, else a selector over its host list
+ * (adr/0019) that every pool, the readiness probe and the migration on it share.
+ */
+interface Servers {
+  /** A URL pg accepts: the URL itself, or its first host's. */
+  readonly url: string;
+  readonly selector?: HostSelector;
+  /** A URL of the server to use now (the migration's). */
+  current(): Promise<string>;
+}
+
+/** One login (bounded by the connect timeout) that reads a host's role. */
+async function roleLogin(url: string, connectTimeoutMs: number): Promise<HostRole> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, query_timeout: connectTimeoutMs });
+  client.on('error', () => {}); // a login that fails says so by rejecting
+  try {
+    await client.connect();
+    const [row] = (await client.query<{ standby: boolean; read_only: boolean }>(ROLE_QUERY)).rows;
+    return { standby: row?.standby === true, readOnly: row?.read_only === true };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+/** The servers of `url`; throws at start for a target_session_attrs or load_balance_hosts libpq would refuse. */
+function serversOf(url: string, connectTimeoutMs: number): Servers {
+  const list = parseHostList(url);
+  if (!list) return { url, current: () => Promise.resolve(url) };
+  const selector = hostSelector(list, { login: (hostUrl) => roleLogin(hostUrl, connectTimeoutMs) });
+  return { url: list.urlFor(list.hosts[0]!), selector, current: async () => list.urlFor(await selector.pick()) };
+}
+
 /** The pg pool settings from the config table (one place, also used by tests). */
 function poolConfig(url: string, config: DatabaseConfig, options: { readOnly?: boolean; max?: number } = {}): pg.PoolConfig {
   const bare = config.benchResilience === 'off';
@@ -84,8 +118,13 @@ function poolConfig(url: string, config: DatabaseConfig, options: { readOnly?: b
   };
 }
 
-/** The readiness gate's probe: one login of its own (bounded by the connect timeout) and `SELECT 1`. */
-async function probeLogin(url: string, connectTimeoutMs: number): Promise<void> {
+/** The readiness gate's probe: one login of its own (bounded by the connect timeout) and `SELECT 1`; on a host list, a probe of every host. */
+async function probeLogin(servers: Servers, connectTimeoutMs: number): Promise<void> {
+  if (servers.selector) {
+    await servers.selector.probe();
+    return;
+  }
+  const url = servers.url;
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, query_timeout: connectTimeoutMs });
   client.on('error', () => {}); // a probe that fails says so by rejecting
   try {
@@ -141,22 +180,28 @@ async function openPostgres(
   logger: Logger | undefined,
 ): Promise<Database> {
   const onConnectionError = (error: Error) => logger?.warn({ err: error }, 'a database connection failed; it will be discarded');
-  const gateOf = (name: string, gateUrl: string) =>
-    readinessGate({ name, probe: () => probeLogin(gateUrl, config.dbConnectTimeoutMs), intervalMs: config.dbReadinessProbeMs, logger });
-  const pool = (poolUrl: string, serverGate: ReadinessGate, poolOptions: { readOnly?: boolean; max?: number } = {}) => {
-    const settings: CancellablePoolConfig = { ...poolConfig(poolUrl, config, poolOptions), onConnectionError };
+  const gateOf = (name: string, servers: Servers) =>
+    readinessGate({ name, probe: () => probeLogin(servers, config.dbConnectTimeoutMs), intervalMs: config.dbReadinessProbeMs, logger });
+  const pool = (servers: Servers, serverGate: ReadinessGate, poolOptions: { readOnly?: boolean; max?: number } = {}) => {
+    const settings: CancellablePoolConfig = {
+      ...poolConfig(servers.url, config, poolOptions),
+      onConnectionError,
+      ...(servers.selector ? { hostSelector: servers.selector } : {}),
+    };
     // BENCH_RESILIENCE=off (bench only, adr/0015): a plain pg pool, behind no readiness gate.
     const created = config.benchResilience === 'off' ? new pg.Pool(settings) : new GatedPool(settings, serverGate);
     // pg-pool re-emits an idle client's error here after dropping it; the client's own listener logged it.
     created.on('error', () => {});
     return created;
   };
-  const primaryGate = gateOf('primary', url);
-  const replicaGate = config.databaseReplicaUrl ? gateOf('replica', config.databaseReplicaUrl) : undefined;
+  const primary = serversOf(url, config.dbConnectTimeoutMs);
+  const replicaServers = config.databaseReplicaUrl ? serversOf(config.databaseReplicaUrl, config.dbConnectTimeoutMs) : undefined;
+  const primaryGate = gateOf('primary', primary);
+  const replicaGate = replicaServers ? gateOf('replica', replicaServers) : undefined;
   const gates = config.benchResilience === 'off' ? [] : [primaryGate, ...(replicaGate ? [replicaGate] : [])];
-  const primaryPool = pool(url, primaryGate);
-  const primaryReadOnlyPool = pool(url, primaryGate, { readOnly: true, max: primaryReadOnlyPoolMax(config) });
-  const replicaPool = config.databaseReplicaUrl && replicaGate ? pool(config.databaseReplicaUrl, replicaGate, { readOnly: true }) : undefined;
+  const primaryPool = pool(primary, primaryGate);
+  const primaryReadOnlyPool = pool(primary, primaryGate, { readOnly: true, max: primaryReadOnlyPoolMax(config) });
+  const replicaPool = replicaServers && replicaGate ? pool(replicaServers, replicaGate, { readOnly: true }) : undefined;
   const pools = [primaryPool, primaryReadOnlyPool, ...(replicaPool ? [replicaPool] : [])];
   const unwatch = [
     ...gates.map((serverGate) => watchGate(serverGate)),
@@ -182,7 +227,7 @@ async function openPostgres(
     hasReplica: replicaPool !== undefined,
     pools,
     gates,
-    migrate: () => migrateUp({ databaseUrl: url }),
+    migrate: async () => migrateUp({ databaseUrl: await primary.current() }),
     close: async () => {
       for (const serverGate of gates) serverGate.stop();
       for (const stopWatching of unwatch) stopWatching();

@@ -8,7 +8,7 @@
  * layer can wait for that gate instead of retrying into a server that is down.
  */
 import type pg from 'pg';
-import { CancellablePool, type CancellablePoolConfig } from '../commitGate/index.ts';
+import { CancellablePool, type CancellablePoolConfig, lostPrimary } from '../commitGate/index.ts';
 import { DatabaseUnavailable, noteGateMet, type ReadinessGate } from './readinessGate.ts';
 
 type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
@@ -41,7 +41,20 @@ export class GatedPool extends CancellablePool {
       return undefined as never;
     }
     const connect = super.connect.bind(this) as (callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
-    if (!callback) return connect()!.catch((error: Error) => Promise.reject(this.failure(error))) as never;
+    if (!callback) return connect()!.then(discardingLostPrimary, (error: Error) => Promise.reject(this.failure(error))) as never;
     return connect((error, client, done) => callback(error && this.failure(error), client, done)) as never;
   }
+}
+
+/**
+ * A checked-out connection whose server refused a read-write statement with 25006 is not
+ * given back to the pool (adr/0019): its release discards it, so the transaction's rerun
+ * logs in afresh (on a host list, to the host a new probe finds). pool.query's own
+ * release already passes the query's error.
+ */
+function discardingLostPrimary(client: pg.PoolClient): pg.PoolClient {
+  const release = client.release.bind(client);
+  client.release = (error?: Error | boolean) =>
+    release(error ?? ((client as unknown as { [lostPrimary]?: boolean })[lostPrimary] ? new Error('the server is not the primary any more') : undefined));
+  return client;
 }

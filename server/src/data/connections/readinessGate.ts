@@ -57,8 +57,8 @@ export interface ReadinessGate {
   stop(): void;
 }
 
-/** Login failures that say the server cannot be reached now (not "full", not "wrong password"). */
-const unreachableKinds = new Set(['connection', 'cannotConnectNow', 'adminShutdown']);
+/** Login failures that say the server cannot be reached now (not "full", not "wrong password"); for a host list, that no host is the primary now. */
+const unreachableKinds = new Set(['connection', 'cannotConnectNow', 'adminShutdown', 'notPrimary']);
 
 /** Options of {@link readinessGate}. */
 export interface GateOptions {

@@ -12,5 +12,5 @@ export { ContentionExhausted, isContentionExhausted } from './contentionExhauste
 export { retryBudget } from './retryBudget.ts';
 export { exponential, none, policyFor, type RetryPolicy, type RetryReason } from './retryPolicy.ts';
 export { currentTransactionAttempt, runAttempt } from './transactionAttempt.ts';
-export { classify } from './transient.ts';
+export { classify, isReadOnlyRefusal, onReadWritePath } from './transient.ts';
 export { isUniqueViolation } from './uniqueViolation.ts';

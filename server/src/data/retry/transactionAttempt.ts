@@ -9,13 +9,19 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface TransactionAttempt {
   /** True once this attempt's COMMIT was sent to the database. */
   commitStarted: boolean;
+  /**
+   * True while a COMMIT that was sent has not answered (it may be waiting for a paused
+   * synchronous standby, adr/0019): the transaction may still land, so nothing may say
+   * it did not, whatever a look at the database finds now.
+   */
+  commitPending: boolean;
 }
 
 const storage = new AsyncLocalStorage<TransactionAttempt>();
 
 /** Runs `fn` as one attempt; answers its result and the attempt's state. */
 export function runAttempt<T>(fn: () => Promise<T>): { attempt: TransactionAttempt; result: Promise<T> } {
-  const attempt: TransactionAttempt = { commitStarted: false };
+  const attempt: TransactionAttempt = { commitStarted: false, commitPending: false };
   return { attempt, result: storage.run(attempt, fn) };
 }
 

@@ -2,7 +2,7 @@ import { DriverAdapterError } from '@prisma/driver-adapter-utils';
 import { PrismaClientKnownRequestError } from '@prisma/client/runtime/client';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { classify, type Classification, type TransientKind } from './transient.ts';
+import { classify, NotPrimary, onReadWritePath, type Classification, type TransientKind } from './transient.ts';
 
 // The shapes copy what pg 8.23, @prisma/adapter-pg 7.10 and Prisma Client 7.10 really threw at
 // PostgreSQL 15 (transient.pg.test.ts captures them live); SQL Server's copy mssql's RequestError.
@@ -134,5 +134,34 @@ describe('classify', () => {
     ),
   )('SQL Server %i is %s (confirmedNotApplied: %s)', (number, kind, confirmed) => {
     expect(classify(sqlServerError(number))).toEqual(want(kind, String(number), confirmed));
+  });
+});
+
+describe('25006 (read_only_sql_transaction): what the path it came on makes of it (adr/0019)', () => {
+  const readOnlyRefusal = () => prismaError('P2010', adapterSqlState('25006'));
+
+  it('is no transient failure as it comes: a write on a read path is a bug', () => {
+    expect(classify(readOnlyRefusal())).toBeUndefined();
+    expect(classify(pgError('25006'))).toBeUndefined();
+  });
+
+  it('is NotPrimary on the primary read-write path: transient, confirmed not applied', () => {
+    const onPrimary = onReadWritePath(readOnlyRefusal());
+    expect(onPrimary).toBeInstanceOf(NotPrimary);
+    expect(classify(onPrimary)).toEqual(want('notPrimary', 'NOT_PRIMARY', true));
+    expect(classify(onReadWritePath(pgError('25006')))).toEqual(want('notPrimary', 'NOT_PRIMARY', true));
+  });
+
+  it('leaves every other error as it came', () => {
+    const deadlock = prismaError('P2034', adapterSqlState('40P01'));
+    expect(onReadWritePath(deadlock)).toBe(deadlock);
+    const once = onReadWritePath(readOnlyRefusal());
+    expect(onReadWritePath(once)).toBe(once);
+  });
+
+  it('names a host list with no primary now as notPrimary too (nothing was sent)', () => {
+    expect(classify(Object.assign(new Error('no database host is read-write now'), { code: 'NO_MATCHING_HOST' }))).toEqual(
+      want('notPrimary', 'NO_MATCHING_HOST', true),
+    );
   });
 });

@@ -23,6 +23,7 @@ export type TransientKind =
   | 'connection' // 08xxx, socket errors, P1001, a connection that ended
   | 'poolTimeout' // pg pool had no free connection within its wait: recognised, not retried (the pool is busy, not broken)
   | 'throttled' // SQL Server / Azure SQL resource governance
+  | 'notPrimary' // 25006 on a read-write connection, or no host of a list is the primary now (a failover or switchover)
   | 'statementTimeout'; // 57014, pg's query_timeout, SQL Server -2: recognised, not retried by default
 
 /** The classifier's verdict on one error. */
@@ -65,8 +66,16 @@ const NETWORK = table([
   ['ECONNRESET EPIPE ETIMEDOUT ECONNABORTED ESOCKET', 'connection', false],
 ]);
 
-/** Our own: the readiness gate refused a connection, or a login failed because the server cannot be reached (nothing was sent). */
-const OURS = table([['DATABASE_UNAVAILABLE', 'connection', true]]);
+/**
+ * Our own: the readiness gate refused a connection, or a login failed because the server
+ * cannot be reached (nothing was sent); a read-write statement refused with 25006 (the
+ * server is not the primary any more: the transaction did nothing) or no host of a URL's
+ * list serving read-write now (contract/src/hostList.ts; nothing was sent).
+ */
+const OURS = table([
+  ['DATABASE_UNAVAILABLE', 'connection', true],
+  ['NOT_PRIMARY NO_MATCHING_HOST', 'notPrimary', true],
+]);
 
 /** pg's code-less errors, matched by exact message, with the code we report for them. */
 const PG_MESSAGES = new Map<string, readonly [string, Rule]>([
@@ -161,4 +170,31 @@ export function classify(error: unknown): Classification | undefined {
     }
   }
   return undefined;
+}
+
+/** PostgreSQL's read_only_sql_transaction: a write refused by a read-only session or server. */
+const READ_ONLY_SQL_TRANSACTION = '25006';
+
+/**
+ * A 25006 met on a READ-WRITE connection (adr/0019): the server is not the primary (any
+ * more), a switchover or a demotion. Unlike a 25006 on `readDb()` (a write on a read path:
+ * a bug, answered 500), it is transient: the connection is discarded and the whole
+ * transaction reruns on a fresh one; 503 while it persists.
+ */
+export class NotPrimary extends Error {
+  readonly code = 'NOT_PRIMARY';
+  constructor(options: { cause: unknown }) {
+    super('the database refused a write as read-only: it is not the primary (any more)', options);
+    this.name = 'NotPrimary';
+  }
+}
+
+/** Whether anything in `error` carries 25006 (pg's `code`, Prisma's `originalCode`). */
+export function isReadOnlyRefusal(error: unknown): boolean {
+  return nested(error).some((node) => node.code === READ_ONLY_SQL_TRANSACTION || node.originalCode === READ_ONLY_SQL_TRANSACTION);
+}
+
+/** For the primary's read-write path: a 25006 becomes {@link NotPrimary}; anything else is answered as it came. */
+export function onReadWritePath(error: unknown): unknown {
+  return !(error instanceof NotPrimary) && isReadOnlyRefusal(error) ? new NotPrimary({ cause: error }) : error;
 }
