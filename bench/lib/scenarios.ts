@@ -5,6 +5,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
+import { scrapeMetrics, sumOf, type Sample } from '@tidewater/test-support/metrics';
 import { startPrimary, startReplica, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { SCALED_CHAIN } from '../../contract-tests/support/scaledApi.ts';
 import { defaults } from '../../server/src/config.ts';
@@ -242,11 +243,17 @@ async function outageOn(chain: 'scaled' | 'default'): Promise<{ ratios: Array<[s
   try {
     const customer = await signUpPatiently(api.url, 'outage');
     for (let i = 0; i < 5; i++) await timed(api.url, customer.token, 5_000);
+    // What an operator sees of the outage, read from the API's own /metrics (adr/0017).
+    const before = await scrapeMetrics(api.metricsUrl);
     await cluster.stop();
+    const stoppedAt = Date.now();
     const stoppedFirst = await timed(api.url, customer.token, clientTimeoutMs);
     const stoppedNext = await timed(api.url, customer.token, clientTimeoutMs);
+    const during = await scrapeMetrics(api.metricsUrl);
+    const stoppedSeconds = (Date.now() - stoppedAt) / 1000;
     await cluster.start();
     const backAfterStop = await firstSuccess(api.url, customer.token, Date.now(), 60_000);
+    const seen = outageMetrics(before, during, stoppedSeconds);
     await cluster.pause();
     const hung = await timed(api.url, customer.token, clientTimeoutMs);
     await cluster.resume();
@@ -268,17 +275,37 @@ async function outageOn(chain: 'scaled' | 'default'): Promise<{ ratios: Array<[s
         { label: `${label}: hung → 503`, value: hung.ms / 1000, unit: 's' },
         { label: `${label}: back after stop → 2xx`, value: backAfterStop / 1000, unit: 's' },
         { label: `${label}: back after hang → 2xx`, value: backAfterHang / 1000, unit: 's' },
+        { label: `${label}: database logins per second while stopped (/metrics)`, value: seen.loginsPerSecond, unit: '/s' },
+        { label: `${label}: retries while stopped (/metrics)`, value: seen.retries, unit: '' },
       ],
       notes: [
         `${label}: stopped → ${stoppedFirst.status ?? 'no answer'} at ${stoppedFirst.ms} ms, next ${stoppedNext.status ?? 'no answer'} at ${stoppedNext.ms} ms; ` +
           `hung → ${hung.status ?? 'no answer'} at ${hung.ms} ms (deadline ${deadlineMs} ms, ${hung.ms - deadlineMs >= 0 ? '+' : ''}${hung.ms - deadlineMs} ms); ` +
           `first 2xx ${backAfterStop} ms after the start returned, ${backAfterHang} ms after the resume`,
+        `${label}, from /metrics while stopped (${stoppedSeconds.toFixed(1)} s): ${seen.loginsPerSecond.toFixed(2)} probe logins/s, ` +
+          `${seen.retries} retries, ${seen.bridged} waits at the readiness gate, 503s by cause: ${seen.causes || 'none'}`,
       ],
     };
   } finally {
     await api.stop();
     await cluster.destroy();
   }
+}
+
+/** The outage as the API's /metrics tells it: the change between two scrapes over `seconds`. */
+function outageMetrics(before: readonly Sample[], after: readonly Sample[], seconds: number) {
+  const delta = (name: string, labels: Record<string, string> = {}) => sumOf(after, name, labels) - sumOf(before, name, labels);
+  const causes = [...new Set(after.filter((s) => s.name === 'tidewater_unavailable_total').map((s) => s.labels.cause ?? ''))]
+    .map((cause) => [cause, delta('tidewater_unavailable_total', { cause })] as const)
+    .filter(([, count]) => count > 0)
+    .map(([cause, count]) => `${cause} ${count}`)
+    .join(', ');
+  return {
+    loginsPerSecond: delta('tidewater_readiness_gate_probes_total', { gate: 'primary' }) / seconds,
+    retries: delta('tidewater_db_retries_total', { outcome: 'retried' }),
+    bridged: delta('tidewater_db_retries_total', { outcome: 'bridged' }),
+    causes,
+  };
 }
 
 /** outage timings on the scaled chain and (unless smoke) the real default one. */
