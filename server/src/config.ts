@@ -35,11 +35,11 @@ export const defaults = {
   dbPoolWaitMs: 10_000,
   /** 1 s (DB_READINESS_PROBE_MS): while the database cannot be reached, one probe login per this interval per process; every other request waits for it (adr/0011). */
   dbReadinessProbeMs: 1_000,
-  /** REQUEST_DEADLINE_MS (timeout chain): above the statement timeout; deadline + release + store + cancel < the BFF's upstream timeout. */
+  /** REQUEST_DEADLINE_MS (timeout chain): above the statement timeout; deadline + release + look + cancel < the BFF's upstream timeout. */
   requestDeadlineMs: chain.requestDeadlineMs.defaultMs,
   /** The time a cancelled statement may take to be acknowledged (timeout chain, not configurable). */
   cancelAcknowledgeMs: chain.cancelAcknowledgeMs.defaultMs,
-  /** IDEMPOTENCY_STORE_BUDGET_MS (timeout chain): storing an answer writes one row. */
+  /** IDEMPOTENCY_STORE_BUDGET_MS (timeout chain): the look for a lost COMMIT's own row after the deadline (one read); the answer commits with the money (adr/0016), the name is kept for the env var. */
   idempotencyStoreBudgetMs: chain.idempotencyStoreBudgetMs.defaultMs,
   /** IDEMPOTENCY_RELEASE_BUDGET_MS (timeout chain): releasing a claim after a failure writes one row. */
   idempotencyReleaseBudgetMs: chain.idempotencyReleaseBudgetMs.defaultMs,

@@ -13,9 +13,6 @@ function url(): string {
   return value;
 }
 
-/** One query on a fresh connection. */
-export const sqlQuery = <T extends pg.QueryResultRow = Record<string, unknown>>(text: string, values: unknown[] = []) => query<T>(url(), text, values);
-
 /** Runs `fn` while a separate connection holds the account's row lock (every write to it queues). */
 export const whileAccountIsLocked = <T>(accountId: string, fn: (inside: pg.Client) => Promise<T>) => holdingAccount(url(), accountId, fn);
 
