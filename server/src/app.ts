@@ -97,7 +97,7 @@ export function createApp(options: {
   const deps: DomainDeps = {
     config,
     data,
-    tokens: accessTokens(signingSecret, config.accessTokenTtlSeconds),
+    tokens: accessTokens(signingSecret, config.accessTokenTtlSeconds, config.accessTokenCacheEntries),
     cursors: transactionCursors(signingSecret),
     secrets: secretHashing(config),
   };

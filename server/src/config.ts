@@ -63,6 +63,8 @@ export const defaults = {
   readYourWritesStore: 'memory',
   /** 15 min (ACCESS_TOKEN_TTL_SECONDS): bearer token lifetime; the BFF renews before it ends. */
   accessTokenTtlSeconds: 900,
+  /** 10,000 (ACCESS_TOKEN_CACHE_ENTRIES): verified tokens remembered until their expiry, per process (adr/0016); 0 verifies every time. ~1 MB. */
+  accessTokenCacheEntries: 10_000,
   /** 30 days (REFRESH_TOKEN_TTL_SECONDS): a rotating refresh token's lifetime. */
   refreshTokenTtlSeconds: 30 * 24 * 3600,
   /** 5 min (STEP_UP_TTL_SECONDS): a step-up authorisation's lifetime (single use); long enough to confirm one send, short enough that a stolen one is soon useless. */
@@ -157,6 +159,7 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   readYourWritesMs: 'READ_YOUR_WRITES_MS',
   readYourWritesStore: 'READ_YOUR_WRITES_STORE',
   accessTokenTtlSeconds: 'ACCESS_TOKEN_TTL_SECONDS',
+  accessTokenCacheEntries: 'ACCESS_TOKEN_CACHE_ENTRIES',
   refreshTokenTtlSeconds: 'REFRESH_TOKEN_TTL_SECONDS',
   stepUpTtlSeconds: 'STEP_UP_TTL_SECONDS',
   pinMaxAttempts: 'PIN_MAX_ATTEMPTS',
