@@ -8,6 +8,7 @@
  * the whole chain scaled down through the same variables; they import this table rather
  * than repeating numbers.
  */
+import { availableParallelism } from 'node:os';
 import { envNumber, resolveSettings } from '@tidewater/contract/settings';
 import { resolveChain, timeoutChain as chain, timeoutChainViolations as chainViolations, type ChainName, type ChainValues } from '@tidewater/contract/timeoutChain';
 
@@ -107,6 +108,11 @@ export const defaults = {
   dbConnectionBackoffMs: [2_000, 3_000, 5_000] as readonly number[],
   /** 5 s (DB_CONNECTION_ATTEMPT_TIMEOUT_MS): one attempt at the connection service. */
   dbConnectionAttemptTimeoutMs: 5_000,
+  /**
+   * 0 = the number of cores, `os.availableParallelism()` (API_WORKERS): API processes under one
+   * primary (node:cluster, main.ts; adr/0016). Always 1 on the embedded PGlite (one process owns its files).
+   */
+  apiWorkers: 0,
 } as const;
 
 /** The resolved configuration: the defaults with the environment's overrides applied. */
@@ -181,6 +187,7 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   dbConnectionAttempts: 'DB_CONNECTION_ATTEMPTS',
   dbConnectionBackoffMs: 'DB_CONNECTION_BACKOFF_MS',
   dbConnectionAttemptTimeoutMs: 'DB_CONNECTION_ATTEMPT_TIMEOUT_MS',
+  apiWorkers: 'API_WORKERS',
 };
 
 /**
@@ -219,6 +226,24 @@ function notANumber(name: string, text: string): never {
   throw new ConfigError(`${name} must be a non-negative number, got "${text}"`);
 }
 
+/**
+ * API_WORKERS (adr/0016): 0 means one per core, and the embedded PGlite runs one. Several
+ * workers share read-your-writes marks through the database (a worker that did not see the
+ * write must still send the user's reads to the primary): READ_YOUR_WRITES_STORE then
+ * defaults to `database`, and `memory` is refused beside a replica.
+ */
+function resolveWorkers(config: { -readonly [K in 'apiWorkers' | 'readYourWritesStore']: ServerConfig[K] } & ServerConfig, env: NodeJS.ProcessEnv): void {
+  const embedded = !config.databaseUrl && !config.dbConnectionApiUrl;
+  if (!Number.isInteger(config.apiWorkers)) throw new ConfigError(`API_WORKERS must be a whole number, got ${config.apiWorkers}`);
+  if (embedded && config.apiWorkers > 1) throw new ConfigError(`API_WORKERS must be 1 on the embedded database (one process owns its files), got ${config.apiWorkers}`);
+  config.apiWorkers = config.apiWorkers || (embedded ? 1 : availableParallelism());
+  if (config.apiWorkers <= 1) return;
+  if (!env.READ_YOUR_WRITES_STORE) config.readYourWritesStore = 'database';
+  else if (config.readYourWritesStore === 'memory' && config.databaseReplicaUrl) {
+    throw new ConfigError('READ_YOUR_WRITES_STORE=memory cannot serve several API_WORKERS beside a replica: a worker would not see another\'s marks; use database');
+  }
+}
+
 /** Resolves the table against an environment (process.env by default) and checks the chain. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const resolved = resolveSettings(defaults, envNames, env, parseValue);
@@ -242,6 +267,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (!['memory', 'database'].includes(config.readYourWritesStore)) {
     throw new ConfigError(`READ_YOUR_WRITES_STORE must be "memory" or "database", got "${config.readYourWritesStore}"`);
   }
+  resolveWorkers(config, env);
   checkTimeoutChain(config, env);
   return config;
 }

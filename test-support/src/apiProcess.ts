@@ -32,7 +32,8 @@ export async function startApi(
   return startServerProcess({
     name: 'the API',
     cwd: serverDir,
-    env: { ...process.env, LOG_LEVEL: 'info', JWT_SECRET: testSigningSecret, ...env, API_PORT: String(port) },
+    // One worker unless a test asks for more (API_WORKERS, adr/0016): its log lines and its pid are then the API's.
+    env: { ...process.env, LOG_LEVEL: 'info', JWT_SECRET: testSigningSecret, API_WORKERS: '1', ...env, API_PORT: String(port) },
     port,
     healthPath: '/api/health',
     startTimeoutMs,
