@@ -4,7 +4,7 @@
  * separate connection, wait until a send queues behind it, read what a key wrote.
  */
 import type pg from 'pg';
-import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
+import { holdingAccount, keyState, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 import { stackEnv } from './stackTimings.ts';
 
 function url(): string {
