@@ -28,7 +28,7 @@ export const defaults = {
   apiUrl: 'http://127.0.0.1:8081',
   /**
    * BFF_UPSTREAM_TIMEOUT_MS (timeout chain): above the API's worst answer (deadline +
-   * release + store + cancel), so every answer the API gives reaches the visitor; after it
+   * release + look + cancel), so every answer the API gives reaches the visitor; after it
    * the BFF answers its own 503, without `applied` (only the API knows).
    */
   upstreamTimeoutMs: chain.bffUpstreamTimeoutMs.defaultMs,

@@ -61,7 +61,7 @@ export const timeoutChain = {
     tier: 'api',
     defaultMs: 3_000,
     env: 'IDEMPOTENCY_STORE_BUDGET_MS',
-    bounds: 'storing an answer after the deadline (one row)',
+    bounds: 'the look for a lost COMMIT\'s own row after the deadline (one read); the answer itself commits with the money (adr/0016)',
   },
   idempotencyReleaseBudgetMs: {
     tier: 'api',
@@ -164,7 +164,7 @@ export function bffAnswerBudgetMs(
   return v.bffUpstreamTimeoutMs + Math.max(v.bffRenewalWaitMs, v.bffMeTimeoutMs);
 }
 
-/** The API's longest answer: its deadline, then releasing a claim, storing the answer and a statement's cancel. */
+/** The API's longest answer: its deadline, then releasing a claim, looking for a lost commit's own row and a statement's cancel. */
 export function apiAnswerBudgetMs(
   v: Pick<ChainValues, 'requestDeadlineMs' | 'idempotencyReleaseBudgetMs' | 'idempotencyStoreBudgetMs' | 'cancelAcknowledgeMs'>,
 ): number {
@@ -183,7 +183,7 @@ export const chainLinks: readonly ChainLink[] = [
     tiers: ['api', 'bff'],
     holds: (v) => apiAnswerBudgetMs(v) < v.bffUpstreamTimeoutMs,
     reason: (v) =>
-      `deadline + release + store + 5 s (${apiAnswerBudgetMs(v)} ms) must be below the BFF upstream timeout (${v.bffUpstreamTimeoutMs} ms), so every API answer reaches the visitor`,
+      `deadline + release + look + 5 s (${apiAnswerBudgetMs(v)} ms) must be below the BFF upstream timeout (${v.bffUpstreamTimeoutMs} ms), so every API answer reaches the visitor`,
   },
   {
     tiers: ['bff', 'spa'],

@@ -100,7 +100,7 @@ export function createApp(options: {
   const deps: DomainDeps = {
     config,
     data,
-    tokens: accessTokens(signingSecret, config.accessTokenTtlSeconds),
+    tokens: accessTokens(signingSecret, config.accessTokenTtlSeconds, config.accessTokenCacheEntries),
     cursors: transactionCursors(signingSecret),
     secrets: secretHashing(config),
   };

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { availableParallelism } from 'node:os';
 import { ConfigError, defaults, loadConfig, timeoutChainViolations, worstCaseRetryWaitMs } from './config.ts';
 
 describe('the config table', () => {
@@ -66,5 +67,26 @@ describe('the config table', () => {
   it('holds the scaled-down chain the tests run on', () => {
     const scaled = { REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1500', DB_RETRY_BASE_DELAY_MS: '50', DB_RETRY_MAX_DELAY_MS: '400', BFF_UPSTREAM_TIMEOUT_MS: '15000' };
     expect(timeoutChainViolations(loadConfig(scaled))).toEqual([]);
+  });
+});
+
+describe('API_WORKERS (adr/0016)', () => {
+  const server = { DATABASE_URL: 'postgres://db/tidewater' };
+  it('runs one worker per core on a server database, and one on the embedded PGlite', () => {
+    expect(loadConfig(server).apiWorkers).toBe(availableParallelism());
+    expect(loadConfig({}).apiWorkers).toBe(1);
+    expect(loadConfig({ ...server, API_WORKERS: '3' }).apiWorkers).toBe(3);
+  });
+
+  it('refuses several workers on PGlite, and a fraction', () => {
+    expect(() => loadConfig({ API_WORKERS: '2' })).toThrow(/API_WORKERS must be 1 on the embedded database/);
+    expect(() => loadConfig({ ...server, API_WORKERS: '1.5' })).toThrow(/API_WORKERS must be a whole number/);
+  });
+
+  it('shares read-your-writes marks through the database between workers; memory only without a replica', () => {
+    expect(loadConfig({ ...server, API_WORKERS: '2' }).readYourWritesStore).toBe('database');
+    expect(loadConfig({ ...server, API_WORKERS: '1' }).readYourWritesStore).toBe('memory');
+    expect(loadConfig({ ...server, API_WORKERS: '2', READ_YOUR_WRITES_STORE: 'memory' }).readYourWritesStore).toBe('memory');
+    expect(() => loadConfig({ ...server, DATABASE_REPLICA_URL: 'postgres://replica/tidewater', API_WORKERS: '2', READ_YOUR_WRITES_STORE: 'memory' })).toThrow(ConfigError);
   });
 });

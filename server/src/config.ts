@@ -8,6 +8,7 @@
  * the whole chain scaled down through the same variables; they import this table rather
  * than repeating numbers.
  */
+import { availableParallelism } from 'node:os';
 import { envNumber, resolveSettings } from '@tidewater/contract/settings';
 import { resolveChain, timeoutChain as chain, timeoutChainViolations as chainViolations, type ChainName, type ChainValues } from '@tidewater/contract/timeoutChain';
 
@@ -35,11 +36,11 @@ export const defaults = {
   dbPoolWaitMs: 10_000,
   /** 1 s (DB_READINESS_PROBE_MS): while the database cannot be reached, one probe login per this interval per process; every other request waits for it (adr/0011). */
   dbReadinessProbeMs: 1_000,
-  /** REQUEST_DEADLINE_MS (timeout chain): above the statement timeout; deadline + release + store + cancel < the BFF's upstream timeout. */
+  /** REQUEST_DEADLINE_MS (timeout chain): above the statement timeout; deadline + release + look + cancel < the BFF's upstream timeout. */
   requestDeadlineMs: chain.requestDeadlineMs.defaultMs,
   /** The time a cancelled statement may take to be acknowledged (timeout chain, not configurable). */
   cancelAcknowledgeMs: chain.cancelAcknowledgeMs.defaultMs,
-  /** IDEMPOTENCY_STORE_BUDGET_MS (timeout chain): storing an answer writes one row. */
+  /** IDEMPOTENCY_STORE_BUDGET_MS (timeout chain): the look for a lost COMMIT's own row after the deadline (one read); the answer commits with the money (adr/0016), the name is kept for the env var. */
   idempotencyStoreBudgetMs: chain.idempotencyStoreBudgetMs.defaultMs,
   /** IDEMPOTENCY_RELEASE_BUDGET_MS (timeout chain): releasing a claim after a failure writes one row. */
   idempotencyReleaseBudgetMs: chain.idempotencyReleaseBudgetMs.defaultMs,
@@ -63,6 +64,8 @@ export const defaults = {
   readYourWritesStore: 'memory',
   /** 15 min (ACCESS_TOKEN_TTL_SECONDS): bearer token lifetime; the BFF renews before it ends. */
   accessTokenTtlSeconds: 900,
+  /** 10,000 (ACCESS_TOKEN_CACHE_ENTRIES): verified tokens remembered until their expiry, per process (adr/0016); 0 verifies every time. ~1 MB. */
+  accessTokenCacheEntries: 10_000,
   /** 30 days (REFRESH_TOKEN_TTL_SECONDS): a rotating refresh token's lifetime. */
   refreshTokenTtlSeconds: 30 * 24 * 3600,
   /** 5 min (STEP_UP_TTL_SECONDS): a step-up authorisation's lifetime (single use); long enough to confirm one send, short enough that a stolen one is soon useless. */
@@ -115,6 +118,11 @@ export const defaults = {
    * measure what they cost (adr/0015). Refused when NODE_ENV=production; logged loudly otherwise.
    */
   benchResilience: 'on',
+  /**
+   * 0 = the number of cores, `os.availableParallelism()` (API_WORKERS): API processes under one
+   * primary (node:cluster, main.ts; adr/0016). Always 1 on the embedded PGlite (one process owns its files).
+   */
+  apiWorkers: 0,
 } as const;
 
 /** The resolved configuration: the defaults with the environment's overrides applied. */
@@ -167,6 +175,7 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   readYourWritesMs: 'READ_YOUR_WRITES_MS',
   readYourWritesStore: 'READ_YOUR_WRITES_STORE',
   accessTokenTtlSeconds: 'ACCESS_TOKEN_TTL_SECONDS',
+  accessTokenCacheEntries: 'ACCESS_TOKEN_CACHE_ENTRIES',
   refreshTokenTtlSeconds: 'REFRESH_TOKEN_TTL_SECONDS',
   stepUpTtlSeconds: 'STEP_UP_TTL_SECONDS',
   pinMaxAttempts: 'PIN_MAX_ATTEMPTS',
@@ -191,6 +200,7 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   dbConnectionBackoffMs: 'DB_CONNECTION_BACKOFF_MS',
   dbConnectionAttemptTimeoutMs: 'DB_CONNECTION_ATTEMPT_TIMEOUT_MS',
   benchResilience: 'BENCH_RESILIENCE',
+  apiWorkers: 'API_WORKERS',
 };
 
 /**
@@ -229,6 +239,24 @@ function notANumber(name: string, text: string): never {
   throw new ConfigError(`${name} must be a non-negative number, got "${text}"`);
 }
 
+/**
+ * API_WORKERS (adr/0016): 0 means one per core, and the embedded PGlite runs one. Several
+ * workers share read-your-writes marks through the database (a worker that did not see the
+ * write must still send the user's reads to the primary): READ_YOUR_WRITES_STORE then
+ * defaults to `database`, and `memory` is refused beside a replica.
+ */
+function resolveWorkers(config: { -readonly [K in 'apiWorkers' | 'readYourWritesStore']: ServerConfig[K] } & ServerConfig, env: NodeJS.ProcessEnv): void {
+  const embedded = !config.databaseUrl && !config.dbConnectionApiUrl;
+  if (!Number.isInteger(config.apiWorkers)) throw new ConfigError(`API_WORKERS must be a whole number, got ${config.apiWorkers}`);
+  if (embedded && config.apiWorkers > 1) throw new ConfigError(`API_WORKERS must be 1 on the embedded database (one process owns its files), got ${config.apiWorkers}`);
+  config.apiWorkers = config.apiWorkers || (embedded ? 1 : availableParallelism());
+  if (config.apiWorkers <= 1) return;
+  if (!env.READ_YOUR_WRITES_STORE) config.readYourWritesStore = 'database';
+  else if (config.readYourWritesStore === 'memory' && config.databaseReplicaUrl) {
+    throw new ConfigError('READ_YOUR_WRITES_STORE=memory cannot serve several API_WORKERS beside a replica: a worker would not see another\'s marks; use database');
+  }
+}
+
 /** Resolves the table against an environment (process.env by default) and checks the chain. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const resolved = resolveSettings(defaults, envNames, env, parseValue);
@@ -258,6 +286,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (config.benchResilience === 'off' && env.NODE_ENV === 'production') {
     throw new ConfigError('BENCH_RESILIENCE=off switches the deadline, commit gate, retries and readiness gate off: it is for `npm run bench` only, never with NODE_ENV=production');
   }
+  resolveWorkers(config, env);
   checkTimeoutChain(config, env);
   return config;
 }

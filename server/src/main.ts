@@ -3,22 +3,32 @@
  * (a connection service, DATABASE_URL, else the embedded PGlite), apply migrations, export spans when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set, listen, and close
  * everything cleanly on SIGINT/SIGTERM.
+ *
+ * With API_WORKERS above 1 (adr/0016) this process is a node:cluster primary that serves
+ * nothing itself: it forks the workers (each runs all of the above and shares the port),
+ * starts another when one that was serving ends, forwards SIGTERM/SIGINT to every worker
+ * and ends once they all have; a worker that ends before it ever listened ends the whole
+ * API (exit 1), since its siblings would meet the same cause.
  */
-import { pino } from 'pino';
-import { ConfigError, loadConfig, resilienceOff } from './config.ts';
+import cluster, { type Worker } from 'node:cluster';
+import { pino, type Logger } from 'pino';
+import { ConfigError, loadConfig, resilienceOff, type ServerConfig } from './config.ts';
 import { openBankDatabase } from './data/connections/index.ts';
 import { createApp } from './app.ts';
 import { guardProcess } from './processGuard.ts';
 import { signingSecret } from './signingSecret.ts';
 import { answerClientError } from './http/requestShape.ts';
 import { startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
-import { registry } from './metrics.ts';
+import { clusterMetrics, registry, shareWithClusterPrimary } from './metrics.ts';
 
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-api' } });
+const role = cluster.isPrimary ? {} : { worker: cluster.worker!.id };
+const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-api', pid: process.pid, ...role } });
 guardProcess(logger);
 
-async function main(): Promise<void> {
-  const config = loadConfig();
+/** How long the primary gives its workers to end after SIGTERM before it kills them. */
+const WORKER_STOP_GRACE_MS = 10_000;
+
+async function serve(config: ServerConfig): Promise<void> {
   const stopTracing = await startTracing('tidewater-api', logger);
   if (resilienceOff(config)) {
     logger.warn('BENCH_RESILIENCE=off: NO request deadline, commit gate, cancellable client, retry policy or readiness gate. For `npm run bench` only; never serve customers like this.');
@@ -27,11 +37,59 @@ async function main(): Promise<void> {
   const { database, applied } = await openBankDatabase(config, logger);
   logger.info({ applied, kind: database.kind }, 'database ready');
   const app = createApp({ config, database, logger, signingSecret: secret, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
-  if (config.apiMetricsPort > 0) await startMetricsListener(registry, { host: config.apiMetricsHost, port: config.apiMetricsPort, logger });
+  // A worker's metrics are served by the primary, summed over the workers (metrics.ts).
+  if (cluster.isWorker) shareWithClusterPrimary();
+  else if (config.apiMetricsPort > 0) await startMetricsListener(registry, { host: config.apiMetricsHost, port: config.apiMetricsPort, logger });
   const server = app.listen(config.apiPort, config.apiHost, () => logger.info({ host: config.apiHost, port: config.apiPort }, 'API listening'));
   server.requestTimeout = 0;
   server.on('clientError', answerClientError);
   stopOnSignals(server, logger, () => Promise.allSettled([database.close(), stopTracing()]));
+}
+
+async function runPrimary(config: ServerConfig, log: Logger): Promise<void> {
+  const count = config.apiWorkers;
+  const listened = new Set<number>();
+  let stopping: number | undefined;
+  const live = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+  const stopAll = (exitCode: number) => {
+    if (stopping !== undefined) return;
+    stopping = exitCode;
+    for (const worker of live()) worker.process.kill('SIGTERM');
+    setTimeout(() => {
+      for (const worker of live()) worker.process.kill('SIGKILL');
+      process.exit(exitCode);
+    }, WORKER_STOP_GRACE_MS).unref();
+    if (live().length === 0) process.exit(exitCode);
+  };
+  cluster.on('listening', (worker) => listened.add(worker.id));
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping !== undefined) {
+      if (live().length === 0) process.exit(stopping);
+      return;
+    }
+    if (!listened.has(worker.id)) {
+      log.fatal({ workerPid: worker.process.pid, code, signal }, 'an API worker ended before it listened: stopping the API');
+      stopAll(1);
+      return;
+    }
+    log.error({ workerPid: worker.process.pid, code, signal }, 'an API worker ended: starting another');
+    cluster.fork();
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      log.info({ signal, workers: live().length }, 'shutting down the workers');
+      stopAll(0);
+    });
+  }
+  log.info({ workers: count }, 'starting API workers');
+  for (let i = 0; i < count; i++) cluster.fork();
+  if (config.apiMetricsPort > 0) await startMetricsListener(clusterMetrics(), { host: config.apiMetricsHost, port: config.apiMetricsPort, logger: log });
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  if (cluster.isPrimary && config.apiWorkers > 1) return runPrimary(config, logger);
+  return serve(config);
 }
 
 main().catch((error: unknown) => {

@@ -10,10 +10,12 @@
  * SQLSTATE or a classifier code (`bounded()` caps them). No user id, account id, key or
  * URL is ever a label (metrics.test.ts asserts it).
  *
- * One registry per process; with several API workers each has its own (the ADR names
- * prom-client's AggregatorRegistry as the way to add them up).
+ * One registry per process. With several API workers (API_WORKERS, adr/0016) each worker
+ * keeps its own and the cluster's primary serves their sum (`clusterMetrics()`): counters
+ * and histograms add up, the pool and budget gauges too (they are per process), and the
+ * readiness gate's `open` is the least of the workers' (closed in any worker shows closed).
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { currentContext } from './request/requestContext.ts';
 
 /** The process's registry: what `/metrics` serves. */
@@ -65,6 +67,19 @@ export const metricNames = {
 } as const;
 
 const registers = [registry];
+
+/** In a cluster worker: answer the primary's scrapes from this process's registry. */
+export function shareWithClusterPrimary(): void {
+  AggregatorRegistry.setRegistries([registry]);
+  // prom-client adds a worker's answering listener only when an AggregatorRegistry is made.
+  new AggregatorRegistry();
+}
+
+/** In the cluster's primary: what `/metrics` serves, the sum of every worker's registry. */
+export function clusterMetrics(): { metrics(): Promise<string>; readonly contentType: string } {
+  const aggregator = new AggregatorRegistry();
+  return { metrics: () => aggregator.clusterMetrics(), contentType: aggregator.contentType };
+}
 
 /** The most distinct values one free-text label may take; the rest are `other`. */
 const MAX_LABEL_VALUES = 40;
@@ -141,6 +156,7 @@ new Gauge({
   help: 'The readiness gate: 1 open, 0 closed (the database is known to be down).',
   labelNames: ['gate'],
   registers,
+  aggregator: 'min',
   collect() {
     for (const [name, gate] of gates) this.set({ gate: name }, gate.state().open ? 1 : 0);
   },

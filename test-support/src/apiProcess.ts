@@ -33,7 +33,8 @@ export async function startApi(
   const api = await startServerProcess({
     name: 'the API',
     cwd: serverDir,
-    env: { ...process.env, LOG_LEVEL: 'info', JWT_SECRET: testSigningSecret, ...env, API_PORT: String(port), API_METRICS_PORT: metricsPort },
+    // One worker unless a test asks for more (API_WORKERS, adr/0016): its log lines and its pid are then the API's.
+    env: { ...process.env, LOG_LEVEL: 'info', JWT_SECRET: testSigningSecret, API_WORKERS: '1', ...env, API_PORT: String(port), API_METRICS_PORT: metricsPort },
     port,
     healthPath: '/api/health',
     startTimeoutMs,

@@ -2,14 +2,13 @@
  * A second API and BFF, on the suite's database, for the answer that is lost right after
  * its COMMIT (adr/0013). The API reaches PostgreSQL through a commit trap
  * (commitTrap.ts) that freezes it (SIGSTOP) the instant its money transaction's COMMIT
- * passes, so the money lands and the API can neither store nor send its answer. Its chain
- * is scaled so the rest of that story fits a test: a 2.5 s deadline lets the claim be
- * stale after 62.5 s (the server refuses less than deadline + 60 s), and the BFF gives
- * up after 12 s. Started on demand (`/lost-answer/start`): most runs never need it.
+ * passes, so the money lands (its answer with it, adr/0016) and the API cannot send the
+ * answer. Its chain is scaled so the rest of that story fits a test: a 2.5 s deadline (the
+ * server then allows a stale-after of 62.5 s), and the BFF gives up after 12 s. Started on demand (`/lost-answer/start`): most runs never need it.
  *
  * - `/lost-answer/arm`: freeze the API at the next fenced COMMIT;
  * - `/lost-answer/restart-api`: SIGKILL the (frozen) API, as a crash would, and start
- *   a new one with the same chain behind the same address: its claim was never stored.
+ *   a new one with the same chain behind the same address: the answer it stored with the money is replayed.
  */
 import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
 import { freePort, startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';

@@ -4,7 +4,7 @@
  * separate connection, wait until a send queues behind it, read what a key wrote.
  */
 import type pg from 'pg';
-import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
+import { holdingAccount, keyState, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 import { stackEnv } from './stackTimings.ts';
 
 function url(): string {
@@ -12,9 +12,6 @@ function url(): string {
   if (!value) throw new Error(`${stackEnv.databaseUrl} is not set: run through playwright.config.ts`);
   return value;
 }
-
-/** One query on a fresh connection. */
-export const sqlQuery = <T extends pg.QueryResultRow = Record<string, unknown>>(text: string, values: unknown[] = []) => query<T>(url(), text, values);
 
 /** Runs `fn` while a separate connection holds the account's row lock (every write to it queues). */
 export const whileAccountIsLocked = <T>(accountId: string, fn: (inside: pg.Client) => Promise<T>) => holdingAccount(url(), accountId, fn);

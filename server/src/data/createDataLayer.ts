@@ -112,7 +112,8 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     const context = currentContext();
     if (!context) return;
     context.hasWrites = true;
-    if (context.userId && config.readYourWritesMs > 0) {
+    // Marks only route reads to a replica: without one every read is the primary's already (and a database mark would cost a write).
+    if (context.userId && config.readYourWritesMs > 0 && database.hasReplica) {
       marks.markWrite(context.userId, Date.now() + config.readYourWritesMs).catch((error: unknown) =>
         context.log.warn({ err: error }, 'could not record a read-your-writes mark'),
       );

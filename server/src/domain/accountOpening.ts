@@ -1,9 +1,9 @@
 /**
  * Opening an account under an Idempotency-Key (adr/0013), by the money sends' protocol
  * (idempotency.ts) run the money sends' way (claimedRequest.ts): claim the key (a replay,
- * a 409 or a 422 ends here); insert the account in one gated transaction that first
- * fences the claim, so the claim's `landed_at` commits with the account; store the answer
- * and send the stored bytes. A failure before any commit releases the claim; an outage
+ * a 409 or a 422 ends here); insert the account in one gated transaction that then lands
+ * the claim with its answer (adr/0016), so both commit with the account; send the stored
+ * bytes. A failure before any commit releases the claim; an outage
  * that opened nothing answers 503 with `applied: false`. A COMMIT whose answer was lost
  * is settled by looking for the account by the id the request chose. A stale claim that
  * opened an account answers 409 RESULT_UNKNOWN with `applied: true`, for good.
@@ -43,14 +43,14 @@ export function accountOpener({ data, config }: DomainDeps) {
     const { claim } = outcome;
     const id = randomUUID();
     try {
-      const row = await data.runInTransaction(
+      const stored = await data.runInTransaction(
         async (tx) => {
-          await records.fence(tx, claim);
-          return tx.account.create({ data: { id, userId, name: writtenText(body.name) } });
+          const row = await tx.account.create({ data: { id, userId, name: writtenText(body.name) } });
+          return records.land(tx, claim, 201, toAccount(row, primaryAccountId));
         },
         { label: 'openAccount', verifyCommitted: verifyBy(accountExists(id), config.idempotencyStoreBudgetMs) },
       );
-      return { status: 201, body: (await records.store(claim, 201, toAccount(row, primaryAccountId))) as Account };
+      return { status: 201, body: stored };
     } catch (error) {
       if (isClaimTakenOver(error)) throw error;
       const applied = await claimed.releaseUnlessCommitted(claim);

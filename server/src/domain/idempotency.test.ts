@@ -1,13 +1,13 @@
 /**
  * The parts of the idempotency protocol that need no database: the request hash, and
- * what store and release do with their one row (against a stand-in data layer). The
+ * what land and release do with their one row (against a stand-in data layer). The
  * protocol end to end is test/money/idempotency.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { DataLayer } from '../data/dataLayer.ts';
-import { hashRequest, idempotencyRecords, type Claim } from './idempotency.ts';
+import type { DataLayer, Tx } from '../data/dataLayer.ts';
+import { hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from './idempotency.ts';
 
-const config = { idempotencyStoreBudgetMs: 3_000, idempotencyReleaseBudgetMs: 3_000, idempotencyStaleAfterMs: 120_000 };
+const config = { idempotencyReleaseBudgetMs: 3_000, idempotencyStaleAfterMs: 120_000 };
 const claim: Claim = { id: 'c', userId: 'u', key: 'key-12345', ownerToken: 't', startedAt: 0 };
 
 /** A data layer whose writes answer `answer` (or fail with it) and are counted. */
@@ -25,9 +25,12 @@ function standIn(answer: unknown) {
       return 1;
     },
   };
-  const data = { write: (fn: (db: never) => unknown) => fn(db as never) } as unknown as DataLayer;
+  const data = { write: (fn: (db: never) => unknown) => fn(db as never), db } as unknown as DataLayer;
   return { data, calls };
 }
+
+/** The stand-in's client as a transaction. */
+const txOf = (data: DataLayer) => (data as unknown as { db: Tx }).db;
 
 describe('hashRequest', () => {
   it.each<[string, Parameters<typeof hashRequest>, boolean]>([
@@ -41,25 +44,26 @@ describe('hashRequest', () => {
   });
 });
 
-describe('storing and releasing a claim', () => {
-  it('never stores an empty answer', async () => {
+describe('landing and releasing a claim', () => {
+  it('never stores an empty answer: the claim is only fenced', async () => {
     const { data, calls } = standIn([]);
-    expect(await idempotencyRecords(data, config).store(claim, 201, undefined)).toBeUndefined();
-    expect(calls).toEqual([]);
+    expect(await idempotencyRecords(data, config).land(txOf(data), claim, 201, undefined)).toBeUndefined();
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatch(/SET landed_at = now\(\)\s+WHERE/);
   });
 
-  it('answers the body as the database kept it', async () => {
+  it('lands the claim and its answer in one statement, and answers the body as the database kept it', async () => {
     const kept = { b: 2, a: 1 };
-    const { data } = standIn([{ responseBody: kept }]);
-    expect(await idempotencyRecords(data, config).store(claim, 201, { a: 1, b: 2 })).toBe(kept);
+    const { data, calls } = standIn([{ responseBody: kept }]);
+    expect(await idempotencyRecords(data, config).land(txOf(data), claim, 201, { a: 1, b: 2 })).toBe(kept);
+    expect(calls).toHaveLength(1);
+    expect(calls[0]).toMatch(/SET landed_at = now\(\), status = 'Executed'/);
   });
 
-  it('answers the body it has when the store fails: the money moved, the answer is sent (in the order its stored copy reads back)', async () => {
-    const { data } = standIn(new Error('connection terminated'));
-    const body = { amountMinor: 1, id: 'x' };
-    const answered = await idempotencyRecords(data, config).store(claim, 201, body);
-    expect(answered).toEqual(body);
-    expect(JSON.stringify(answered)).toBe('{"id":"x","amountMinor":1}'); // jsonb: shorter keys first
+  it('throws ClaimTakenOver when the claim is no longer this request\'s (the transaction then rolls back)', async () => {
+    const { data } = standIn([]);
+    const landing = idempotencyRecords(data, config).land(txOf(data), claim, 201, { a: 1 });
+    await expect(landing).rejects.toSatisfy(isClaimTakenOver);
   });
 
   it('swallows a failed release: the key is then held until the claim is stale', async () => {

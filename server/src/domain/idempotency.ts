@@ -1,23 +1,24 @@
 /**
  * The idempotency protocol of money sends (DESIGN.md "Money" and "The contract";
- * adr/0010, "Claim, fence, store, release"). Keys are scoped per customer. One record per (customer, key):
+ * adr/0010 "Claim, fence, store, release", as adr/0016 changed it: claim, land, release). Keys are scoped per customer. One record per (customer, key):
  *
  * 1. **Claim** first, in a one-row write of its own: `Processing`, owned by this request's
  *    `ownerToken`. Another request with the key finds the record and answers from it:
  *    another payload → 422 IDEMPOTENCY_KEY_REUSED; `Executed` → the stored answer,
  *    replayed byte for byte; `Processing` → 409 IDEMPOTENCY_IN_FLIGHT, until it is stale.
- * 2. **Fence**: the money's own transaction marks the claim `landed_at`, only while this
- *    request still owns it (else `ClaimTakenOver`: the original request's 500). The mark
- *    commits with the ledger rows, so a key can move money once, whoever holds it.
- * 3. **Store** the answer (`Executed`, status and body) under its own 3 s budget. The body
- *    sent is the one the database kept (jsonb orders keys its way), so the first answer
- *    and every replay are the same bytes. An empty 2xx is never stored.
- * 4. **Release** (delete) a claim whose request failed before any commit, under its own
+ * 2. **Land**: the money's own transaction, after its save, marks the claim `landed_at`
+ *    and stores the answer (`Executed`, status and body) in one statement, only while this
+ *    request still owns the claim (else `ClaimTakenOver`: the original request's 500, and
+ *    nothing moved). Both commit with the ledger rows (adr/0016), so a key moves money
+ *    once, whoever holds it, and money never lands without its answer. The body sent is
+ *    the one the database kept (jsonb orders keys its way), so the first answer and every
+ *    replay are the same bytes. An empty 2xx is never stored.
+ * 3. **Release** (delete) a claim whose request failed before any commit, under its own
  *    3 s budget, so the client can send the same key again. A claim whose release failed
  *    holds its key at 409 IN_FLIGHT until it is stale (120 s), then:
  *    - not landed: the next request with the same payload takes it over (a conditional
  *      update on the owner token and the age), and runs the send;
- *    - landed (money moved, its answer was lost): 409 IDEMPOTENCY_RESULT_UNKNOWN with
+ *    - landed without an answer (only an empty one, or a record written before adr/0016): 409 IDEMPOTENCY_RESULT_UNKNOWN with
  *      `applied: true`, for good; look the key up with listTransactions.
  */
 import { randomUUID } from 'node:crypto';
@@ -27,7 +28,7 @@ import { ApiProblem } from '../errors/apiProblem.ts';
 import { currentContext } from '../request/requestContext.ts';
 import { countIdempotency } from '../metrics.ts';
 import { runSideWrite } from './sideWrites.ts';
-import { canonicalJson, inJsonbOrder, sha256Hex } from './canonicalJson.ts';
+import { canonicalJson, sha256Hex } from './canonicalJson.ts';
 
 /** A claim this request holds. */
 export interface Claim {
@@ -44,7 +45,7 @@ export interface Claim {
 export type ClaimOutcome = { kind: 'owned'; claim: Claim } | { kind: 'replay'; status: number; body: unknown };
 
 /** The numbers of the protocol (config.ts). */
-export type IdempotencyConfig = Pick<Config, 'idempotencyStoreBudgetMs' | 'idempotencyReleaseBudgetMs' | 'idempotencyStaleAfterMs'>;
+export type IdempotencyConfig = Pick<Config, 'idempotencyReleaseBudgetMs' | 'idempotencyStaleAfterMs'>;
 
 const brand = Symbol.for('tidewater.ClaimTakenOver');
 
@@ -160,37 +161,31 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
       throw new ApiProblem('IDEMPOTENCY_IN_FLIGHT', 'Another request with this Idempotency-Key is being processed; wait, then send it again with the same key.');
     },
 
-    /** In the money's transaction: marks the claim landed, or throws ClaimTakenOver. */
-    async fence(tx: Tx, claim: Claim): Promise<void> {
-      const fenced = await tx.$executeRaw`
-        UPDATE idempotency_records SET landed_at = now()
-        WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND status = 'Processing' AND landed_at IS NULL`;
-      if (fenced !== 1) throw new ClaimTakenOver(claim.key);
-    },
-
-    /** Stores the answer (own budget); answers the body to send: the stored one, else `body` in jsonb's key order. */
-    async store(claim: Claim, status: number, body: unknown): Promise<unknown> {
+    /**
+     * In the money's transaction, after its save: marks the claim landed and stores the
+     * answer (`Executed`) in one statement, only while this request still owns the claim
+     * (else `ClaimTakenOver`, and the transaction rolls back). The answer commits with the
+     * money (adr/0016): there is no separate store, and no "landed but its answer lost".
+     * Answers the body to send: the one the database kept (jsonb orders keys its way), so
+     * the first answer and every replay are the same bytes. An empty body is never stored:
+     * the claim is only fenced and stays `Processing`.
+     */
+    async land<Body>(tx: Tx, claim: Claim, status: number, body: Body): Promise<Body> {
       if (body === undefined || body === null) {
         log()?.error({ key: claim.key, status }, 'refusing to store an empty answer: the claim stays Processing');
+        const fenced = await tx.$executeRaw`
+          UPDATE idempotency_records SET landed_at = now()
+          WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND status = 'Processing' AND landed_at IS NULL`;
+        if (fenced !== 1) throw new ClaimTakenOver(claim.key);
         return body;
       }
-      try {
-        const rows = await runSideWrite(
-          () =>
-            data.write((db) => db.$queryRaw<{ responseBody: unknown }[]>`
-              UPDATE idempotency_records
-              SET status = 'Executed', response_status = ${status}::int, response_body = ${JSON.stringify(body)}::jsonb, completed_at = now()
-              WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid
-              RETURNING response_body AS "responseBody"`),
-          { budgetMs: config.idempotencyStoreBudgetMs },
-        );
-        if (rows.length === 1) return rows[0]!.responseBody;
-        log()?.error({ key: claim.key }, 'the answer was not stored: the claim is no longer this request\'s');
-      } catch (error) {
-        log()?.warn({ err: error, key: claim.key }, 'could not store the answer; the send landed and is answered anyway');
-      }
-      // The store may still have landed (its reply lost): answer in the order its copy reads back in.
-      return inJsonbOrder(body);
+      const rows = await tx.$queryRaw<{ responseBody: Body }[]>`
+        UPDATE idempotency_records
+        SET landed_at = now(), status = 'Executed', response_status = ${status}::int, response_body = ${JSON.stringify(body)}::jsonb, completed_at = now()
+        WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND status = 'Processing' AND landed_at IS NULL
+        RETURNING response_body AS "responseBody"`;
+      if (rows.length !== 1) throw new ClaimTakenOver(claim.key);
+      return rows[0]!.responseBody;
     },
 
     /** Deletes a claim whose request failed before any commit (own budget); never throws. */

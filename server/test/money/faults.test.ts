@@ -7,7 +7,8 @@
  * - a COMMIT that never reached the database is found missing and the send runs again,
  *   once;
  * - an outage before any commit answers 503 with applied: false and frees the key;
- * - an outage after the commit started says nothing of applied, and keeps the key.
+ * - an outage after the commit started says nothing of applied; the answer committed
+ *   with the money, so the key replays it (adr/0016).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
@@ -78,7 +79,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     expect((await b.deposit(ada, ada.accountId, 300, key)).status).toBe(201);
   });
 
-  it('says nothing of applied once a commit started and its outcome stays unknown; the key stays held', async () => {
+  it('says nothing of applied once a commit started and its outcome stays unknown; the answer landed with the money and the key replays it', async () => {
     const key = newKey();
     proxy.arm('dropAnswerTo', 'COMMIT');
     // Every look for the audit row is cut too: the outcome cannot be learnt.
@@ -87,20 +88,25 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
     expect(reply.body).not.toHaveProperty('applied');
     proxy.disarm();
-    // It did land; the claim stays Processing (young): the key answers 409 until it is stale.
+    // It did land, and its answer with it (adr/0016): no "landed but answer lost", no 409 until stale.
     const state = await keyState(url, key);
     expect(state.ledger).toHaveLength(1);
-    expect(state.records[0]).toMatchObject({ status: 'Processing', landed_at: expect.any(Date) });
-    expect(outcome(await b.deposit(ada, ada.accountId, 200, key))).toEqual([409, 'IDEMPOTENCY_IN_FLIGHT']);
+    expect(state.records[0]).toMatchObject({ status: 'Executed', landed_at: expect.any(Date) });
+    const replay = await b.deposit(ada, ada.accountId, 200, key);
+    expect(replay.status).toBe(201);
+    expect(replay.body).toMatchObject({ amountMinor: 200, idempotencyKey: key });
   });
 
-  it('answers the same bytes first and on replay when the stored answer\'s own reply was lost', async () => {
+  it('runs the send again, once, when the answer of the statement that lands its claim and answer is lost (inside the money transaction)', async () => {
     const key = newKey();
-    // The UPDATE that stores the answer lands, and its reply is cut: the request answers from memory.
-    const fired = proxy.arm('dropAnswerTo', "SET status = 'Executed'");
+    const balance = await b.balance(ada, ada.accountId);
+    // The statement is inside the money's transaction: a cut connection rolls it back with the money, and the transaction reruns.
+    const fired = proxy.arm('dropAnswerTo', "SET landed_at = now(), status = 'Executed'");
     const first = await b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 25, description: 'bytes' }, key);
     expect(fired()).toBe(1);
     expect(first.status).toBe(201);
+    expect((await keyState(url, key)).ledger).toHaveLength(1);
+    expect(await b.balance(ada, ada.accountId)).toBe(balance - 25);
     const replay = await b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 25, description: 'bytes' }, key);
     expect(replay.status).toBe(201);
     expect(JSON.stringify(replay.body)).toBe(JSON.stringify(first.body));

@@ -5,11 +5,12 @@
  * 2. `prepare` once (input, the payee's handle, the step-up authorisation);
  * 3. the gated transaction, up to ACCOUNT_WRITE_ATTEMPTS attempts when it loses its lock
  *    waits: bound lock waits, lock the customer (when the send counts a ceiling) and the
- *    accounts in id order, `check`, fence the claim, `save`. An unknown commit outcome
- *    is settled by looking for the request's own audit row (auditedSave.ts);
+ *    accounts in id order, `check`, `save`, then land the claim with its answer (one
+ *    statement, adr/0016). An unknown commit outcome is settled by looking for the
+ *    request's own audit row (auditedSave.ts);
  * 4. when every attempt lost its locks: `check` again on fresh rows, then the
  *    authorisation again, and only when nothing refuses, 503 busy (1 s);
- * 5. store the answer and send the stored bytes.
+ * 5. send the bytes the database stored with the money.
  *
  * A failure before any commit releases the claim. A 503 says `applied: false` only when
  * appliedRule.ts allows it; an outage keeps its 503 from the problem handler otherwise.
@@ -50,9 +51,9 @@ export function moneySendRunner({ data, config }: DomainDeps) {
           if (send.locksCustomer) await lockCustomer(tx, claim.userId);
           const accounts = await readAccounts(tx, accountIds, { lock: true });
           await send.check(plan, { accounts, query: (fn) => fn(tx) });
-          // Last look before the save: is the claim still this request's? It lands with the money.
-          await records.fence(tx, claim);
-          return send.save(tx, plan, accounts);
+          const body = await send.save(tx, plan, accounts);
+          // Last look before COMMIT: is the claim still this request's? Its landing and its answer commit with the money.
+          return records.land(tx, claim, 201, body);
         },
         {
           label: send.label,
@@ -100,8 +101,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     const send = factory({ userId, key, requestId: claim.ownerToken, traceId: currentContext()?.traceId ?? null });
     try {
       const plan = await send.prepare();
-      const body = await moveMoney(send, plan, claim);
-      return { status: 201, body: (await records.store(claim, 201, body)) as Body };
+      return { status: 201, body: await moveMoney(send, plan, claim) };
     } catch (error) {
       throw await failureAnswer(error, claim);
     }
