@@ -29,7 +29,8 @@ export interface Size {
 }
 
 /** What every API of the bench runs with: warn, so request logging is not what we measure. */
-const apiEnv = { LOG_LEVEL: 'warn' };
+/** The API as measured: one worker (test-support's default) unless API_WORKERS says otherwise (adr/0016). */
+const apiEnv = { LOG_LEVEL: 'warn', ...(process.env.API_WORKERS ? { API_WORKERS: process.env.API_WORKERS } : {}) };
 
 /** The bank's database, the API on it and a customer with accounts. */
 export interface Bench {
