@@ -45,6 +45,29 @@ export interface HostRole {
 /** The SQL that reads a {@link HostRole} (columns `standby`, `read_only`). */
 export const ROLE_QUERY = "SELECT pg_is_in_recovery() AS standby, current_setting('transaction_read_only') = 'on' AS read_only";
 
+/** What {@link roleOf} needs of a driver's client (a `pg.Client` fits). */
+interface RoleClient {
+  on(event: 'error', listener: () => void): unknown;
+  connect(): Promise<unknown>;
+  query(sql: string): Promise<{ rows: Array<{ standby: boolean; read_only: boolean }> }>;
+  end(): Promise<unknown>;
+}
+
+/**
+ * One login that reads a host's role (the host list's probe): `client` is a fresh driver
+ * client for that host, bounded by its own connect and query timeouts; it is ended here.
+ */
+export async function roleOf(client: RoleClient): Promise<HostRole> {
+  client.on('error', () => {}); // a login that fails says so by rejecting
+  try {
+    await client.connect();
+    const [row] = (await client.query(ROLE_QUERY)).rows;
+    return { standby: row?.standby === true, readOnly: row?.read_only === true };
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
 const URL_SHAPE = /^(postgres(?:ql)?:\/\/)(?:([^@/?#]*)@)?([^/?#]*)(\/[^?#]*)?(?:\?([^#]*))?$/;
 
 /** One `host[:port]` or `[v6]:port` item. */

@@ -13,7 +13,7 @@ import connectPgSimple from 'connect-pg-simple';
 import session, { type Store } from 'express-session';
 import pg from 'pg';
 import type { Logger } from 'pino';
-import { connectToListedHost, hostSelector, parseHostList, ROLE_QUERY, type HostRole, type HostSelector } from '@tidewater/contract/hostList';
+import { connectToListedHost, hostSelector, parseHostList, roleOf, type HostRole, type HostSelector } from '@tidewater/contract/hostList';
 import type { BffConfig } from '../config.ts';
 
 /** A session store and what the BFF needs around it. */
@@ -47,16 +47,8 @@ function lostCreateRace(error: unknown): boolean {
 }
 
 /** One login that reads a host's role (the host list's probe), bounded by `timeoutMs`. */
-async function roleLogin(url: string, timeoutMs: number): Promise<HostRole> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
-  client.on('error', () => {}); // a login that fails says so by rejecting
-  try {
-    await client.connect();
-    const [row] = (await client.query<{ standby: boolean; read_only: boolean }>(ROLE_QUERY)).rows;
-    return { standby: row?.standby === true, readOnly: row?.read_only === true };
-  } finally {
-    await client.end().catch(() => undefined);
-  }
+function roleLogin(url: string, timeoutMs: number): Promise<HostRole> {
+  return roleOf(new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs }));
 }
 
 /** The PostgreSQL store; resolves once its table exists (a store that could not create it never recovers). */

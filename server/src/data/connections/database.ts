@@ -19,7 +19,7 @@ import type { Logger } from 'pino';
 import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ServerConfig } from '../../config.ts';
 import pg from 'pg';
-import { hostSelector, parseHostList, ROLE_QUERY, type HostRole, type HostSelector } from '@tidewater/contract/hostList';
+import { hostSelector, parseHostList, roleOf, type HostRole, type HostSelector } from '@tidewater/contract/hostList';
 import { CancellableClient, type CancellablePoolConfig, withCommitGate, type CommitGateOptions } from '../commitGate/index.ts';
 import { GatedPool } from './gatedPool.ts';
 import { migrateUp, pgliteMigrationClient } from './migrate.ts';
@@ -80,16 +80,8 @@ interface Servers {
 }
 
 /** One login (bounded by the connect timeout) that reads a host's role. */
-async function roleLogin(url: string, connectTimeoutMs: number): Promise<HostRole> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, query_timeout: connectTimeoutMs });
-  client.on('error', () => {}); // a login that fails says so by rejecting
-  try {
-    await client.connect();
-    const [row] = (await client.query<{ standby: boolean; read_only: boolean }>(ROLE_QUERY)).rows;
-    return { standby: row?.standby === true, readOnly: row?.read_only === true };
-  } finally {
-    await client.end().catch(() => {});
-  }
+function roleLogin(url: string, connectTimeoutMs: number): Promise<HostRole> {
+  return roleOf(new pg.Client({ connectionString: url, connectionTimeoutMillis: connectTimeoutMs, query_timeout: connectTimeoutMs }));
 }
 
 /** The servers of `url`; throws at start for a target_session_attrs or load_balance_hosts libpq would refuse. */
