@@ -235,6 +235,10 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
       noteWrite();
       return result;
     },
+    writesFor(userId) {
+      const context = currentContext();
+      if (context) context.userId = userId;
+    },
     async beginRequest(userId) {
       const context = currentContext();
       if (!context) return;

@@ -70,4 +70,10 @@ export interface DataLayer {
   write<T>(fn: (db: PrismaClient) => Promise<T>): Promise<T>;
   /** Names the signed-in user of the current request and loads their read-your-writes mark. */
   beginRequest(userId: string): Promise<void>;
+  /**
+   * Names the user a request without a bearer token writes for (registration, sign-in, a
+   * renewal): its writes mark that user for read-your-writes as a signed-in user's do, so
+   * their next reads do not meet a replica that has not replayed them yet.
+   */
+  writesFor(userId: string): void;
 }

@@ -60,6 +60,7 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
       }
       if (failuresHere > 0) await limits.clearFailures(email, address);
       // A new row with a fresh id: rerunning it after a confirmed failure cannot duplicate it.
+      data.writesFor(user.id);
       const { pair } = await data.runInTransaction((tx) => issuePair(user.id, randomUUID(), tx), { label: 'createToken' });
       return { status: 200, body: pair };
     },
@@ -68,6 +69,7 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
       const tokenHash = hashToken(body.refreshToken);
       const presented = await data.read((db) => db.refreshToken.findUnique({ where: { tokenHash } }));
       if (!presented || presented.expiresAt <= new Date()) throw new ApiProblem('TOKEN_INVALID');
+      data.writesFor(presented.userId);
       const rotated = await data.runInTransaction(async (tx) => {
         const next = await issuePair(presented.userId, presented.familyId, tx);
         const spent = await tx.refreshToken.updateMany({

@@ -27,6 +27,7 @@ export function userHandlers({ data, secrets }: DomainDeps): Pick<Handlers, 'reg
       const [passwordHash, pinHash] = await Promise.all([secrets.hash(body.password), secrets.hash(body.pin)]);
       const userId = randomUUID();
       const accountId = randomUUID();
+      data.writesFor(userId);
       try {
         const { user, account } = await data.runInTransaction(async (tx) => {
           await tx.user.create({
