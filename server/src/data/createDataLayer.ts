@@ -7,11 +7,12 @@
 import type { Logger } from 'pino';
 import { resilienceOff, type ServerConfig } from '../config.ts';
 import { currentContext } from '../request/requestContext.ts';
-import { ContentionExhausted, retryBudget, none, policyFor, type RetryPolicy, type RetryReason, classify, onReadWritePath, runAttempt } from './retry/index.ts';
+import { ContentionExhausted, retryBudget, none, policyFor, type RetryPolicy, type RetryReason, classify, onReadWritePath, runAttempt, currentTransactionAttempt } from './retry/index.ts';
 import type { DataLayer, ReadConnection, TransactionOptions, Tx } from './dataLayer.ts';
 import { type Database, memoryMarks, type ReadYourWritesStore, watchGates, type ReadinessGate } from './connections/index.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { countLostLockWait, countRead, watchRetryBudget } from '../metrics.ts';
+import { registerStatements, statementsOn } from './statements.ts';
 
 /** What the data layer is built from. */
 export interface DataLayerOptions {
@@ -55,6 +56,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
   const policy = options.policy ?? (resilienceOff(config) ? none() : defaultPolicy(database, config, logger));
   const marks = options.marks ?? memoryMarks();
   const signal = () => currentContext()?.signal;
+  registerStatements(prisma, database.primaryStatements);
 
   /**
    * Runs `fn` under the retry policy with the readiness bridge: an attempt that met a
@@ -134,6 +136,10 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
         const { attempt, result } = runAttempt(() =>
           prisma.$transaction(
             async (tx) => {
+              // The adapter's transaction under `tx` (statements.ts): where sqlOf(tx) runs.
+              const started = currentTransactionAttempt()?.transaction;
+              if (!started) throw new Error('runInTransaction: the primary adapter did not note its transaction');
+              registerStatements(tx, statementsOn(started));
               const value = await fn(tx);
               last.answer = { value };
               return value;

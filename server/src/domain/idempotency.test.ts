@@ -5,26 +5,27 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DataLayer, Tx } from '../data/dataLayer.ts';
+import { registerStatements } from '../data/statements.ts';
 import { hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from './idempotency.ts';
 
 const config = { idempotencyReleaseBudgetMs: 3_000, idempotencyStaleAfterMs: 120_000 };
 const claim: Claim = { id: 'c', userId: 'u', key: 'key-12345', ownerToken: 't', startedAt: 0 };
 
-/** A data layer whose writes answer `answer` (or fail with it) and are counted. */
+/** A data layer whose writes (Prisma's and direct, statements.ts) answer `answer` (or fail with it) and are counted. */
 function standIn(answer: unknown) {
   const calls: string[] = [];
-  const db = {
-    $queryRaw: async (strings: TemplateStringsArray) => {
-      calls.push(strings.join('?'));
-      if (answer instanceof Error) throw answer;
-      return answer;
-    },
-    $executeRaw: async (strings: TemplateStringsArray) => {
-      calls.push(strings.join('?'));
-      if (answer instanceof Error) throw answer;
-      return 1;
-    },
+  const query = async (strings: TemplateStringsArray) => {
+    calls.push(strings.join('?'));
+    if (answer instanceof Error) throw answer;
+    return answer as never;
   };
+  const execute = async (strings: TemplateStringsArray) => {
+    calls.push(strings.join('?'));
+    if (answer instanceof Error) throw answer;
+    return 1;
+  };
+  const db = { $queryRaw: query, $executeRaw: execute };
+  registerStatements(db, { query, execute });
   const data = { write: (fn: (db: never) => unknown) => fn(db as never), db } as unknown as DataLayer;
   return { data, calls };
 }
@@ -53,9 +54,11 @@ describe('landing and releasing a claim', () => {
   });
 
   it('lands the claim and its answer in one statement, and answers the body as the database kept it', async () => {
-    const kept = { b: 2, a: 1 };
-    const { data, calls } = standIn([{ responseBody: kept }]);
-    expect(await idempotencyRecords(data, config).land(txOf(data), claim, 201, { a: 1, b: 2 })).toBe(kept);
+    // jsonb comes back as text from a direct statement, in the database's key order.
+    const { data, calls } = standIn([{ responseBody: '{"b": 2, "a": 1}' }]);
+    const landed = await idempotencyRecords(data, config).land(txOf(data), claim, 201, { a: 1, b: 2 });
+    expect(Object.keys(landed)).toEqual(['b', 'a']);
+    expect(landed).toEqual({ a: 1, b: 2 });
     expect(calls).toHaveLength(1);
     expect(calls[0]).toMatch(/SET landed_at = now\(\), status = 'Executed'/);
   });

@@ -24,6 +24,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../config.ts';
 import type { DataLayer, Tx } from '../data/dataLayer.ts';
+import { parseJsonColumn, sqlOf } from '../data/statements.ts';
 import { ApiProblem } from '../errors/apiProblem.ts';
 import { currentContext } from '../request/requestContext.ts';
 import { countIdempotency } from '../metrics.ts';
@@ -85,11 +86,11 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
   async function insertClaim(userId: string, key: string, operationId: string, requestHash: string): Promise<Claim | undefined> {
     const claim: Claim = { id: randomUUID(), userId, key, ownerToken: randomUUID(), startedAt: performance.now() };
     const rows = await runSideWrite(() =>
-      data.write((db) => db.$queryRaw<{ id: string }[]>`
+      data.write((db) => sqlOf(db).query<{ id: string }>`
         INSERT INTO idempotency_records (id, user_id, key, operation_id, request_hash, status, owner_token)
         VALUES (${claim.id}::uuid, ${userId}::uuid, ${key}, ${operationId}, ${requestHash}, 'Processing', ${claim.ownerToken}::uuid)
         ON CONFLICT (user_id, key) DO NOTHING
-        RETURNING id`),
+        RETURNING id::text`),
     );
     return rows.length === 1 ? claim : undefined;
   }
@@ -173,19 +174,19 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
     async land<Body>(tx: Tx, claim: Claim, status: number, body: Body): Promise<Body> {
       if (body === undefined || body === null) {
         log()?.error({ key: claim.key, status }, 'refusing to store an empty answer: the claim stays Processing');
-        const fenced = await tx.$executeRaw`
+        const fenced = await sqlOf(tx).execute`
           UPDATE idempotency_records SET landed_at = now()
           WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND status = 'Processing' AND landed_at IS NULL`;
         if (fenced !== 1) throw new ClaimTakenOver(claim.key);
         return body;
       }
-      const rows = await tx.$queryRaw<{ responseBody: Body }[]>`
+      const rows = await sqlOf(tx).query<{ responseBody: unknown }>`
         UPDATE idempotency_records
         SET landed_at = now(), status = 'Executed', response_status = ${status}::int, response_body = ${JSON.stringify(body)}::jsonb, completed_at = now()
         WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND status = 'Processing' AND landed_at IS NULL
         RETURNING response_body AS "responseBody"`;
       if (rows.length !== 1) throw new ClaimTakenOver(claim.key);
-      return rows[0]!.responseBody;
+      return parseJsonColumn<Body>(rows[0]!.responseBody);
     },
 
     /** Deletes a claim whose request failed before any commit (own budget); never throws. */

@@ -27,6 +27,7 @@ import { pgliteReadOnly } from './pgliteReadOnly.ts';
 import { readinessGate, type ReadinessGate } from './readinessGate.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
 import { watchGate, watchPool } from '../../metrics.ts';
+import { noteTransactionsOnAttempts, statementsOn, type Statements } from '../statements.ts';
 
 /** Which engine is underneath: the retry policy differs (PGlite is never retried). */
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -36,6 +37,8 @@ export interface Database {
   readonly kind: DatabaseKind;
   /** The primary, read-write. */
   readonly prisma: PrismaClient;
+  /** Direct statements on the primary's pool, outside any transaction (statements.ts). */
+  readonly primaryStatements: Statements;
   /** Read-only: the replica (falling back to the primary when configured), else `primaryReadOnlyPrisma`. */
   readonly readOnlyPrisma: PrismaClient;
   /** Read-only on the primary: fresh reads that can never write (read-your-writes). */
@@ -147,11 +150,13 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   if (config.dataDir !== 'memory://') mkdirSync(config.dataDir, { recursive: true });
   const pglite = new PGlite(config.dataDir);
   await pglite.waitReady;
-  const prisma = new PrismaClient({ adapter: gate(new PrismaPGlite(pglite)) });
+  const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPGlite(pglite)));
+  const prisma = new PrismaClient({ adapter: primaryAdapter });
   const readOnlyPrisma = new PrismaClient({ adapter: gate(new PrismaPGlite(pgliteReadOnly(pglite))) });
   return {
     kind: 'pglite',
     prisma,
+    primaryStatements: statementsOn(await primaryAdapter.connect()),
     readOnlyPrisma,
     primaryReadOnlyPrisma: readOnlyPrisma,
     hasReplica: false,
@@ -208,12 +213,14 @@ async function openPostgres(
     const replica = new PrismaPg(replicaPool);
     readAdapter = config.replicaFallbackToPrimary && logger ? withReplicaFallback(replica, primaryReadOnly, logger) : replica;
   }
-  const prisma = new PrismaClient({ adapter: gate(new PrismaPg(primaryPool)) });
+  const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPg(primaryPool)));
+  const prisma = new PrismaClient({ adapter: primaryAdapter });
   const primaryReadOnlyPrisma = new PrismaClient({ adapter: gate(primaryReadOnly) });
   const readOnlyPrisma = replicaPool ? new PrismaClient({ adapter: gate(readAdapter) }) : primaryReadOnlyPrisma;
   return {
     kind: 'postgres',
     prisma,
+    primaryStatements: statementsOn(await primaryAdapter.connect()),
     readOnlyPrisma,
     primaryReadOnlyPrisma,
     hasReplica: replicaPool !== undefined,

@@ -4,6 +4,7 @@
  * layer can tell "failed before COMMIT" (safe to rerun) from "outcome unknown".
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import type { SqlQueryable } from '@prisma/driver-adapter-utils';
 
 /** One attempt of a transaction. */
 export interface TransactionAttempt {
@@ -15,6 +16,8 @@ export interface TransactionAttempt {
    * it did not, whatever a look at the database finds now.
    */
   commitPending: boolean;
+  /** The driver adapter's transaction this attempt started (statements.ts): where its direct statements run. */
+  transaction?: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>;
 }
 
 const storage = new AsyncLocalStorage<TransactionAttempt>();

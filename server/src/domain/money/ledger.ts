@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { LedgerEntry } from '../../generated/prisma/client.ts';
 import type { Tx } from '../../data/dataLayer.ts';
+import { sqlOf } from '../../data/statements.ts';
 import { nextLink } from '../auditChain.ts';
 import type { AccountState } from './accountRows.ts';
 
@@ -30,6 +31,16 @@ export interface Stamp {
   traceId: string | null;
 }
 
+/** A ledger row as the direct statement answers it. */
+type EntryRow = Omit<LedgerEntry, 'amountMinor' | 'balanceAfterMinor' | 'createdAt'> & { amountMinor: string; balanceAfterMinor: string; createdAt: string | Date };
+
+const toEntry = (row: EntryRow): LedgerEntry => ({
+  ...row,
+  amountMinor: BigInt(row.amountMinor),
+  balanceAfterMinor: BigInt(row.balanceAfterMinor),
+  createdAt: new Date(row.createdAt),
+});
+
 /** Posts `movement` on `account` (locked by this transaction); answers its ledger row. */
 export async function postMovement(tx: Tx, account: AccountState, movement: Movement, stamp: Stamp): Promise<LedgerEntry> {
   const balanceAfter = account.balanceMinor + movement.amountMinor;
@@ -52,7 +63,8 @@ export async function postMovement(tx: Tx, account: AccountState, movement: Move
     requestId: stamp.requestId,
     traceId: stamp.traceId,
   });
-  const rows = await tx.$queryRaw<LedgerEntry[]>`
+  // A direct statement (adr/0021): int8 comes back as text, created_at as an ISO string.
+  const rows = await sqlOf(tx).query<EntryRow>`
     WITH moved AS (
       UPDATE accounts
       SET balance_minor = balance_minor + ${movement.amountMinor}::bigint, version = version + 1,
@@ -71,11 +83,11 @@ export async function postMovement(tx: Tx, account: AccountState, movement: Move
              ${stamp.traceId}::text, ${stamp.requestId}::uuid, ${link.prevHash}::text, ${link.hash}::text
       FROM entry
     )
-    SELECT id::text AS id, account_id::text AS "accountId", kind, amount_minor AS "amountMinor",
-           balance_after_minor AS "balanceAfterMinor", description, counterparty,
+    SELECT id::text AS id, account_id::text AS "accountId", kind, amount_minor::text AS "amountMinor",
+           balance_after_minor::text AS "balanceAfterMinor", description, counterparty,
            idempotency_key AS "idempotencyKey", transfer_id::text AS "transferId", created_at AS "createdAt"
     FROM entry`;
-  const entry = rows[0];
+  const entry = rows[0] && toEntry(rows[0]);
   // The lock makes both impossible; a bug must not pass silently.
   if (!entry) throw new Error(`account ${account.id} moved under its own lock: its chain head changed`);
   if (entry.balanceAfterMinor !== balanceAfter) throw new Error(`account ${account.id}: balance ${entry.balanceAfterMinor}, expected ${balanceAfter}`);

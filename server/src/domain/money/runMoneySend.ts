@@ -4,8 +4,8 @@
  * 1. claim the key (idempotency.ts): a replay, a 409 or a 422 ends here;
  * 2. `prepare` once (input, the payee's handle, the step-up authorisation);
  * 3. the gated transaction, up to ACCOUNT_WRITE_ATTEMPTS attempts when it loses its lock
- *    waits: bound lock waits, lock the customer (when the send counts a ceiling) and the
- *    accounts in id order, `check`, `save`, then land the claim with its answer (one
+ *    waits: lock the customer (when the send counts a ceiling) and the accounts in id
+ *    order, each statement bounding its own lock waits, `check`, `save`, then land the claim with its answer (one
  *    statement, adr/0016). An unknown commit outcome is settled by looking for the
  *    request's own audit row (auditedSave.ts);
  * 4. when every attempt lost its locks: `check` again on fresh rows, then the
@@ -27,7 +27,7 @@ import { noteUnavailableCause } from '../../metrics.ts';
 import { lookForOwnAuditRow } from '../auditedSave.ts';
 import { claimedRequests } from '../claimedRequest.ts';
 import { hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from '../idempotency.ts';
-import { limitLockWaits, lockCustomer, readAccounts } from './accountRows.ts';
+import { lockAccounts, lockCustomer, readAccounts } from './accountRows.ts';
 import type { MoneySend, MoneySendFactory } from './moneySend.ts';
 
 /** Every attempt lost its locks and nothing an attempt looks at refused: busy. */
@@ -47,9 +47,9 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     try {
       return await data.runInTransaction(
         async (tx) => {
-          await limitLockWaits(tx, config.accountLockWaitMs);
-          if (send.locksCustomer) await lockCustomer(tx, claim.userId);
-          const accounts = await readAccounts(tx, accountIds, { lock: true });
+          // Each locking statement bounds its own lock waits (ACCOUNT_LOCK_WAIT_MS).
+          if (send.locksCustomer) await lockCustomer(tx, claim.userId, config.accountLockWaitMs);
+          const accounts = await lockAccounts(tx, accountIds, config.accountLockWaitMs);
           await send.check(plan, { accounts, query: (fn) => fn(tx) });
           const body = await send.save(tx, plan, accounts);
           // Last look before COMMIT: is the claim still this request's? Its landing and its answer commit with the money.
@@ -64,7 +64,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     } catch (error) {
       if (!isContentionExhausted(error)) throw error;
       // Busy says "send it again": first make sure nothing an attempt looks at refuses it now.
-      const accounts = await data.read((db) => readAccounts(db, accountIds, { lock: false }));
+      const accounts = await data.read((db) => readAccounts(db, accountIds));
       await send.check(plan, { accounts, query: (fn) => data.read(fn) });
       await send.recheckBeforeBusy?.(plan);
       throw new AccountBusy(error.attempts);

@@ -1,0 +1,113 @@
+/**
+ * Direct statements (adr/0021): SQL sent straight to the driver adapter under Prisma,
+ * for the hot path of money sends, where Prisma's client layer (its query plan, its
+ * serialisation, a promise chain per statement) cost more CPU than the statement itself.
+ *
+ * A statement here still passes every layer under Prisma's client: the commit gate (no
+ * statement after the request's signal fired), the cancellable client (a hung statement
+ * is cancelled at the database), the pool behind the readiness gate; and inside
+ * `runInTransaction` it runs on the transaction's own connection, under the one retry
+ * policy. Only the client's conveniences are gone, so:
+ *
+ * - values are sent as text and every placeholder is cast in the SQL (`${id}::uuid`);
+ * - rows come back as the adapter gives them: `int8` and `jsonb` as text (cast int8 to
+ *   `::text` and parse; `parseJsonColumn` for jsonb), `timestamptz` as an ISO string;
+ * - errors are the adapter's `DriverAdapterError` (the classifier reads them).
+ *
+ * `sqlOf(tx)` answers the statements of a transaction client that `runInTransaction`
+ * handed out, or of the primary's client (`data.write`'s): one statement outside a
+ * transaction, on the pool.
+ */
+import type {
+  ArgType,
+  SqlDriverAdapter,
+  SqlDriverAdapterFactory,
+  SqlQueryable,
+} from '@prisma/driver-adapter-utils';
+import { currentTransactionAttempt } from './retry/index.ts';
+
+/** What a placeholder may carry: sent as text (bigint and number too), arrays as lists. */
+type SqlValue = string | number | bigint | boolean | null | readonly string[];
+
+/** Statements on one connection or pool. */
+export interface Statements {
+  /** The rows of one statement, keyed by column name. */
+  query<Row>(strings: TemplateStringsArray, ...values: SqlValue[]): Promise<Row[]>;
+  /** The number of rows one statement changed. */
+  execute(strings: TemplateStringsArray, ...values: SqlValue[]): Promise<number>;
+}
+
+const scalar: ArgType = { scalarType: 'string', arity: 'scalar' };
+const list: ArgType = { scalarType: 'string', arity: 'list' };
+
+/** A tagged template as the adapter's query: `$1…$n` placeholders, values as text. */
+function toQuery(strings: TemplateStringsArray, values: SqlValue[]) {
+  let sql = strings[0]!;
+  for (let i = 1; i < strings.length; i++) sql += `$${i}${strings[i]}`;
+  const args = values.map((value) => (value === null || Array.isArray(value) ? value : String(value)));
+  const argTypes = values.map((value) => (Array.isArray(value) ? list : scalar));
+  return { sql, args, argTypes };
+}
+
+/** The statements of one adapter queryable (a transaction, or a connected adapter). */
+export function statementsOn(queryable: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>): Statements {
+  return {
+    async query<Row>(strings: TemplateStringsArray, ...values: SqlValue[]): Promise<Row[]> {
+      const { columnNames, rows } = await queryable.queryRaw(toQuery(strings, values));
+      return rows.map((row) => {
+        const named: Record<string, unknown> = {};
+        for (let i = 0; i < columnNames.length; i++) named[columnNames[i]!] = row[i];
+        return named as Row;
+      });
+    },
+    execute: (strings, ...values) => queryable.executeRaw(toQuery(strings, values)),
+  };
+}
+
+/** A jsonb column as the adapter gave it (text on both adapters), parsed. */
+export function parseJsonColumn<T>(value: unknown): T {
+  return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+const registered = new WeakMap<object, Statements>();
+
+/** Records that `client` (a transaction client or a PrismaClient) runs its direct statements on `statements`. */
+export function registerStatements(client: object, statements: Statements): void {
+  registered.set(client, statements);
+}
+
+/** The direct statements of a client `runInTransaction` or the data layer handed out; throws for any other. */
+export function sqlOf(client: object): Statements {
+  const statements = registered.get(client);
+  if (!statements) throw new Error('direct statements exist only on the data layer\'s primary client and its transactions');
+  return statements;
+}
+
+/**
+ * Wraps the outermost adapter factory of the primary: each transaction it starts is
+ * noted on the current `runInTransaction` attempt, so the attempt's direct statements
+ * run on that transaction's connection. The factory's own adapter answers `connect()`
+ * for the statements outside a transaction.
+ */
+export function noteTransactionsOnAttempts(inner: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+  const wrap = (adapter: SqlDriverAdapter): SqlDriverAdapter => ({
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    queryRaw: (query) => adapter.queryRaw(query),
+    executeRaw: (query) => adapter.executeRaw(query),
+    executeScript: (script) => adapter.executeScript(script),
+    async startTransaction(isolationLevel) {
+      const transaction = await adapter.startTransaction(isolationLevel);
+      const attempt = currentTransactionAttempt();
+      if (attempt) attempt.transaction = transaction;
+      return transaction;
+    },
+    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
+    dispose: () => adapter.dispose(),
+  });
+  return {
+    provider: inner.provider,
+    adapterName: inner.adapterName,
+    connect: async () => wrap(await inner.connect()),
+  };
+}
