@@ -22,6 +22,7 @@ import type {
   ArgType,
   SqlDriverAdapter,
   SqlDriverAdapterFactory,
+  SqlQuery,
   SqlQueryable,
 } from '@prisma/driver-adapter-utils';
 import { currentTransactionAttempt } from './retry/index.ts';
@@ -37,6 +38,29 @@ export interface Statements {
   execute(strings: TemplateStringsArray, ...values: SqlValue[]): Promise<number>;
 }
 
+/**
+ * Each call site's template is one SQL text, prepared once per connection under a name of
+ * its own (`tw_1`, `tw_2`, …): PostgreSQL then parses and plans it once, not per send.
+ * The names are as many as the call sites (a handful), so nothing grows without bound.
+ */
+const names = new WeakMap<TemplateStringsArray, string>();
+const statementName = Symbol('tidewater.statementName');
+let named = 0;
+
+function nameOf(strings: TemplateStringsArray): string {
+  let name = names.get(strings);
+  if (!name) {
+    name = `tw_${++named}`;
+    names.set(strings, name);
+  }
+  return name;
+}
+
+/** adapter-pg's `statementNameGenerator`: a direct statement's name; undefined (unnamed, not kept) for every query of Prisma's own. */
+export function preparedNameOf(query: SqlQuery): string {
+  return (query as SqlQuery & { [statementName]?: string })[statementName] as string;
+}
+
 const scalar: ArgType = { scalarType: 'string', arity: 'scalar' };
 const list: ArgType = { scalarType: 'string', arity: 'list' };
 
@@ -46,7 +70,7 @@ function toQuery(strings: TemplateStringsArray, values: SqlValue[]) {
   for (let i = 1; i < strings.length; i++) sql += `$${i}${strings[i]}`;
   const args = values.map((value) => (value === null || Array.isArray(value) ? value : String(value)));
   const argTypes = values.map((value) => (Array.isArray(value) ? list : scalar));
-  return { sql, args, argTypes };
+  return { sql, args, argTypes, [statementName]: nameOf(strings) };
 }
 
 /** The statements of one adapter queryable (a transaction, or a connected adapter). */

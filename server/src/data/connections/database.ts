@@ -27,7 +27,7 @@ import { pgliteReadOnly } from './pgliteReadOnly.ts';
 import { readinessGate, type ReadinessGate } from './readinessGate.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
 import { watchGate, watchPool } from '../../metrics.ts';
-import { noteTransactionsOnAttempts, statementsOn, type Statements } from '../statements.ts';
+import { noteTransactionsOnAttempts, preparedNameOf, statementsOn, type Statements } from '../statements.ts';
 
 /** Which engine is underneath: the retry policy differs (PGlite is never retried). */
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -213,7 +213,8 @@ async function openPostgres(
     const replica = new PrismaPg(replicaPool);
     readAdapter = config.replicaFallbackToPrimary && logger ? withReplicaFallback(replica, primaryReadOnly, logger) : replica;
   }
-  const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPg(primaryPool)));
+  // Direct statements are prepared once per connection (statements.ts); Prisma's own stay unnamed.
+  const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPg(primaryPool, { statementNameGenerator: preparedNameOf })));
   const prisma = new PrismaClient({ adapter: primaryAdapter });
   const primaryReadOnlyPrisma = new PrismaClient({ adapter: gate(primaryReadOnly) });
   const readOnlyPrisma = replicaPool ? new PrismaClient({ adapter: gate(readAdapter) }) : primaryReadOnlyPrisma;
