@@ -3,6 +3,7 @@
  * ACCOUNT_WRITE_ATTEMPTS attempts, busy only after a re-check), each with its own key.
  */
 import { randomUUID } from 'node:crypto';
+import { send } from '../lib/http.ts';
 import type { Outcome, Sample } from './stats.ts';
 
 /** A signed-in customer of the API. */
@@ -23,24 +24,25 @@ interface ReplyBody {
 }
 
 async function post(customer: ApiCustomer, path: string, body: unknown, key?: string): Promise<{ status: number; body: ReplyBody | undefined }> {
-  const response = await fetch(`${customer.baseUrl}${path}`, {
+  const { status, text } = await send(`${customer.baseUrl}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json', ...(key ? { 'idempotency-key': key } : {}) },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(requestTimeoutMs),
+    timeoutMs: requestTimeoutMs,
   });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+  return { status, body: text ? JSON.parse(text) : undefined };
 }
 
 /** Signs a new customer up and in. */
 export async function signUp(baseUrl: string, label: string): Promise<ApiCustomer> {
   const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
   const visitor = { email: `${label}${suffix}@example.com`, password: 'correct horse battery', displayName: label, handle: `${label}${suffix}`.slice(0, 20), pin: '2468' };
-  const registered = await fetch(`${baseUrl}/api/auth/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(visitor) });
-  if (registered.status !== 201) throw new Error(`register answered ${registered.status}: ${await registered.text()}`);
-  const token = await fetch(`${baseUrl}/api/auth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: visitor.email, password: visitor.password }) });
-  return { baseUrl, token: ((await token.json()) as { accessToken: string }).accessToken, pin: visitor.pin };
+  const json = { 'content-type': 'application/json' };
+  const registered = await send(`${baseUrl}/api/auth/register`, { method: 'POST', headers: json, body: JSON.stringify(visitor) });
+  if (registered.status !== 201) throw new Error(`register answered ${registered.status}: ${registered.text}`);
+  const token = await send(`${baseUrl}/api/auth/token`, { method: 'POST', headers: json, body: JSON.stringify({ email: visitor.email, password: visitor.password }) });
+  if (token.status !== 201 && token.status !== 200) throw new Error(`sign-in answered ${token.status}: ${token.text}`);
+  return { baseUrl, token: (JSON.parse(token.text) as { accessToken: string }).accessToken, pin: visitor.pin };
 }
 
 /** Opens an account and, when `fundMinor` is given, pays it in (one deposit). */

@@ -2,7 +2,7 @@
  * The bench's HTTP client: undici's `request` over one keep-alive pool per origin. The
  * load generator shares the machine's two cores with the API and PostgreSQL, so what it
  * spends is taken from what it measures; `fetch` cost about 0.7–1 ms of CPU per request
- * here, this about a third of that (bench/profile/cpuLoad.ts measures both).
+ * here, this about a third of that (measured with bench/profile/run.sh).
  */
 import { Pool } from 'undici';
 
@@ -38,10 +38,4 @@ export async function send(
     bodyTimeout: options.timeoutMs ?? 120_000,
   });
   return { status: response.statusCode, text: await response.body.text() };
-}
-
-/** Closes every pool (at the end of a run, so the process can exit). */
-export async function closeHttp(): Promise<void> {
-  await Promise.all([...pools.values()].map((pool) => pool.close()));
-  pools.clear();
 }

@@ -2,6 +2,7 @@
  * The scenarios of `npm run bench` (issue 15 item 1), each answering ratios against a
  * baseline measured in the same run, and absolute figures for the chart.
  */
+import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
@@ -12,6 +13,7 @@ import { defaults } from '../../server/src/config.ts';
 import { apiDeposit, signUp, type ApiCustomer } from '../contention/apiPath.ts';
 import { runContention, type Row } from '../contention/scenarios.ts';
 import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
+import { send } from './http.ts';
 import { closedLoop, type LoadResult, type Operation } from './load.ts';
 import { ratio, ratioOf, type Figure, type ScenarioResult } from './report.ts';
 
@@ -28,9 +30,12 @@ export interface Size {
   naiveBudgetMs: number;
 }
 
-/** What every API of the bench runs with: warn, so request logging is not what we measure. */
-/** The API as measured: one worker (test-support's default) unless API_WORKERS says otherwise (adr/0016). */
-const apiEnv = { LOG_LEVEL: 'warn', ...(process.env.API_WORKERS ? { API_WORKERS: process.env.API_WORKERS } : {}) };
+/**
+ * What every API of the bench runs with: warn, so request logging is not what we measure;
+ * and the API as deployed, one worker per core (the API's default, adr/0016), unless
+ * API_WORKERS says otherwise.
+ */
+const apiEnv = { LOG_LEVEL: 'warn', API_WORKERS: process.env.API_WORKERS ?? String(availableParallelism()) };
 
 /** The bank's database, the API on it and a customer with accounts. */
 export interface Bench {
@@ -64,15 +69,14 @@ const depositVia = (customer: ApiCustomer, accountId: () => string): Operation =
   return reply.outcome === 'ok' ? true : `${reply.outcome} ${reply.detail ?? ''}`.trim();
 };
 
-const bareVia = (pool: pg.Pool, accountId: () => string): Operation => async () => {
-  await bareDeposit(pool, accountId(), 100);
+const bareVia = (pool: pg.Pool, accountId: () => string, prepared = false): Operation => async () => {
+  await bareDeposit(pool, accountId(), 100, prepared);
   return true;
 };
 
 const listAccounts = (baseUrl: string, token: string): Operation => async () => {
-  const response = await fetch(`${baseUrl}/api/accounts`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(120_000) });
-  await response.arrayBuffer();
-  return response.status === 200 ? true : `status ${response.status}`;
+  const { status } = await send(`${baseUrl}/api/accounts`, { headers: { authorization: `Bearer ${token}` } });
+  return status === 200 ? true : `status ${status}`;
 };
 
 const pick = (ids: string[]) => () => ids[Math.floor(Math.random() * ids.length)]!;
@@ -111,22 +115,29 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
     const bareSingle = await closedLoop(size.clients, durationMs, bareVia(pool, () => bareOne!));
     const apiSpread = await closedLoop(size.clients, durationMs, depositVia(customer, pick(apiMany)));
     const bareSpread = await closedLoop(size.clients, durationMs, bareVia(pool, pick(bareMany)));
+    // The baseline with its two statements prepared, as the API's are (adr/0021): reported beside the target, not instead of it.
+    const preparedSingle = await closedLoop(size.clients, durationMs, bareVia(pool, () => bareOne!, true));
+    const preparedSpread = await closedLoop(size.clients, durationMs, bareVia(pool, pick(bareMany), true));
     add('one account: API/bare throughput', ratio(apiSingle.throughput, bareSingle.throughput));
     add('one account: API/bare p50', ratio(apiSingle.p50, bareSingle.p50));
     add('200 accounts: API/bare throughput', ratio(apiSpread.throughput, bareSpread.throughput));
     add('200 accounts: API/bare p50', ratio(apiSpread.p50, bareSpread.p50));
+    add('one account: API/bare prepared throughput', ratio(apiSingle.throughput, preparedSingle.throughput));
+    add('200 accounts: API/bare prepared throughput', ratio(apiSpread.throughput, preparedSpread.throughput));
     figures.push([
       { label: 'one account, bare SQL', value: bareSingle.throughput, unit: 'deposits/s' },
       { label: 'one account, API', value: apiSingle.throughput, unit: 'deposits/s' },
       { label: '200 accounts, bare SQL', value: bareSpread.throughput, unit: 'deposits/s' },
       { label: '200 accounts, API', value: apiSpread.throughput, unit: 'deposits/s' },
+      { label: 'one account, bare SQL prepared', value: preparedSingle.throughput, unit: 'deposits/s' },
+      { label: '200 accounts, bare SQL prepared', value: preparedSpread.throughput, unit: 'deposits/s' },
       { label: 'one account, bare SQL p50', value: bareSingle.p50, unit: 'ms' },
       { label: 'one account, API p50', value: apiSingle.p50, unit: 'ms' },
       { label: '200 accounts, bare SQL p50', value: bareSpread.p50, unit: 'ms' },
       { label: '200 accounts, API p50', value: apiSpread.p50, unit: 'ms' },
     ]);
     notes.push(
-      `run ${run + 1}: ${describe('one/API', apiSingle)}; ${describe('one/bare', bareSingle)}; ${describe('200/API', apiSpread)}; ${describe('200/bare', bareSpread)}`,
+      `run ${run + 1}: ${describe('one/API', apiSingle)}; ${describe('one/bare', bareSingle)}; ${describe('one/bare prepared', preparedSingle)}; ${describe('200/API', apiSpread)}; ${describe('200/bare', bareSpread)}; ${describe('200/bare prepared', preparedSpread)}`,
     );
   }
   return {
@@ -136,9 +147,11 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
       ratioOf('one account: API/bare p50', runs['one account: API/bare p50']!, 'bare SQL'),
       ratioOf('200 accounts: API/bare throughput', runs['200 accounts: API/bare throughput']!, 'bare SQL', '≥ 0.35'),
       ratioOf('200 accounts: API/bare p50', runs['200 accounts: API/bare p50']!, 'bare SQL'),
+      ratioOf('one account: API/bare prepared throughput', runs['one account: API/bare prepared throughput']!, 'bare SQL, statements prepared'),
+      ratioOf('200 accounts: API/bare prepared throughput', runs['200 accounts: API/bare prepared throughput']!, 'bare SQL, statements prepared'),
     ],
     figures: meanFigures(figures),
-    notes: [`${size.clients} clients, ${size.seconds} s each, the baseline on a pg pool of ${defaults.dbPoolMax} (DB_POOL_MAX)`, ...notes],
+    notes: [`${size.clients} clients, ${size.seconds} s each, the API with ${apiEnv.API_WORKERS} worker(s), the baseline on a pg pool of ${defaults.dbPoolMax} (DB_POOL_MAX)`, ...notes],
   };
 }
 
@@ -209,8 +222,8 @@ async function signUpPatiently(url: string, label: string): Promise<ApiCustomer>
 /** One request's answer and when it came, from `from` (ms since epoch). */
 async function timed(url: string, token: string, clientTimeoutMs: number): Promise<{ status: number | undefined; ms: number }> {
   const started = Date.now();
-  const status = await fetch(`${url}/api/accounts`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(clientTimeoutMs) }).then(
-    async (r) => (await r.arrayBuffer(), r.status),
+  const status = await send(`${url}/api/accounts`, { headers: { authorization: `Bearer ${token}` }, timeoutMs: clientTimeoutMs }).then(
+    (reply) => reply.status,
     () => undefined,
   );
   return { status, ms: Date.now() - started };

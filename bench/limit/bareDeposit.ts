@@ -12,6 +12,9 @@
  *   COMMIT;
  *
  * The audit hash is SHA-256 of the previous hash and the row's JSON, as the server's is.
+ * With `prepared`, both statements are named, so PostgreSQL parses and plans them once per
+ * connection, as the API's direct statements are (adr/0021): the fairer baseline for an
+ * API that prepares its own.
  */
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -26,14 +29,15 @@ export async function openAccountsInSql(pool: pg.Pool, userId: string, count: nu
 }
 
 /** One deposit of `amountMinor` into `accountId`, as the minimal SQL. */
-export async function bareDeposit(pool: pg.Pool, accountId: string, amountMinor: number): Promise<void> {
+export async function bareDeposit(pool: pg.Pool, accountId: string, amountMinor: number, prepared = false): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    const { rows } = await client.query<{ balance_minor: string; audit_seq: number; audit_hash: string }>(
-      'SELECT balance_minor, audit_seq, audit_hash FROM accounts WHERE id = $1 FOR UPDATE',
-      [accountId],
-    );
+    const { rows } = await client.query<{ balance_minor: string; audit_seq: number; audit_hash: string }>({
+      ...(prepared ? { name: 'bare_lock' } : {}),
+      text: 'SELECT balance_minor, audit_seq, audit_hash FROM accounts WHERE id = $1 FOR UPDATE',
+      values: [accountId],
+    });
     const head = rows[0]!;
     const entryId = randomUUID();
     const requestId = randomUUID();
@@ -42,8 +46,9 @@ export async function bareDeposit(pool: pg.Pool, accountId: string, amountMinor:
     const payload = { kind: 'deposit', amountMinor: String(amountMinor), balanceAfterMinor: balanceAfter, description: null, counterparty: null, idempotencyKey: null, transferId: null };
     const content = { accountId, seq, action: 'deposit', payload, ledgerEntryId: entryId, requestId, traceId: null };
     const hash = createHash('sha256').update(`${head.audit_hash}\n${JSON.stringify(content)}`).digest('hex');
-    await client.query(
-      `WITH moved AS (
+    await client.query({
+      ...(prepared ? { name: 'bare_move' } : {}),
+      text: `WITH moved AS (
          UPDATE accounts SET balance_minor = balance_minor + $2::bigint, version = version + 1, audit_seq = $3::int, audit_hash = $4
          WHERE id = $1::uuid RETURNING balance_minor
        ), entry AS (
@@ -53,8 +58,8 @@ export async function bareDeposit(pool: pg.Pool, accountId: string, amountMinor:
        )
        INSERT INTO audit_rows (account_id, seq, action, payload, ledger_entry_id, request_id, prev_hash, hash)
        SELECT $1::uuid, $3::int, 'deposit', $6::jsonb, entry.id, $7::uuid, $8, $4 FROM entry`,
-      [accountId, amountMinor, seq, hash, entryId, JSON.stringify(payload), requestId, head.audit_hash],
-    );
+      values: [accountId, amountMinor, seq, hash, entryId, JSON.stringify(payload), requestId, head.audit_hash],
+    });
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK').catch(() => {});

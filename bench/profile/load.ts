@@ -1,36 +1,68 @@
 /**
  * A quick load for profiling the API by hand (issue 15): 24 clients for 8 s doing
- * deposits on one account, on 200 accounts, and GET /api/accounts; prints throughput and
- * p50 per scenario. `npx tsx bench/profile/load.ts http://127.0.0.1:PORT [scenario…]`.
+ * deposits on one account, on 200 accounts, and GET /api/accounts; prints throughput and,
+ * when CPU_PIDS names processes (`api:123,pg:456`, as run.sh does), the CPU each of them
+ * and this load spent per operation, from /proc (a process with its children).
+ * `npx tsx bench/profile/load.ts http://127.0.0.1:PORT [scenario…]`.
  * Not `npm run bench` (that is bench/'s own command); this is the profiler's helper.
  */
 import { randomUUID } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
 import { openAccount, signUp, type ApiCustomer } from '../contention/apiPath.ts';
+import { send } from '../lib/http.ts';
 
 const baseUrl = process.argv[2] ?? 'http://127.0.0.1:3000';
 const only = process.argv.slice(3);
 const clients = Number(process.env.LOAD_CLIENTS ?? 24);
 const seconds = Number(process.env.LOAD_SECONDS ?? 8);
+const watched = (process.env.CPU_PIDS ?? '')
+  .split(',')
+  .filter(Boolean)
+  .map((entry) => ({ name: entry.split(':')[0]!, pid: Number(entry.split(':')[1]) }));
+
+/** /proc/PID/stat's fields after the command's closing parenthesis. */
+function statFields(pid: number | string): string[] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined; // the process ended meanwhile
+  }
+}
+
+/** CPU ticks (1/100 s) of each watched process with all its descendants, and of this load. */
+function cpuTicks(): Record<string, number> {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    const parent = Number(statFields(entry)?.[1]);
+    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
+  }
+  const tree = (pid: number): number => {
+    const fields = statFields(pid);
+    const own = fields ? Number(fields[11]) + Number(fields[12]) : 0;
+    return own + (children.get(pid) ?? []).reduce((sum, child) => sum + tree(child), 0);
+  };
+  const usage = process.cpuUsage();
+  return { load: (usage.user + usage.system) / 1e4, ...Object.fromEntries(watched.map(({ name, pid }) => [name, tree(pid)])) };
+}
 
 async function deposit(customer: ApiCustomer, accountId: string): Promise<number> {
-  const r = await fetch(`${baseUrl}/api/accounts/${accountId}/deposits`, {
+  const reply = await send(`${baseUrl}/api/accounts/${accountId}/deposits`, {
     method: 'POST',
     headers: { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
     body: JSON.stringify({ amountMinor: 100 }),
   });
-  await r.arrayBuffer();
-  return r.status;
+  return reply.status;
 }
 
 async function listAccounts(customer: ApiCustomer): Promise<number> {
-  const r = await fetch(`${baseUrl}/api/accounts`, { headers: { authorization: `Bearer ${customer.token}` } });
-  await r.arrayBuffer();
-  return r.status;
+  return (await send(`${baseUrl}/api/accounts`, { headers: { authorization: `Bearer ${customer.token}` } })).status;
 }
 
 async function drive(name: string, op: (client: number) => Promise<number>): Promise<void> {
   const ms: number[] = [];
   const bad = new Map<number, number>();
+  const before = cpuTicks();
   const end = Date.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
@@ -42,9 +74,11 @@ async function drive(name: string, op: (client: number) => Promise<number>): Pro
       }
     }),
   );
+  const after = cpuTicks();
+  const cpu = watched.length ? `  CPU per op: ${Object.keys(after).map((k) => `${k} ${(((after[k]! - before[k]!) * 10) / ms.length).toFixed(2)} ms`).join(', ')}` : '';
   ms.sort((a, b) => a - b);
   const p = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(1);
-  console.log(`${name.padEnd(14)} ${(ms.length / seconds).toFixed(0).padStart(6)}/s  p50 ${p(0.5)} ms  p99 ${p(0.99)} ms  n=${ms.length}${bad.size ? `  non-2xx ${JSON.stringify([...bad])}` : ''}`);
+  console.log(`${name.padEnd(14)} ${(ms.length / seconds).toFixed(0).padStart(6)}/s  p50 ${p(0.5)} ms  p99 ${p(0.99)} ms  n=${ms.length}${bad.size ? `  non-2xx ${JSON.stringify([...bad])}` : ''}${cpu}`);
 }
 
 const want = (s: string) => only.length === 0 || only.includes(s);
@@ -62,3 +96,4 @@ if (want('spread')) await drive('deposit 200', () => {
   return deposit(target.owner, target.id);
 });
 if (want('list')) await drive('GET accounts', (c) => listAccounts(owners[c % owners.length]!));
+process.exit(0);

@@ -2,6 +2,7 @@
 # Profiles the API under bench/profile/load.ts (issue 15): a throwaway cluster, the API
 # (optionally under --cpu-prof into $PROF_DIR), the load, the top frames.
 # Usage: bench/profile/run.sh [--prof DIR] [scenario…]   (run it under flock /tmp/tidewater-heavy.lock)
+# Scenarios: warm one spread list (all when none is named). LOG_LEVEL=warn to leave logging out.
 # SERVER_DIR=/other/checkout/server measures another checkout's API; BARE_SQL=1 adds bareSql.ts;
 # the API's own env (API_WORKERS, ACCESS_TOKEN_CACHE_ENTRIES, …) passes through.
 set -euo pipefail
@@ -13,11 +14,13 @@ URL=$(npx tsx test-support/src/pgCluster.ts start --dir "$DIR" | sed -n 's/^DATA
 PORT=$((20000 + RANDOM % 20000))
 NODEFLAGS=(--import tsx)
 [ -n "$PROF" ] && mkdir -p "$PROF" && NODEFLAGS+=(--cpu-prof --cpu-prof-dir "$PROF")
-(cd "${SERVER_DIR:-server}" && DATABASE_URL="$URL" API_PORT=$PORT JWT_SECRET="perf-$(openssl rand -hex 24)" LOG_LEVEL=${LOG_LEVEL:-info} \
+(cd "${SERVER_DIR:-server}" && DATABASE_URL="$URL" API_PORT=$PORT API_METRICS_PORT=0 JWT_SECRET="perf-$(openssl rand -hex 24)" LOG_LEVEL=${LOG_LEVEL:-info} \
   exec node "${NODEFLAGS[@]}" src/main.ts >"$DIR/api.log" 2>&1) &
 API=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/api/health" >/dev/null && break; sleep 0.3; done
-npx tsx bench/profile/load.ts "http://127.0.0.1:$PORT" "$@" || true
+# CPU per operation of the API (with its workers) and of PostgreSQL (its postmaster and backends).
+PG=$(head -1 "$(find "$DIR" -name postmaster.pid | head -1)")
+CPU_PIDS="api:$API,pg:$PG" npx tsx bench/profile/load.ts "http://127.0.0.1:$PORT" "$@" || true
 kill -TERM $API 2>/dev/null || true; wait $API || true
 # After the API has gone: its pools would take the server's connections.
 if [ -n "${BARE_SQL:-}" ]; then npx tsx bench/profile/bareSql.ts "$URL" || true; fi
