@@ -37,6 +37,13 @@ export interface Size {
  */
 const apiEnv = { LOG_LEVEL: 'warn', API_WORKERS: process.env.API_WORKERS ?? String(availableParallelism()) };
 
+/**
+ * The bench's PostgreSQL settings beyond test-support's: room for two APIs of one worker
+ * per core each (the overhead scenario runs layers on and off side by side) and the
+ * baseline's pool, and a cache that holds the bench's data.
+ */
+const benchSettings = { max_connections: '200', shared_buffers: '128MB' };
+
 /** The bank's database, the API on it and a customer with accounts. */
 export interface Bench {
   cluster: PgCluster;
@@ -49,7 +56,7 @@ export interface Bench {
 
 /** Starts the throwaway primary (test-support: fsync off) and the real API on it. */
 export async function startBench(): Promise<Bench> {
-  const cluster = await startPrimary();
+  const cluster = await startPrimary({ settings: benchSettings });
   const databaseUrl = cluster.urlFor('tidewater');
   const api = await startApi({ ...apiEnv, DATABASE_URL: databaseUrl });
   // The API's pool size (DB_POOL_MAX), so the baseline has the same number of connections.
@@ -83,9 +90,12 @@ const pick = (ids: string[]) => () => ids[Math.floor(Math.random() * ids.length)
 const describe = (name: string, r: LoadResult) =>
   `${name}: ${r.throughput.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ok ${r.ok}, failed ${r.failed}${r.failures.length ? ` (${r.failures.join('; ')})` : ''}`;
 
-/** Warms a path up (JIT, pools, plans) so the first measurement is not the cold one. */
-async function warmUp(operation: Operation, count = 30): Promise<void> {
-  for (let i = 0; i < count; i++) await operation(0);
+/**
+ * Warms a path up (JIT, pools, plans, prepared statements) so the first measurement is not
+ * the cold one: the full load for a few seconds, as every worker of the API must see it.
+ */
+async function warmUp(operation: Operation, size: Pick<Size, 'clients' | 'seconds'>): Promise<void> {
+  await closedLoop(size.clients, Math.min(5, size.seconds) * 1000, operation);
 }
 
 /** Means of each absolute figure over the runs, for the chart. */
@@ -93,19 +103,38 @@ function meanFigures(all: Figure[][]): Figure[] {
   return (all[0] ?? []).map((figure, i) => ({ ...figure, value: all.reduce((sum, run) => sum + run[i]!.value, 0) / all.length }));
 }
 
+/** How many customers own the 200 accounts of the spread deposits (ten each). */
+const spreadOwners = 20;
+
+/** A deposit into one of `accounts`, each sent by its owner. */
+const depositSpread = (accounts: Array<{ owner: ApiCustomer; id: string }>): Operation => async (client) => {
+  const { owner, id } = accounts[Math.floor(Math.random() * accounts.length)]!;
+  return depositVia(owner, () => id)(client);
+};
+
 /**
  * limit: deposits into ONE account and spread over 200, through the API and as the bare
- * SQL (bareDeposit.ts), each for `seconds` with `clients` concurrent clients.
+ * SQL (bareDeposit.ts), each for `seconds` with `clients` concurrent clients. The 200
+ * accounts of the API's spread belong to 20 customers, as a bank's would: 24 parallel
+ * deposits of ONE customer all share their customer's row (every claim's foreign key
+ * locks it FOR KEY SHARE), a contention of its own that the one-account case measures.
  */
 export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioResult> {
   const { pool, customer, userId } = bench;
   const [apiOne] = await openAccountsInSql(pool, userId, 1, 'limit api one');
   const [bareOne] = await openAccountsInSql(pool, userId, 1, 'limit bare one');
-  const apiMany = await openAccountsInSql(pool, userId, 200, 'limit api many');
+  const owners = [customer];
+  while (owners.length < spreadOwners) owners.push(await signUpPatiently(customer.baseUrl, `limit${owners.length}`));
+  const apiMany: Array<{ owner: ApiCustomer; id: string }> = [];
+  for (const owner of owners) {
+    for (const id of await openAccountsInSql(pool, userIdOf(owner), 200 / spreadOwners, 'limit api many')) apiMany.push({ owner, id });
+  }
   const bareMany = await openAccountsInSql(pool, userId, 200, 'limit bare many');
   const durationMs = size.seconds * 1000;
-  await warmUp(depositVia(customer, () => apiOne!));
-  await warmUp(bareVia(pool, () => bareOne!));
+  await warmUp(depositVia(customer, () => apiOne!), size);
+  await warmUp(depositSpread(apiMany), size);
+  await warmUp(bareVia(pool, () => bareOne!), size);
+  await warmUp(bareVia(pool, () => bareOne!, true), size);
   const runs: Record<string, number[]> = {};
   const add = (name: string, value: number) => (runs[name] ??= []).push(value);
   const figures: Figure[][] = [];
@@ -113,7 +142,7 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
   for (let run = 0; run < size.runs; run++) {
     const apiSingle = await closedLoop(size.clients, durationMs, depositVia(customer, () => apiOne!));
     const bareSingle = await closedLoop(size.clients, durationMs, bareVia(pool, () => bareOne!));
-    const apiSpread = await closedLoop(size.clients, durationMs, depositVia(customer, pick(apiMany)));
+    const apiSpread = await closedLoop(size.clients, durationMs, depositSpread(apiMany));
     const bareSpread = await closedLoop(size.clients, durationMs, bareVia(pool, pick(bareMany)));
     // The baseline with its two statements prepared, as the API's are (adr/0021): reported beside the target, not instead of it.
     const preparedSingle = await closedLoop(size.clients, durationMs, bareVia(pool, () => bareOne!, true));
@@ -151,7 +180,10 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
       ratioOf('200 accounts: API/bare prepared throughput', runs['200 accounts: API/bare prepared throughput']!, 'bare SQL, statements prepared'),
     ],
     figures: meanFigures(figures),
-    notes: [`${size.clients} clients, ${size.seconds} s each, the API with ${apiEnv.API_WORKERS} worker(s), the baseline on a pg pool of ${defaults.dbPoolMax} (DB_POOL_MAX)`, ...notes],
+    notes: [
+      `${size.clients} clients, ${size.seconds} s each, the API with ${apiEnv.API_WORKERS} worker(s), its 200 accounts owned by ${spreadOwners} customers; the baseline on a pg pool of ${defaults.dbPoolMax} (DB_POOL_MAX)`,
+      ...notes,
+    ],
   };
 }
 
@@ -169,8 +201,8 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
     const durationMs = size.seconds * 1000;
     const servers = { on: api.url, off: off.url };
     for (const url of Object.values(servers)) {
-      await warmUp(listAccounts(url, customer.token));
-      await warmUp(depositVia({ ...customer, baseUrl: url }, pick(accounts)));
+      await warmUp(listAccounts(url, customer.token), size);
+      await warmUp(depositVia({ ...customer, baseUrl: url }, pick(accounts)), size);
     }
     const runs: Record<string, number[]> = {};
     const add = (name: string, value: number) => (runs[name] ??= []).push(value);
@@ -248,7 +280,7 @@ async function outageOn(chain: 'scaled' | 'default'): Promise<{ ratios: Array<[s
   const env: Record<string, string> = chain === 'scaled' ? { ...SCALED_CHAIN, LOG_LEVEL: 'warn' } : { ...apiEnv };
   const deadlineMs = Number(env.REQUEST_DEADLINE_MS ?? defaults.requestDeadlineMs);
   const probeMs = Number(env.DB_READINESS_PROBE_MS ?? defaults.dbReadinessProbeMs);
-  const cluster = await startPrimary();
+  const cluster = await startPrimary({ settings: benchSettings });
   const api = await startApi({ ...env, DATABASE_URL: cluster.urlFor('tidewater') }).catch(async (error: unknown) => {
     await cluster.destroy();
     throw error;
@@ -373,7 +405,7 @@ async function reset(url: string): Promise<void> {
  * ran per request.
  */
 export async function replicaScenario(size: Size): Promise<ScenarioResult> {
-  const primary = await startPrimary({ settings: { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } });
+  const primary = await startPrimary({ settings: { ...benchSettings, shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' } });
   const apis: ApiProcess[] = [];
   let replica: PgCluster | undefined;
   try {
@@ -397,7 +429,7 @@ export async function replicaScenario(size: Size): Promise<ScenarioResult> {
     await sleep(readYourWritesMs + 500);
     const durationMs = size.seconds * 1000;
     const measure = async (api: ApiProcess) => {
-      await warmUp(listAccounts(api.url, customer.token));
+      await warmUp(listAccounts(api.url, customer.token), size);
       await reset(primary.url);
       await reset(replica!.url);
       const load = await closedLoop(size.clients, durationMs, listAccounts(api.url, customer.token));
