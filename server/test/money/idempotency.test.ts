@@ -12,15 +12,19 @@ import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/ban
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
 import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 
-/** One deposit, answered as raw bytes. */
-async function rawDeposit(url: string, customer: Customer, accountId: string, amountMinor: number, key: string) {
+/** One deposit of `body`, answered as raw bytes. */
+async function rawDepositWith(url: string, customer: Customer, accountId: string, body: { amountMinor: number; description?: string }, key: string) {
   const response = await fetch(`${url}/api/accounts/${accountId}/deposits`, {
     method: 'POST',
     headers: { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json', 'idempotency-key': key },
-    body: JSON.stringify({ amountMinor }),
+    body: JSON.stringify(body),
   });
   return { status: response.status, text: await response.text() };
 }
+
+/** One deposit, answered as raw bytes. */
+const rawDeposit = (url: string, customer: Customer, accountId: string, amountMinor: number, key: string) =>
+  rawDepositWith(url, customer, accountId, { amountMinor }, key);
 
 describe('idempotency of money sends on PostgreSQL', () => {
   let setup: BankOnPostgres;
@@ -49,6 +53,40 @@ describe('idempotency of money sends on PostgreSQL', () => {
     }
     expect(answers.filter((a) => a.status === 201).length).toBeGreaterThanOrEqual(1);
     expect((await keyState(url, key)).ledger).toEqual([{ account_id: ada.accountId, amount_minor: '700' }]);
+  });
+
+  it("answers a deposit and a withdrawal with their ledger row, createdAt the database's, and replays the same bytes", async () => {
+    // Direct statements (adr/0021) read the row's int8 as text and its created_at as the adapter's string: the answer must still be the row's view.
+    const note = 'Ünïcødé "quoted" \\ and € — 🌊';
+    const key = newKey();
+    const first = await rawDepositWith(api.url, ada, ada.accountId, { amountMinor: 1_234, description: note }, key);
+    expect(first.status).toBe(201);
+    const answer = JSON.parse(first.text);
+    const [row] = await query<{ id: string; created_at: Date; balance_after_minor: string; description: string }>(
+      url,
+      'SELECT id::text, created_at, balance_after_minor::text, description FROM ledger_entries WHERE idempotency_key = $1',
+      [key],
+    );
+    expect(answer).toEqual({
+      id: row!.id,
+      kind: 'deposit',
+      accountId: ada.accountId,
+      amountMinor: 1_234,
+      balanceAfterMinor: Number(row!.balance_after_minor),
+      description: row!.description,
+      counterparty: null,
+      idempotencyKey: key,
+      transferId: null,
+      createdAt: row!.created_at.toISOString(),
+    });
+    expect(row!.description).toBe(note);
+    expect((await rawDepositWith(api.url, ada, ada.accountId, { amountMinor: 1_234, description: note }, key)).text).toBe(first.text);
+
+    const withdrawKey = newKey();
+    const withdrawal = await b.withdraw(ada, ada.accountId, 234, await b.authorize(ada), withdrawKey);
+    expect(withdrawal.status).toBe(201);
+    const [out] = await query<{ id: string; created_at: Date }>(url, 'SELECT id::text, created_at FROM ledger_entries WHERE idempotency_key = $1', [withdrawKey]);
+    expect(withdrawal.body).toMatchObject({ id: out!.id, kind: 'withdrawal', amountMinor: -234, createdAt: out!.created_at.toISOString() });
   });
 
   it('replays a transfer with its first status and bytes, and moves nothing more', async () => {
