@@ -96,46 +96,62 @@ export class CancellableClient extends pg.Client {
   }
 
   // pg's query() is heavily overloaded (promise, callback, Submittable); we pass every form through.
+  // Hot: every statement of every request runs here, so it allocates little (no listener per statement).
   override query(...args: unknown[]): never {
     const first = args[0] as string | ({ text?: string } & Stamped) | undefined;
     // A pool query may reach its client from another request's release; its stamp says whose it is.
     const context = (typeof first === 'object' && first?.[madeBy]) || currentContext();
-    const signal = context?.signal;
     const text = typeof first === 'string' ? first : (first?.text ?? '');
-    const superQuery = (...forwarded: unknown[]) => (super.query as (...a: unknown[]) => never)(...forwarded);
-    const callSuper = (...forwarded: unknown[]): never => {
-      const last = forwarded.at(-1);
-      if (typeof last === 'function') {
-        forwarded[forwarded.length - 1] = (error: unknown, ...rest: unknown[]) => {
-          if (error) this.noteFailure(error);
-          return (last as (...r: unknown[]) => unknown)(error, ...rest);
-        };
-        return superQuery(...forwarded);
-      }
-      const result = superQuery(...forwarded) as unknown;
-      if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).catch((error: unknown) => this.noteFailure(error));
-      return result as never;
-    };
-    if (!signal || signal.aborted || neverCancelled.test(text)) return callSuper(...args);
-
-    const onAbort = () => {
-      context?.log.info({ processId: (this as unknown as { processID: number }).processID }, 'cancelling a statement at the database');
-      sendCancelRequest(this);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-    const done = () => signal.removeEventListener('abort', onAbort);
+    const signal = context && !context.signal.aborted && !neverCancelled.test(text) ? context.signal : undefined;
+    if (signal) runningStatements(signal, context!).add(this);
     const last = args.at(-1);
     if (typeof last === 'function') {
-      args[args.length - 1] = (...results: unknown[]) => {
-        done();
-        return (last as (...r: unknown[]) => unknown)(...results);
+      args[args.length - 1] = (error: unknown, ...rest: unknown[]) => {
+        if (signal) runningStatements(signal, context!).delete(this);
+        if (error) this.noteFailure(error);
+        return (last as (...r: unknown[]) => unknown)(error, ...rest);
       };
-      return callSuper(...args);
+      return (super.query as (...a: unknown[]) => never)(...args);
     }
-    const result = callSuper(...args) as unknown;
-    if (result && typeof (result as Promise<unknown>).then === 'function') (result as Promise<unknown>).then(done, done);
+    const result = (super.query as (...a: unknown[]) => unknown)(...args);
+    if (result && typeof (result as Promise<unknown>).then === 'function') {
+      (result as Promise<unknown>).then(
+        signal ? () => runningStatements(signal, context!).delete(this) : undefined,
+        (error: unknown) => {
+          if (signal) runningStatements(signal, context!).delete(this);
+          this.noteFailure(error);
+        },
+      );
+    }
     return result as never;
   }
+}
+
+/**
+ * The clients running a statement for each request, by its signal: one abort listener
+ * per request (not one per statement) sends a CancelRequest for each of them.
+ */
+const running = new WeakMap<AbortSignal, Set<CancellableClient>>();
+
+function runningStatements(signal: AbortSignal, context: RequestContext): Set<CancellableClient> {
+  let clients = running.get(signal);
+  if (!clients) {
+    const set = new Set<CancellableClient>();
+    clients = set;
+    running.set(signal, set);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const client of set) {
+          context.log.info({ processId: (client as unknown as { processID: number }).processID }, 'cancelling a statement at the database');
+          sendCancelRequest(client);
+        }
+        set.clear();
+      },
+      { once: true },
+    );
+  }
+  return clients;
 }
 
 /**
