@@ -102,12 +102,13 @@ export class CancellableClient extends pg.Client {
     // A pool query may reach its client from another request's release; its stamp says whose it is.
     const context = (typeof first === 'object' && first?.[madeBy]) || currentContext();
     const text = typeof first === 'string' ? first : (first?.text ?? '');
-    const signal = context && !context.signal.aborted && !neverCancelled.test(text) ? context.signal : undefined;
-    if (signal) runningStatements(signal, context!).add(this);
+    // The statements of this request now running: its one abort listener cancels them.
+    const running = context && !context.signal.aborted && !neverCancelled.test(text) ? runningStatements(context) : undefined;
+    running?.add(this);
     const last = args.at(-1);
     if (typeof last === 'function') {
       args[args.length - 1] = (error: unknown, ...rest: unknown[]) => {
-        if (signal) runningStatements(signal, context!).delete(this);
+        running?.delete(this);
         if (error) this.noteFailure(error);
         return (last as (...r: unknown[]) => unknown)(error, ...rest);
       };
@@ -116,9 +117,9 @@ export class CancellableClient extends pg.Client {
     const result = (super.query as (...a: unknown[]) => unknown)(...args);
     if (result && typeof (result as Promise<unknown>).then === 'function') {
       (result as Promise<unknown>).then(
-        signal ? () => runningStatements(signal, context!).delete(this) : undefined,
+        running ? () => running.delete(this) : undefined,
         (error: unknown) => {
-          if (signal) runningStatements(signal, context!).delete(this);
+          running?.delete(this);
           this.noteFailure(error);
         },
       );
@@ -131,26 +132,25 @@ export class CancellableClient extends pg.Client {
  * The clients running a statement for each request, by its signal: one abort listener
  * per request (not one per statement) sends a CancelRequest for each of them.
  */
-const running = new WeakMap<AbortSignal, Set<CancellableClient>>();
+const runningByRequest = new WeakMap<AbortSignal, Set<CancellableClient>>();
 
-function runningStatements(signal: AbortSignal, context: RequestContext): Set<CancellableClient> {
-  let clients = running.get(signal);
-  if (!clients) {
-    const set = new Set<CancellableClient>();
-    clients = set;
-    running.set(signal, set);
-    signal.addEventListener(
-      'abort',
-      () => {
-        for (const client of set) {
-          context.log.info({ processId: (client as unknown as { processID: number }).processID }, 'cancelling a statement at the database');
-          sendCancelRequest(client);
-        }
-        set.clear();
-      },
-      { once: true },
-    );
-  }
+function runningStatements(context: RequestContext): Set<CancellableClient> {
+  const { signal } = context;
+  const known = runningByRequest.get(signal);
+  if (known) return known;
+  const clients = new Set<CancellableClient>();
+  runningByRequest.set(signal, clients);
+  signal.addEventListener(
+    'abort',
+    () => {
+      for (const client of clients) {
+        context.log.info({ processId: (client as unknown as { processID: number }).processID }, 'cancelling a statement at the database');
+        sendCancelRequest(client);
+      }
+      clients.clear();
+    },
+    { once: true },
+  );
   return clients;
 }
 
