@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
 import { openAccount, signUp, type ApiCustomer } from '../contention/apiPath.ts';
+import pg from 'pg';
 import { send } from '../lib/http.ts';
 
 const baseUrl = process.argv[2] ?? 'http://127.0.0.1:3000';
@@ -59,8 +60,39 @@ async function listAccounts(customer: ApiCustomer): Promise<number> {
   return (await send(`${baseUrl}/api/accounts`, { headers: { authorization: `Bearer ${customer.token}` } })).status;
 }
 
+/**
+ * With WAITS_URL (run.sh sets it), what PostgreSQL's client backends were doing, sampled
+ * every 5 ms from pg_stat_activity: where a contended case spends its time (a row lock,
+ * the client, the CPU).
+ */
+function sampleWaits(): () => Promise<string> {
+  if (!process.env.WAITS_URL) return async () => '';
+  const pool = new pg.Pool({ connectionString: process.env.WAITS_URL, max: 1 });
+  const tally = new Map<string, number>();
+  let samples = 0;
+  let stop = false;
+  const sampling = (async () => {
+    while (!stop) {
+      const { rows } = await pool.query<{ what: string; n: number }>(`
+        SELECT state || coalesce(' ' || wait_event_type || ':' || wait_event, ' cpu') AS what, count(*)::int AS n
+        FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid() AND state <> 'idle' GROUP BY 1`);
+      samples += 1;
+      for (const { what, n } of rows) tally.set(what, (tally.get(what) ?? 0) + n);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+  })();
+  return async () => {
+    stop = true;
+    await sampling;
+    await pool.end();
+    const top = [...tally].sort((a, b) => b[1] - a[1]).slice(0, 8);
+    return `\n  backends (mean over ${samples} samples): ${top.map(([what, n]) => `${what} ${(n / samples).toFixed(1)}`).join(', ')}`;
+  };
+}
+
 async function drive(name: string, op: (client: number) => Promise<number>): Promise<void> {
   const ms: number[] = [];
+  const waits = sampleWaits();
   const bad = new Map<number, number>();
   const before = cpuTicks();
   const end = Date.now() + seconds * 1000;
@@ -75,10 +107,11 @@ async function drive(name: string, op: (client: number) => Promise<number>): Pro
     }),
   );
   const after = cpuTicks();
+  const waited = await waits();
   const cpu = watched.length ? `  CPU per op: ${Object.keys(after).map((k) => `${k} ${(((after[k]! - before[k]!) * 10) / ms.length).toFixed(2)} ms`).join(', ')}` : '';
   ms.sort((a, b) => a - b);
   const p = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(1);
-  console.log(`${name.padEnd(14)} ${(ms.length / seconds).toFixed(0).padStart(6)}/s  p50 ${p(0.5)} ms  p99 ${p(0.99)} ms  n=${ms.length}${bad.size ? `  non-2xx ${JSON.stringify([...bad])}` : ''}${cpu}`);
+  console.log(`${name.padEnd(14)} ${(ms.length / seconds).toFixed(0).padStart(6)}/s  p50 ${p(0.5)} ms  p99 ${p(0.99)} ms  n=${ms.length}${bad.size ? `  non-2xx ${JSON.stringify([...bad])}` : ''}${cpu}${waited}`);
 }
 
 const want = (s: string) => only.length === 0 || only.includes(s);

@@ -20,7 +20,7 @@ API=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/api/health" >/dev/null && break; sleep 0.3; done
 # CPU per operation of the API (with its workers) and of PostgreSQL (its postmaster and backends).
 PG=$(head -1 "$(find "$DIR" -name postmaster.pid | head -1)")
-CPU_PIDS="api:$API,pg:$PG" npx tsx bench/profile/load.ts "http://127.0.0.1:$PORT" "$@" || true
+WAITS_URL="$URL" CPU_PIDS="api:$API,pg:$PG" npx tsx bench/profile/load.ts "http://127.0.0.1:$PORT" "$@" || true
 kill -TERM $API 2>/dev/null || true; wait $API || true
 # After the API has gone: its pools would take the server's connections.
 if [ -n "${BARE_SQL:-}" ]; then npx tsx bench/profile/bareSql.ts "$URL" || true; fi
