@@ -31,9 +31,11 @@ export async function limitLockWaits(tx: Tx, lockWaitMs: number): Promise<void> 
 }
 
 /** An account row as both reads select it (the balance as text: bigint as the adapter gives it). */
-type AccountRow = Omit<AccountState, 'balanceMinor'> & { balanceMinor: string | bigint };
-const byId = (rows: AccountRow[]): AccountsById =>
-  new Map(rows.map((row) => [row.id, { ...row, balanceMinor: BigInt(row.balanceMinor) }]));
+export type AccountRow = Omit<AccountState, 'balanceMinor'> & { balanceMinor: string | bigint };
+
+/** The rows by id, each balance a bigint (and nothing but the state's members). */
+export const byId = (rows: AccountRow[]): AccountsById =>
+  new Map(rows.map(({ id, userId, name, status, balanceMinor, auditSeq, auditHash }) => [id, { id, userId, name, status, balanceMinor: BigInt(balanceMinor), auditSeq, auditHash }]));
 
 /** Reads the accounts, unlocked (outside a transaction or in one that does not write them). */
 export async function readAccounts(db: Queryable, ids: string[]): Promise<AccountsById> {
@@ -45,7 +47,7 @@ export async function readAccounts(db: Queryable, ids: string[]): Promise<Accoun
 }
 
 /** `lock_timeout` as set_config takes it. */
-const lockWait = (lockWaitMs: number) => `${Math.max(1, Math.round(lockWaitMs))}ms`;
+export const lockWait = (lockWaitMs: number) => `${Math.max(1, Math.round(lockWaitMs))}ms`;
 
 /**
  * Reads the accounts and locks them in id order for the transaction, each lock wait

@@ -29,7 +29,7 @@ export function covers(account: AccountState, amountMinor: bigint): void {
 }
 
 /** The most a balance may hold (spec `Balance.maximum`): just under 10^15, exact in every JSON number. */
-const MAX_BALANCE_MINOR = 999_999_999_999_999n;
+export const MAX_BALANCE_MINOR = 999_999_999_999_999n;
 
 /** 422 BALANCE_LIMIT_EXCEEDED when `amountMinor` more would take the account past the most a balance may hold. */
 export function holds(account: AccountState, amountMinor: bigint): void {

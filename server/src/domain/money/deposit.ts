@@ -2,7 +2,7 @@
 import type { components } from '@tidewater/spec/openapi';
 import { holds, ownOpenAccount } from './checks.ts';
 import type { MoneySendFactory } from './moneySend.ts';
-import { postOwnMovement } from './ownMovement.ts';
+import { depositAtOnce, postOwnMovement } from './ownMovement.ts';
 
 type Transaction = components['schemas']['Transaction'];
 
@@ -17,5 +17,7 @@ export function depositSend(accountId: string, body: components['schemas']['Depo
     },
     save: (tx, _plan, accounts) =>
       postOwnMovement(tx, accounts, accountId, { kind: 'deposit', amountMinor: BigInt(body.amountMinor), description: body.description }, request),
+    atOnce: (tx, _plan, claim, lockWaitMs) =>
+      depositAtOnce(tx, claim, accountId, { amountMinor: BigInt(body.amountMinor), description: body.description }, request, lockWaitMs),
   });
 }

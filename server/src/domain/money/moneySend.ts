@@ -6,6 +6,7 @@
  * the stored answer and what a failure answers.
  */
 import type { Tx } from '../../data/dataLayer.ts';
+import type { Claim } from '../idempotency.ts';
 import type { AccountsById, Queryable } from './accountRows.ts';
 import type { Stamp } from './ledger.ts';
 
@@ -22,6 +23,16 @@ interface Look {
   query<T>(fn: (db: Queryable) => Promise<T>): Promise<T>;
 }
 
+/** What a send's one-statement attempt answers (adr/0022). */
+export interface AtOnce<Body> {
+  /** The rows as the statement locked them, before its write: what `check` looks at. */
+  readonly accounts: AccountsById;
+  /** True when the statement posted the money (the database's own checks allowed it). */
+  readonly moved: boolean;
+  /** The answer it landed with the claim; undefined when the claim was no longer this request's. */
+  readonly body: Body | undefined;
+}
+
 /** One money send. `Plan` is what `prepare` settled once per request. */
 export interface MoneySend<Plan, Body> {
   /** For logs and the data layer ("deposit"). */
@@ -36,6 +47,12 @@ export interface MoneySend<Plan, Body> {
   check(plan: Plan, look: Look): Promise<void>;
   /** The save, on locked and checked accounts: spends the authorisation, posts the movements; answers the 201 body. */
   save(tx: Tx, plan: Plan, accounts: AccountsById): Promise<Body>;
+  /**
+   * Instead of the lock, `save` and the landing in three statements: all three in one
+   * (adr/0022), so the account is locked for no round trip of the API's. `check` still
+   * decides, on the rows as the statement locked them; a refusal rolls the write back.
+   */
+  atOnce?(tx: Tx, plan: Plan, claim: Claim, lockWaitMs: number): Promise<AtOnce<Body>>;
   /** Before a busy answer, after `check`: the look `prepare` took at the authorisation, again. */
   recheckBeforeBusy?(plan: Plan): Promise<void>;
 }

@@ -3,11 +3,17 @@
  * the send's transaction), carrying the sender's key and note, no counterparty, no
  * transfer; answered as the wire's Transaction.
  */
+import { randomUUID } from 'node:crypto';
 import type { components } from '@tidewater/spec/openapi';
 import type { Tx } from '../../data/dataLayer.ts';
+import { parseJsonColumn, sqlOf } from '../../data/statements.ts';
+import { contentAroundLink } from '../auditChain.ts';
+import type { Claim } from '../idempotency.ts';
 import { writtenNote } from '../writtenText.ts';
-import type { AccountsById } from './accountRows.ts';
+import { byId, lockWait, type AccountRow, type AccountsById } from './accountRows.ts';
+import { MAX_BALANCE_MINOR } from './checks.ts';
 import { postMovement, type Stamp } from './ledger.ts';
+import type { AtOnce } from './moneySend.ts';
 import { toTransaction } from './transactionView.ts';
 
 type Transaction = components['schemas']['Transaction'];
@@ -29,4 +35,83 @@ export async function postOwnMovement(
     transferId: null,
   }, request);
   return toTransaction(entry);
+}
+
+/**
+ * A deposit's whole attempt in ONE statement (adr/0022): lock the account (its lock wait
+ * bounded by `lockWaitMs`), post the movement with its audit row, whose link the
+ * statement computes from the head it just locked (auditChain.ts `contentAroundLink`),
+ * and land the claim with its answer, as idempotency.ts `land` does: only while this
+ * request still owns the claim. So the account stays locked for no round trip of ours,
+ * only until the COMMIT right behind this statement.
+ *
+ * The statement writes only what the database's own checks allow (the customer's open
+ * account, a balance within 0 and the ceiling); the send's `check` then decides on the
+ * row as it was locked, and a refusal rolls the write back.
+ */
+export async function depositAtOnce(
+  tx: Tx,
+  claim: Claim,
+  accountId: string,
+  deposit: { amountMinor: bigint; description: string | undefined },
+  request: Stamp,
+  lockWaitMs: number,
+): Promise<AtOnce<Transaction>> {
+  const entryId = randomUUID();
+  const description = writtenNote(deposit.description);
+  const amount = deposit.amountMinor;
+  const payload = { kind: 'deposit', amountMinor: amount.toString(), description, counterparty: null, idempotencyKey: claim.key, transferId: null };
+  const around = contentAroundLink({ accountId, action: 'deposit', payload, ledgerEntryId: entryId, requestId: request.requestId, traceId: request.traceId });
+  // The answer but for the two values the database knows: the balance after and createdAt (its clock, as postMovement's).
+  const { balanceAfterMinor: _balance, createdAt: _at, ...known } = toTransaction({
+    id: entryId, accountId, kind: 'deposit', amountMinor: amount, balanceAfterMinor: 0n, description,
+    counterparty: null, idempotencyKey: claim.key, transferId: null, createdAt: new Date(0),
+  });
+  const rows = await sqlOf(tx).query<AccountRow & { moved: boolean; responseBody: unknown }>`
+    WITH locked AS (
+      SELECT a.id, a.user_id, a.name, a.status, a.balance_minor, a.audit_seq, a.audit_hash
+      FROM (SELECT set_config('lock_timeout', ${lockWait(lockWaitMs)}, true)) AS bound, accounts a
+      WHERE a.id = ${accountId}::uuid
+      FOR UPDATE OF a
+    ), next AS (
+      SELECT id, balance_minor + ${amount}::bigint AS balance_after, audit_seq + 1 AS seq, audit_hash AS prev_hash
+      FROM locked
+      WHERE user_id = ${claim.userId}::uuid AND status = 'open' AND balance_minor + ${amount}::bigint BETWEEN 0 AND ${MAX_BALANCE_MINOR}::bigint
+    ), linked AS (
+      SELECT next.*, encode(sha256(convert_to(
+        prev_hash || chr(10) || ${around.before}::text || balance_after::text || ${around.between}::text || seq::text || ${around.after}::text, 'UTF8')), 'hex') AS hash
+      FROM next
+    ), moved AS (
+      UPDATE accounts a SET balance_minor = linked.balance_after, version = a.version + 1, audit_seq = linked.seq, audit_hash = linked.hash
+      FROM linked WHERE a.id = linked.id
+    ), entry AS (
+      INSERT INTO ledger_entries (id, account_id, kind, amount_minor, balance_after_minor, description, counterparty, idempotency_key, transfer_id, created_at)
+      SELECT ${entryId}::uuid, linked.id, 'deposit', ${amount}::bigint, linked.balance_after, ${description}::text, NULL, ${claim.key}::text, NULL, clock_timestamp()
+      FROM linked
+      RETURNING balance_after_minor, created_at
+    ), audit AS (
+      INSERT INTO audit_rows (account_id, seq, action, payload, ledger_entry_id, trace_id, request_id, prev_hash, hash)
+      SELECT linked.id, linked.seq, 'deposit', ${JSON.stringify(payload)}::jsonb || jsonb_build_object('balanceAfterMinor', linked.balance_after::text),
+             ${entryId}::uuid, ${request.traceId}::text, ${request.requestId}::uuid, linked.prev_hash, linked.hash
+      FROM linked
+    ), landed AS (
+      UPDATE idempotency_records r
+      SET landed_at = now(), status = 'Executed', response_status = 201, completed_at = now(),
+          response_body = ${JSON.stringify(known)}::jsonb || jsonb_build_object(
+            'balanceAfterMinor', entry.balance_after_minor,
+            'createdAt', to_char(entry.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+      FROM entry
+      WHERE r.id = ${claim.id}::uuid AND r.owner_token = ${claim.ownerToken}::uuid AND r.status = 'Processing' AND r.landed_at IS NULL
+      RETURNING r.response_body
+    )
+    SELECT l.id::text AS id, l.user_id::text AS "userId", l.name, l.status, l.balance_minor::text AS "balanceMinor",
+           l.audit_seq AS "auditSeq", l.audit_hash AS "auditHash",
+           EXISTS (SELECT 1 FROM entry) AS moved, (SELECT response_body FROM landed) AS "responseBody"
+    FROM locked l`;
+  const row = rows[0];
+  return {
+    accounts: byId(rows),
+    moved: row?.moved === true,
+    body: row?.responseBody === null || row?.responseBody === undefined ? undefined : parseJsonColumn<Transaction>(row.responseBody),
+  };
 }

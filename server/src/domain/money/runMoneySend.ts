@@ -6,8 +6,10 @@
  * 3. the gated transaction, up to ACCOUNT_WRITE_ATTEMPTS attempts when it loses its lock
  *    waits: lock the customer (when the send counts a ceiling) and the accounts in id
  *    order, each statement bounding its own lock waits, `check`, `save`, then land the claim with its answer (one
- *    statement, adr/0016). An unknown commit outcome is settled by looking for the
- *    request's own audit row (auditedSave.ts);
+ *    statement, adr/0016). A send with `atOnce` (a deposit) does the lock, the save and the
+ *    landing in one statement and `check`s the rows it locked after it (adr/0022). An
+ *    unknown commit outcome is settled by looking for the request's own audit row
+ *    (auditedSave.ts);
  * 4. when every attempt lost its locks: `check` again on fresh rows, then the
  *    authorisation again, and only when nothing refuses, 503 busy (1 s);
  * 5. send the bytes the database stored with the money.
@@ -26,7 +28,7 @@ import { currentContext } from '../../request/requestContext.ts';
 import { noteUnavailableCause } from '../../metrics.ts';
 import { lookForOwnAuditRow } from '../auditedSave.ts';
 import { claimedRequests } from '../claimedRequest.ts';
-import { hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from '../idempotency.ts';
+import { ClaimTakenOver, hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from '../idempotency.ts';
 import { lockAccounts, lockCustomer, readAccounts } from './accountRows.ts';
 import type { MoneySend, MoneySendFactory } from './moneySend.ts';
 
@@ -47,6 +49,14 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     try {
       return await data.runInTransaction(
         async (tx) => {
+          if (send.atOnce) {
+            // Lock, save and land in one statement (adr/0022); `check` decides on the rows as locked, and a refusal rolls it back.
+            const done = await send.atOnce(tx, plan, claim, config.accountLockWaitMs);
+            await send.check(plan, { accounts: done.accounts, query: (fn) => fn(tx) });
+            if (!done.moved) throw new Error(`${send.label}: the statement refused a send its check allows`);
+            if (done.body === undefined) throw new ClaimTakenOver(claim.key);
+            return done.body;
+          }
           // Each locking statement bounds its own lock waits (ACCOUNT_LOCK_WAIT_MS).
           if (send.locksCustomer) await lockCustomer(tx, claim.userId, config.accountLockWaitMs);
           const accounts = await lockAccounts(tx, accountIds, config.accountLockWaitMs);
