@@ -11,7 +11,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
-import { bank, type Customer } from '@tidewater/test-support/bank';
+import { bank, newKey, type Customer } from '@tidewater/test-support/bank';
+import { keyState } from '@tidewater/test-support/bankDatabase';
 import { call } from '@tidewater/test-support/httpClient';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { ConfigError, loadConfig } from '../src/config.ts';
@@ -87,6 +88,21 @@ describe('BENCH_RESILIENCE=off against a real database', () => {
     expect(on.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'))).toBe(false);
     expect((await timedAccounts(on, 5_000)).status).toBe(200);
     expect((await timedAccounts(off, 5_000)).status).toBe(200);
+  });
+
+  it('commits with the layers off too: deposits through off are in the database, landed, and the next ones on the same connections work', async () => {
+    const off$ = bank(off.url);
+    const before = await bank(on.url).balance(ada, ada.accountId);
+    const keys = Array.from({ length: 6 }, () => newKey());
+    // Without the gate nothing but the data layer sends COMMIT: without it no row lands, and the connection goes back to the pool mid-transaction.
+    for (const key of keys) expect((await off$.deposit(ada, ada.accountId, 10, key)).status).toBe(201);
+    const url = cluster.urlFor('tidewater');
+    for (const key of keys) {
+      const state = await keyState(url, key);
+      expect(state.ledger).toHaveLength(1);
+      expect(state.records.map((record) => record.status)).toEqual(['Executed']);
+    }
+    expect(await bank(on.url).balance(ada, ada.accountId)).toBe(before + 60);
   });
 
   it('database stopped: on waits at the readiness gate until the deadline; off fails at once, not retried', async () => {

@@ -12,7 +12,7 @@ import type { DataLayer, ReadConnection, TransactionOptions, Tx } from './dataLa
 import { type Database, memoryMarks, type ReadYourWritesStore, watchGates, type ReadinessGate } from './connections/index.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { countLostLockWait, countRead, watchRetryBudget } from '../metrics.ts';
-import { registerStatements, statementsOn } from './statements.ts';
+import { inAdapterTransaction, registerStatements, statementsOn, type Statements } from './statements.ts';
 
 /** What the data layer is built from. */
 export interface DataLayerOptions {
@@ -122,31 +122,55 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     }
   }
 
-  async function runInTransaction<T>(fn: (tx: Tx) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {
-    const { contentionAttempts, verifyCommitted, isolationLevel, label } = transactionOptions;
+  /** Prisma's interactive transaction, its adapter transaction's direct statements registered on its client. */
+  function runInTransaction<T>(fn: (tx: Tx) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {
+    const { isolationLevel } = transactionOptions;
+    return transact(
+      (answered) =>
+        prisma.$transaction(
+          async (tx) => {
+            // The adapter's transaction under `tx` (statements.ts): where sqlOf(tx) runs.
+            const started = currentTransactionAttempt()?.transaction;
+            if (!started) throw new Error('runInTransaction: the primary adapter did not note its transaction');
+            registerStatements(tx, statementsOn(started));
+            return answered(await fn(tx));
+          },
+          { maxWait: config.dbPoolWaitMs, timeout: config.requestDeadlineMs, ...(isolationLevel ? { isolationLevel } : {}) },
+        ),
+      transactionOptions,
+    );
+  }
+
+  /**
+   * The adapter's own transaction, of direct statements only (adr/0022): no interactive
+   * transaction of Prisma's around it. Pool waits are bounded by the pool itself
+   * (connectionTimeoutMillis), hung statements by the request's deadline.
+   */
+  function runStatementsInTransaction<T>(fn: (sql: Statements) => Promise<T>, transactionOptions: Omit<TransactionOptions, 'isolationLevel'> = {}): Promise<T> {
+    return transact((answered) => inAdapterTransaction(database.primaryAdapter, async (sql) => answered(await fn(sql))), transactionOptions);
+  }
+
+  /**
+   * One transaction of `open`'s, under the retry policy: its attempts after a lost lock
+   * wait, the look at an unknown commit's outcome, and the rerun of what proved not landed.
+   * `open` runs one attempt and hands what it committed to `answered`.
+   */
+  async function transact<T>(open: (answered: (value: T) => T) => Promise<T>, transactionOptions: TransactionOptions): Promise<T> {
+    const { contentionAttempts, verifyCommitted, label } = transactionOptions;
     let lostLocks = 0;
     let commitStarted = false;
     const last: { answer?: { value: T } } = {};
+    const answered = (value: T): T => {
+      last.answer = { value };
+      return value;
+    };
 
     const attemptOnce = async (): Promise<T> => {
       for (;;) {
         last.answer = undefined;
         const context = currentContext();
         const commitStartedBefore = context?.commitStarted;
-        const { attempt, result } = runAttempt(() =>
-          prisma.$transaction(
-            async (tx) => {
-              // The adapter's transaction under `tx` (statements.ts): where sqlOf(tx) runs.
-              const started = currentTransactionAttempt()?.transaction;
-              if (!started) throw new Error('runInTransaction: the primary adapter did not note its transaction');
-              registerStatements(tx, statementsOn(started));
-              const value = await fn(tx);
-              last.answer = { value };
-              return value;
-            },
-            { maxWait: config.dbPoolWaitMs, timeout: config.requestDeadlineMs, ...(isolationLevel ? { isolationLevel } : {}) },
-          ),
-        );
+        const { attempt, result } = runAttempt(() => open(answered));
         try {
           const value = await underSignal(() => result);
           noteWrite();
@@ -235,6 +259,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     readDb: () => readConnection().client,
     readConnection,
     runInTransaction,
+    runStatementsInTransaction,
     read: (fn) => execute(() => onPrimary(() => underSignal(() => fn(prisma))), () => true),
     async write(fn) {
       const result = await execute(() => onPrimary(() => underSignal(() => fn(prisma))));

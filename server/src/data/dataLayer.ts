@@ -21,6 +21,7 @@
  */
 import type { PrismaClient, Prisma } from '../generated/prisma/client.ts';
 import type { DatabaseKind } from './connections/index.ts';
+import type { Statements } from './statements.ts';
 
 /** The client a transaction's `fn` receives. */
 export type Tx = Prisma.TransactionClient;
@@ -66,6 +67,12 @@ export interface DataLayer {
   /** `readDb()` with what it chose and why. */
   readConnection(): ReadConnection;
   runInTransaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * `runInTransaction` for a transaction of direct statements only (statements.ts,
+   * adr/0022): the adapter's own transaction, without Prisma's interactive one around it;
+   * the same attempts, commit gate, look at an unknown outcome and retry policy.
+   */
+  runStatementsInTransaction<T>(fn: (sql: Statements) => Promise<T>, options?: Omit<TransactionOptions, 'isolationLevel'>): Promise<T>;
   read<T>(fn: (db: PrismaClient) => Promise<T>): Promise<T>;
   write<T>(fn: (db: PrismaClient) => Promise<T>): Promise<T>;
   /** Names the signed-in user of the current request and loads their read-your-writes mark. */

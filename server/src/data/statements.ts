@@ -24,6 +24,7 @@ import type {
   SqlDriverAdapterFactory,
   SqlQuery,
   SqlQueryable,
+  Transaction,
 } from '@prisma/driver-adapter-utils';
 import { currentTransactionAttempt } from './retry/index.ts';
 
@@ -91,6 +92,34 @@ export function statementsOn(queryable: Pick<SqlQueryable, 'queryRaw' | 'execute
 /** A jsonb column as the adapter gave it (text on both adapters), parsed. */
 export function parseJsonColumn<T>(value: unknown): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
+}
+
+/**
+ * Runs `fn` in one adapter transaction of `adapter`, without Prisma's interactive
+ * transaction around it (adr/0022): for a transaction of direct statements only. COMMIT
+ * and ROLLBACK go as Prisma sends them: through `commit()` and `rollback()` when the
+ * transaction says so (`usePhantomQuery`, the commit gate's), else as statements before
+ * them. A failed COMMIT is the gate's to end (it rolls back or settles the connection),
+ * so nothing here rolls back after it.
+ */
+export async function inAdapterTransaction<T>(adapter: Pick<SqlDriverAdapter, 'startTransaction'>, fn: (statements: Statements) => Promise<T>): Promise<T> {
+  const transaction = await adapter.startTransaction();
+  const end = async (sql: 'COMMIT' | 'ROLLBACK', close: (transaction: Transaction) => Promise<void>) => {
+    try {
+      if (!transaction.options.usePhantomQuery) await transaction.executeRaw({ sql, args: [], argTypes: [] });
+    } finally {
+      await close(transaction);
+    }
+  };
+  let value: T;
+  try {
+    value = await fn(statementsOn(transaction));
+  } catch (error) {
+    await end('ROLLBACK', (t) => t.rollback()).catch(() => {});
+    throw error;
+  }
+  await end('COMMIT', (t) => t.commit());
+  return value;
 }
 
 const registered = new WeakMap<object, Statements>();

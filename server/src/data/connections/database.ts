@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Logger } from 'pino';
 import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ServerConfig } from '../../config.ts';
@@ -39,6 +39,8 @@ export interface Database {
   readonly prisma: PrismaClient;
   /** Direct statements on the primary's pool, outside any transaction (statements.ts). */
   readonly primaryStatements: Statements;
+  /** The primary's connected adapter, with every layer under Prisma: its transactions of direct statements only (adr/0022). */
+  readonly primaryAdapter: Pick<SqlDriverAdapter, 'startTransaction'>;
   /** Read-only: the replica (falling back to the primary when configured), else `primaryReadOnlyPrisma`. */
   readonly readOnlyPrisma: PrismaClient;
   /** Read-only on the primary: fresh reads that can never write (read-your-writes). */
@@ -153,10 +155,12 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPGlite(pglite)));
   const prisma = new PrismaClient({ adapter: primaryAdapter });
   const readOnlyPrisma = new PrismaClient({ adapter: gate(new PrismaPGlite(pgliteReadOnly(pglite))) });
+  const connected = await primaryAdapter.connect();
   return {
     kind: 'pglite',
     prisma,
-    primaryStatements: statementsOn(await primaryAdapter.connect()),
+    primaryStatements: statementsOn(connected),
+    primaryAdapter: connected,
     readOnlyPrisma,
     primaryReadOnlyPrisma: readOnlyPrisma,
     hasReplica: false,
@@ -218,10 +222,12 @@ async function openPostgres(
   const prisma = new PrismaClient({ adapter: primaryAdapter });
   const primaryReadOnlyPrisma = new PrismaClient({ adapter: gate(primaryReadOnly) });
   const readOnlyPrisma = replicaPool ? new PrismaClient({ adapter: gate(readAdapter) }) : primaryReadOnlyPrisma;
+  const connected = await primaryAdapter.connect();
   return {
     kind: 'postgres',
     prisma,
-    primaryStatements: statementsOn(await primaryAdapter.connect()),
+    primaryStatements: statementsOn(connected),
+    primaryAdapter: connected,
     readOnlyPrisma,
     primaryReadOnlyPrisma,
     hasReplica: replicaPool !== undefined,

@@ -17,7 +17,7 @@ export function depositSend(accountId: string, body: components['schemas']['Depo
     },
     save: (tx, _plan, accounts) =>
       postOwnMovement(tx, accounts, accountId, { kind: 'deposit', amountMinor: BigInt(body.amountMinor), description: body.description }, request),
-    atOnce: (tx, _plan, claim, lockWaitMs) =>
-      depositAtOnce(tx, claim, accountId, { amountMinor: BigInt(body.amountMinor), description: body.description }, request, lockWaitMs),
+    atOnce: (sql, _plan, claim, lockWaitMs) =>
+      depositAtOnce(sql, claim, accountId, { amountMinor: BigInt(body.amountMinor), description: body.description }, request, lockWaitMs),
   });
 }

@@ -6,6 +6,7 @@
  * the stored answer and what a failure answers.
  */
 import type { Tx } from '../../data/dataLayer.ts';
+import type { Statements } from '../../data/statements.ts';
 import type { Claim } from '../idempotency.ts';
 import type { AccountsById, Queryable } from './accountRows.ts';
 import type { Stamp } from './ledger.ts';
@@ -49,10 +50,12 @@ export interface MoneySend<Plan, Body> {
   save(tx: Tx, plan: Plan, accounts: AccountsById): Promise<Body>;
   /**
    * Instead of the lock, `save` and the landing in three statements: all three in one
-   * (adr/0022), so the account is locked for no round trip of the API's. `check` still
-   * decides, on the rows as the statement locked them; a refusal rolls the write back.
+   * (adr/0022), so the account is locked for no round trip of the API's. It runs in a
+   * transaction of direct statements only (`sql`). `check` still decides, on the rows as
+   * the statement locked them; a refusal rolls the write back. Its look's `query` is then
+   * a fresh read, outside the transaction: such a send's `check` asks nothing that needs it.
    */
-  atOnce?(tx: Tx, plan: Plan, claim: Claim, lockWaitMs: number): Promise<AtOnce<Body>>;
+  atOnce?(sql: Statements, plan: Plan, claim: Claim, lockWaitMs: number): Promise<AtOnce<Body>>;
   /** Before a busy answer, after `check`: the look `prepare` took at the authorisation, again. */
   recheckBeforeBusy?(plan: Plan): Promise<void>;
 }

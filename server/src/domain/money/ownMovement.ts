@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { components } from '@tidewater/spec/openapi';
 import type { Tx } from '../../data/dataLayer.ts';
-import { parseJsonColumn, sqlOf } from '../../data/statements.ts';
+import { parseJsonColumn, type Statements } from '../../data/statements.ts';
 import { contentAroundLink } from '../auditChain.ts';
 import type { Claim } from '../idempotency.ts';
 import { writtenNote } from '../writtenText.ts';
@@ -50,7 +50,7 @@ export async function postOwnMovement(
  * row as it was locked, and a refusal rolls the write back.
  */
 export async function depositAtOnce(
-  tx: Tx,
+  sql: Statements,
   claim: Claim,
   accountId: string,
   deposit: { amountMinor: bigint; description: string | undefined },
@@ -67,7 +67,7 @@ export async function depositAtOnce(
     id: entryId, accountId, kind: 'deposit', amountMinor: amount, balanceAfterMinor: 0n, description,
     counterparty: null, idempotencyKey: claim.key, transferId: null, createdAt: new Date(0),
   });
-  const rows = await sqlOf(tx).query<AccountRow & { moved: boolean; responseBody: unknown }>`
+  const rows = await sql.query<AccountRow & { moved: boolean; responseBody: unknown }>`
     WITH locked AS (
       SELECT a.id, a.user_id, a.name, a.status, a.balance_minor, a.audit_seq, a.audit_hash
       FROM (SELECT set_config('lock_timeout', ${lockWait(lockWaitMs)}, true)) AS bound, accounts a

@@ -46,17 +46,25 @@ export function moneySendRunner({ data, config }: DomainDeps) {
 
   async function moveMoney<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, claim: Claim): Promise<Body> {
     const accountIds = send.accountIds(plan);
+    const options = {
+      label: send.label,
+      contentionAttempts: config.accountWriteAttempts,
+      verifyCommitted: lookForOwnAuditRow(data, claim.ownerToken, config.idempotencyStoreBudgetMs),
+    };
+    const atOnce = send.atOnce?.bind(send);
     try {
+      if (atOnce) {
+        return await data.runStatementsInTransaction(async (sql) => {
+          // Lock, save and land in one statement (adr/0022); `check` decides on the rows as locked, and a refusal rolls it back.
+          const done = await atOnce(sql, plan, claim, config.accountLockWaitMs);
+          await send.check(plan, { accounts: done.accounts, query: (fn) => data.read(fn) });
+          if (!done.moved) throw new Error(`${send.label}: the statement refused a send its check allows`);
+          if (done.body === undefined) throw new ClaimTakenOver(claim.key);
+          return done.body;
+        }, options);
+      }
       return await data.runInTransaction(
         async (tx) => {
-          if (send.atOnce) {
-            // Lock, save and land in one statement (adr/0022); `check` decides on the rows as locked, and a refusal rolls it back.
-            const done = await send.atOnce(tx, plan, claim, config.accountLockWaitMs);
-            await send.check(plan, { accounts: done.accounts, query: (fn) => fn(tx) });
-            if (!done.moved) throw new Error(`${send.label}: the statement refused a send its check allows`);
-            if (done.body === undefined) throw new ClaimTakenOver(claim.key);
-            return done.body;
-          }
           // Each locking statement bounds its own lock waits (ACCOUNT_LOCK_WAIT_MS).
           if (send.locksCustomer) await lockCustomer(tx, claim.userId, config.accountLockWaitMs);
           const accounts = await lockAccounts(tx, accountIds, config.accountLockWaitMs);
@@ -65,11 +73,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
           // Last look before COMMIT: is the claim still this request's? Its landing and its answer commit with the money.
           return records.land(tx, claim, 201, body);
         },
-        {
-          label: send.label,
-          contentionAttempts: config.accountWriteAttempts,
-          verifyCommitted: lookForOwnAuditRow(data, claim.ownerToken, config.idempotencyStoreBudgetMs),
-        },
+        options,
       );
     } catch (error) {
       if (!isContentionExhausted(error)) throw error;
