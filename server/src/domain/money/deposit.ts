@@ -2,7 +2,7 @@
 import type { components } from '@tidewater/spec/openapi';
 import { holds, ownOpenAccount } from './checks.ts';
 import type { MoneySendFactory } from './moneySend.ts';
-import { depositAtOnce, postOwnMovement } from './ownMovement.ts';
+import { depositAtOnce } from './ownMovement.ts';
 
 type Transaction = components['schemas']['Transaction'];
 
@@ -15,8 +15,6 @@ export function depositSend(accountId: string, body: components['schemas']['Depo
     async check(_plan, { accounts }) {
       holds(ownOpenAccount(accounts, accountId, request.userId), BigInt(body.amountMinor));
     },
-    save: (tx, _plan, accounts) =>
-      postOwnMovement(tx, accounts, accountId, { kind: 'deposit', amountMinor: BigInt(body.amountMinor), description: body.description }, request),
     atOnce: (sql, _plan, claim, lockWaitMs) =>
       depositAtOnce(sql, claim, accountId, { amountMinor: BigInt(body.amountMinor), description: body.description }, request, lockWaitMs),
   });

@@ -34,8 +34,8 @@ export interface AtOnce<Body> {
   readonly body: Body | undefined;
 }
 
-/** One money send. `Plan` is what `prepare` settled once per request. */
-export interface MoneySend<Plan, Body> {
+/** What every money send says. `Plan` is what `prepare` settled once per request. */
+interface SendSteps<Plan> {
   /** For logs and the data layer ("deposit"). */
   readonly label: string;
   /** True when an attempt locks the customer's row before the accounts (the daily ceiling). */
@@ -46,19 +46,31 @@ export interface MoneySend<Plan, Body> {
   accountIds(plan: Plan): string[];
   /** Every look an attempt takes before it saves; throws the refusal (404, 422). */
   check(plan: Plan, look: Look): Promise<void>;
-  /** The save, on locked and checked accounts: spends the authorisation, posts the movements; answers the 201 body. */
-  save(tx: Tx, plan: Plan, accounts: AccountsById): Promise<Body>;
-  /**
-   * Instead of the lock, `save` and the landing in three statements: all three in one
-   * (adr/0022), so the account is locked for no round trip of the API's. It runs in a
-   * transaction of direct statements only (`sql`). `check` still decides, on the rows as
-   * the statement locked them; a refusal rolls the write back. Its look's `query` is then
-   * a fresh read, outside the transaction: such a send's `check` asks nothing that needs it.
-   */
-  atOnce?(sql: Statements, plan: Plan, claim: Claim, lockWaitMs: number): Promise<AtOnce<Body>>;
   /** Before a busy answer, after `check`: the look `prepare` took at the authorisation, again. */
   recheckBeforeBusy?(plan: Plan): Promise<void>;
 }
+
+/** A send whose attempt locks, checks, saves and lands in turn. */
+interface SteppedSend<Plan, Body> extends SendSteps<Plan> {
+  /** The save, on locked and checked accounts: spends the authorisation, posts the movements; answers the 201 body. */
+  save(tx: Tx, plan: Plan, accounts: AccountsById): Promise<Body>;
+  readonly atOnce?: undefined;
+}
+
+/** A send whose attempt locks, saves and lands in one statement (adr/0022). */
+interface OneStatementSend<Plan, Body> extends SendSteps<Plan> {
+  /**
+   * The lock, the save and the landing in one statement, so the account is locked for no
+   * round trip of the API's. It runs in a transaction of direct statements only (`sql`).
+   * `check` still decides, on the rows as the statement locked them; a refusal rolls the
+   * write back. Its look's `query` is then a fresh read, outside the transaction: such a
+   * send's `check` asks nothing that needs it.
+   */
+  atOnce(sql: Statements, plan: Plan, claim: Claim, lockWaitMs: number): Promise<AtOnce<Body>>;
+}
+
+/** One money send: its attempt in steps, or in one statement. */
+export type MoneySend<Plan, Body> = SteppedSend<Plan, Body> | OneStatementSend<Plan, Body>;
 
 /** Makes the send of one request. */
 export type MoneySendFactory<Plan, Body> = (request: SendRequest) => MoneySend<Plan, Body>;

@@ -1,7 +1,9 @@
 /**
  * The one movement of a deposit or a withdrawal: on the sender's own account (locked by
  * the send's transaction), carrying the sender's key and note, no counterparty, no
- * transfer; answered as the wire's Transaction.
+ * transfer; answered as the wire's Transaction. A withdrawal posts it as a step of its
+ * attempt (`postOwnMovement`); a deposit posts it in the one statement that also locks
+ * the account and lands the claim (`depositAtOnce`, adr/0022).
  */
 import { randomUUID } from 'node:crypto';
 import type { components } from '@tidewater/spec/openapi';

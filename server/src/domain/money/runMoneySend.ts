@@ -51,12 +51,12 @@ export function moneySendRunner({ data, config }: DomainDeps) {
       contentionAttempts: config.accountWriteAttempts,
       verifyCommitted: lookForOwnAuditRow(data, claim.ownerToken, config.idempotencyStoreBudgetMs),
     };
-    const atOnce = send.atOnce?.bind(send);
     try {
-      if (atOnce) {
+      if (send.atOnce) {
+        const oneStatement = send;
         return await data.runStatementsInTransaction(async (sql) => {
           // Lock, save and land in one statement (adr/0022); `check` decides on the rows as locked, and a refusal rolls it back.
-          const done = await atOnce(sql, plan, claim, config.accountLockWaitMs);
+          const done = await oneStatement.atOnce(sql, plan, claim, config.accountLockWaitMs);
           await send.check(plan, { accounts: done.accounts, query: (fn) => data.read(fn) });
           if (!done.moved) throw new Error(`${send.label}: the statement refused a send its check allows`);
           if (done.body === undefined) throw new ClaimTakenOver(claim.key);
