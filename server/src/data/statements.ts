@@ -24,7 +24,6 @@ import type {
   SqlDriverAdapterFactory,
   SqlQuery,
   SqlQueryable,
-  Transaction,
 } from '@prisma/driver-adapter-utils';
 import { currentTransactionAttempt } from './retry/index.ts';
 
@@ -104,21 +103,21 @@ export function parseJsonColumn<T>(value: unknown): T {
  */
 export async function inAdapterTransaction<T>(adapter: Pick<SqlDriverAdapter, 'startTransaction'>, fn: (statements: Statements) => Promise<T>): Promise<T> {
   const transaction = await adapter.startTransaction();
-  const end = async (sql: 'COMMIT' | 'ROLLBACK', close: (transaction: Transaction) => Promise<void>) => {
+  const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
     try {
       if (!transaction.options.usePhantomQuery) await transaction.executeRaw({ sql, args: [], argTypes: [] });
     } finally {
-      await close(transaction);
+      await (sql === 'COMMIT' ? transaction.commit() : transaction.rollback());
     }
   };
   let value: T;
   try {
     value = await fn(statementsOn(transaction));
   } catch (error) {
-    await end('ROLLBACK', (t) => t.rollback()).catch(() => {});
+    await end('ROLLBACK').catch(() => {});
     throw error;
   }
-  await end('COMMIT', (t) => t.commit());
+  await end('COMMIT');
   return value;
 }
 
