@@ -9,6 +9,7 @@
  *   npm run bench -- --runs 3      limit and overhead 3 times; each ratio is the median
  *   npm run bench -- --smoke       2 s per measurement, contention 24, the scaled chain only (CI)
  *   npm run bench -- --seconds 4   another measurement length
+ *   npm run bench -- --only overhead,limit   only those scenarios (to look at one; the checks count only them)
  *
  * Prints one table to stdout (progress goes to stderr), writes
  * `bench/.results/<ISO date-time>.json` and `.svg` beside it, and ends with
@@ -19,13 +20,27 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { checks, svg, table, type BenchResult, type ScenarioResult } from './lib/report.ts';
+import { checks, scenarioNames, svg, table, type BenchResult, type ScenarioName, type ScenarioResult } from './lib/report.ts';
 import { contentionScenario, limitScenario, outageScenario, overheadScenario, replicaScenario, startBench, type Size } from './lib/scenarios.ts';
 
 const resultsDir = fileURLToPath(new URL('./.results/', import.meta.url));
 
+function valueOf(args: string[], flag: string): string | undefined {
+  return args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined;
+}
+
+/** The scenarios to run: all, or those `--only` names. */
+function scenariosOf(args: string[]): Set<ScenarioName> {
+  const only = valueOf(args, '--only');
+  if (only === undefined) return new Set(scenarioNames);
+  const names = only.split(',');
+  const unknown = names.filter((name) => !(scenarioNames as readonly string[]).includes(name));
+  if (unknown.length || !names.length) throw new Error(`--only takes a comma-separated list of ${scenarioNames.join(', ')}; got "${only}"`);
+  return new Set(names as ScenarioName[]);
+}
+
 function sizeOf(args: string[]): Size {
-  const value = (flag: string) => (args.includes(flag) ? args[args.indexOf(flag) + 1] : undefined);
+  const value = (flag: string) => valueOf(args, flag);
   const smoke = args.includes('--smoke');
   const runs = Number(value('--runs') ?? 1);
   const seconds = Number(value('--seconds') ?? (smoke ? 2 : 8));
@@ -49,22 +64,26 @@ async function scenario(name: string, work: () => Promise<ScenarioResult>): Prom
 
 async function main(args: string[]): Promise<number> {
   const size = sizeOf(args);
+  const wanted = scenariosOf(args);
+  const run = async (name: ScenarioName, work: () => Promise<ScenarioResult>) => {
+    if (wanted.has(name)) scenarios.push(await scenario(name, work));
+  };
   const startedAt = new Date().toISOString();
   const bench = await startBench();
   const scenarios: ScenarioResult[] = [];
   let postgres = '';
   try {
     postgres = (await bench.pool.query<{ v: string }>('SHOW server_version')).rows[0]!.v;
-    scenarios.push(await scenario('limit', () => limitScenario(bench, size)));
-    scenarios.push(await scenario('overhead', () => overheadScenario(bench, size)));
-    scenarios.push(await scenario('contention', () => contentionScenario(bench, size)));
+    await run('limit', () => limitScenario(bench, size));
+    await run('overhead', () => overheadScenario(bench, size));
+    await run('contention', () => contentionScenario(bench, size));
   } finally {
     await bench.pool.end();
     await bench.api.stop();
     await bench.cluster.destroy();
   }
-  scenarios.push(await scenario('replica', () => replicaScenario(size)));
-  scenarios.push(await scenario('outage', () => outageScenario(size)));
+  await run('replica', () => replicaScenario(size));
+  await run('outage', () => outageScenario(size));
 
   const result: BenchResult = {
     startedAt,
@@ -85,7 +104,7 @@ async function main(args: string[]): Promise<number> {
   writeFileSync(jsonPath, `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(join(resultsDir, `${stamp}.svg`), svg(result));
 
-  const verdicts = checks(result);
+  const verdicts = checks(result, wanted);
   const lines = ['', table(result), ''];
   for (const s of scenarios) for (const note of s.notes) lines.push(`  ${s.name}: ${note}`);
   for (const note of result.notes) lines.push(`  note: ${note}`);

@@ -20,12 +20,19 @@ export interface LoadResult {
 /** One operation: resolves true when it succeeded, else a short reason. */
 export type Operation = (client: number) => Promise<true | string>;
 
-/** Runs the load. */
-export async function closedLoop(clients: number, durationMs: number, operation: Operation): Promise<LoadResult> {
-  const latencies: number[] = [];
-  const failures = new Set<string>();
-  let ok = 0;
-  let failed = 0;
+/** One load's raw counts, so slices of it can be pooled. */
+interface Tally {
+  latencies: number[];
+  failures: Set<string>;
+  ok: number;
+  failed: number;
+  wallMs: number;
+}
+
+const emptyTally = (): Tally => ({ latencies: [], failures: new Set(), ok: 0, failed: 0, wallMs: 0 });
+
+/** Runs `clients` workers for `durationMs` and adds what they saw to `tally`. */
+async function runInto(tally: Tally, clients: number, durationMs: number, operation: Operation): Promise<void> {
   const started = performance.now();
   const stopAt = started + durationMs;
   await Promise.all(
@@ -33,15 +40,49 @@ export async function closedLoop(clients: number, durationMs: number, operation:
       while (performance.now() < stopAt) {
         const t0 = performance.now();
         const outcome = await operation(client).catch((error: unknown) => (error instanceof Error ? error.message : String(error)));
-        latencies.push(performance.now() - t0);
-        if (outcome === true) ok += 1;
+        tally.latencies.push(performance.now() - t0);
+        if (outcome === true) tally.ok += 1;
         else {
-          failed += 1;
-          failures.add(outcome);
+          tally.failed += 1;
+          tally.failures.add(outcome);
         }
       }
     }),
   );
-  const wallMs = performance.now() - started;
-  return { ok, failed, throughput: (ok * 1000) / wallMs, p50: percentile(latencies, 50), p99: percentile(latencies, 99), failures: [...failures].slice(0, 5) };
+  tally.wallMs += performance.now() - started;
+}
+
+function resultOf(t: Tally): LoadResult {
+  return {
+    ok: t.ok,
+    failed: t.failed,
+    throughput: (t.ok * 1000) / t.wallMs,
+    p50: percentile(t.latencies, 50),
+    p99: percentile(t.latencies, 99),
+    failures: [...t.failures].slice(0, 5),
+  };
+}
+
+/** Runs the load. */
+export async function closedLoop(clients: number, durationMs: number, operation: Operation): Promise<LoadResult> {
+  const tally = emptyTally();
+  await runInto(tally, clients, durationMs, operation);
+  return resultOf(tally);
+}
+
+/**
+ * Two loads compared side by side: `durationMs` of each, cut into slices of `sliceMs`
+ * taken in the order a b b a a b b a …, each side's slices pooled (latencies together,
+ * throughput as all its successes over all its wall time). A drift of the machine's
+ * speed over the measurement then falls on both sides alike, where two long runs back to
+ * back would give it all to one of them (adr/0015).
+ */
+export async function sideBySide(clients: number, durationMs: number, sliceMs: number, a: Operation, b: Operation): Promise<[LoadResult, LoadResult]> {
+  const tallies = [emptyTally(), emptyTally()] as const;
+  const slices = Math.max(2, 2 * Math.round(durationMs / sliceMs / 2));
+  const perSlice = durationMs / slices;
+  for (let i = 0; i < slices; i++) {
+    for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) await runInto(tallies[side]!, clients, perSlice, side === 0 ? a : b);
+  }
+  return [resultOf(tallies[0]), resultOf(tallies[1])];
 }

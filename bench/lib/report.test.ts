@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checks, median, percentile, ratio, ratioOf, scenarioNames, svg, table, type ScenarioResult } from './report.ts';
-import { closedLoop } from './load.ts';
+import { closedLoop, sideBySide } from './load.ts';
 
 const scenario = (name: string, values: number[]): ScenarioResult => ({
   name,
@@ -91,6 +91,15 @@ describe('the checks', () => {
       ['replica', 'missing'],
     ]);
   });
+
+  it('count only the scenarios asked for (--only)', () => {
+    const scenarios = complete().filter((s) => s.name === 'overhead');
+    expect(checks({ scenarios }, ['overhead'])).toEqual([{ scenario: 'overhead', passed: true, why: '2 finite ratios' }]);
+    expect(checks({ scenarios }, ['overhead', 'limit']).map((v) => [v.scenario, v.passed])).toEqual([
+      ['overhead', true],
+      ['limit', false],
+    ]);
+  });
 });
 
 describe('the closed loop', () => {
@@ -110,5 +119,28 @@ describe('the closed loop', () => {
     expect(result.failures).toEqual(['refused']);
     expect(result.throughput).toBeGreaterThan(100);
     expect(result.p50).toBeGreaterThanOrEqual(9);
+  });
+});
+
+describe('two loads side by side', () => {
+  it('takes them in interleaved slices (a b b a …) and pools each side', async () => {
+    const order: string[] = [];
+    const note = (side: string, ms: number, outcome: true | string) => async () => {
+      if (order.at(-1) !== side) order.push(side);
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return outcome;
+    };
+    const [a, b] = await sideBySide(2, 400, 100, note('a', 5, true), note('b', 20, 'refused'));
+    // Four slices of 100 ms each, a b | b a | a b | b a: the two b and the two a in the middle run back to back.
+    expect(order).toEqual(['a', 'b', 'a', 'b', 'a']);
+    // Each side ran for about its 400 ms: a answers in 5 ms, b in 20 ms.
+    expect(a.ok).toBeGreaterThan(80);
+    expect(a.failed).toBe(0);
+    expect(a.p50).toBeLessThan(15);
+    expect(b.ok).toBe(0);
+    expect(b.failed).toBeGreaterThan(20);
+    expect(b.failures).toEqual(['refused']);
+    expect(b.p50).toBeGreaterThanOrEqual(19);
+    expect(a.throughput).toBeGreaterThan(200);
   });
 });

@@ -46,6 +46,7 @@ export interface BenchResult {
 
 /** The scenarios every run must have (the checks look for each). */
 export const scenarioNames = ['limit', 'overhead', 'outage', 'replica', 'contention'] as const;
+export type ScenarioName = (typeof scenarioNames)[number];
 
 /** `measured / baseline`; NaN when either is missing or the baseline is 0 (the checks then fail). */
 export function ratio(measured: number, baseline: number): number {
@@ -140,9 +141,9 @@ export function svg(result: Pick<BenchResult, 'scenarios' | 'startedAt' | 'size'
   ].join('\n');
 }
 
-/** One check per scenario: it ran, and it has at least one ratio, each finite. */
-export function checks(result: Pick<BenchResult, 'scenarios'>): Array<{ scenario: string; passed: boolean; why: string }> {
-  return scenarioNames.map((name) => {
+/** One check per scenario expected (all, unless `--only` named some): it ran, and it has at least one ratio, each finite. */
+export function checks(result: Pick<BenchResult, 'scenarios'>, expected: Iterable<ScenarioName> = scenarioNames): Array<{ scenario: string; passed: boolean; why: string }> {
+  return [...expected].map((name) => {
     const scenario = result.scenarios.find((s) => s.name === name);
     if (!scenario) return { scenario: name, passed: false, why: 'missing' };
     if (scenario.error) return { scenario: name, passed: false, why: scenario.error };

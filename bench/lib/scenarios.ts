@@ -14,7 +14,7 @@ import { apiDeposit, signUp, type ApiCustomer } from '../contention/apiPath.ts';
 import { runContention, type Row } from '../contention/scenarios.ts';
 import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
 import { send } from './http.ts';
-import { closedLoop, type LoadResult, type Operation } from './load.ts';
+import { closedLoop, sideBySide, type LoadResult, type Operation } from './load.ts';
 import { ratio, ratioOf, type Figure, type ScenarioResult } from './report.ts';
 
 /** How big a run is. */
@@ -190,9 +190,11 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
 /**
  * overhead: the same API with its resilience layers off (BENCH_RESILIENCE=off, a second
  * process on the same database) against on, for `GET /api/accounts` and a deposit spread
- * over 200 accounts. Overhead = on/off p50 and off/on throughput (1.0: free; target ≤ 1.05).
+ * over 200 accounts, each pair measured side by side in interleaved slices of `sliceMs`.
+ * Overhead = on/off p50 and off/on throughput (1.0: free; target ≤ 1.05).
  */
 export async function overheadScenario(bench: Bench, size: Size): Promise<ScenarioResult> {
+  const sliceMs = 1_000;
   const { pool, customer, userId, api, databaseUrl } = bench;
   const off = await startApi({ ...apiEnv, DATABASE_URL: databaseUrl, BENCH_RESILIENCE: 'off' });
   try {
@@ -209,11 +211,15 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
     const figures: Figure[][] = [];
     const notes: string[] = [];
     for (let run = 0; run < size.runs; run++) {
-      // Alternating on and off, so a drift of the machine's load falls on both.
-      const getOn = await closedLoop(size.clients, durationMs, listAccounts(servers.on, customer.token));
-      const getOff = await closedLoop(size.clients, durationMs, listAccounts(servers.off, customer.token));
-      const depositOff = await closedLoop(size.clients, durationMs, depositVia({ ...customer, baseUrl: servers.off }, pick(accounts)));
-      const depositOn = await closedLoop(size.clients, durationMs, depositVia({ ...customer, baseUrl: servers.on }, pick(accounts)));
+      // On and off in slices of a second, interleaved (on off off on …), so a drift of the machine's speed falls on both.
+      const [getOn, getOff] = await sideBySide(size.clients, durationMs, sliceMs, listAccounts(servers.on, customer.token), listAccounts(servers.off, customer.token));
+      const [depositOn, depositOff] = await sideBySide(
+        size.clients,
+        durationMs,
+        sliceMs,
+        depositVia({ ...customer, baseUrl: servers.on }, pick(accounts)),
+        depositVia({ ...customer, baseUrl: servers.off }, pick(accounts)),
+      );
       add('GET /api/accounts: p50 on/off', ratio(getOn.p50, getOff.p50));
       add('GET /api/accounts: throughput off/on', ratio(getOff.throughput, getOn.throughput));
       add('deposit: p50 on/off', ratio(depositOn.p50, depositOff.p50));
@@ -232,7 +238,7 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
         ratioOf(name, runs[name]!, 'layers off (BENCH_RESILIENCE=off)', '≤ 1.05'),
       ),
       figures: meanFigures(figures),
-      notes: [`the layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`, ...notes],
+      notes: [`on and off interleaved in slices of ${sliceMs} ms, ${size.seconds} s each; the layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`, ...notes],
     };
   } finally {
     await off.stop();
