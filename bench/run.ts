@@ -10,6 +10,7 @@
  *   npm run bench -- --smoke       2 s per measurement, contention 24, the scaled chain only (CI)
  *   npm run bench -- --seconds 4   another measurement length
  *   npm run bench -- --only overhead,limit   only those scenarios (to look at one; the checks count only them)
+ *   npm run bench -- --only overhead --control   the overhead's A/A control: both sides with the layers on
  *
  * Prints one table to stdout (progress goes to stderr), writes
  * `bench/.results/<ISO date-time>.json` and `.svg` beside it, and ends with
@@ -45,7 +46,7 @@ function sizeOf(args: string[]): Size {
   const runs = Number(value('--runs') ?? 1);
   const seconds = Number(value('--seconds') ?? (smoke ? 2 : 8));
   if (!(runs >= 1) || !(seconds > 0)) throw new Error('usage: npm run bench -- [--smoke] [--runs N] [--seconds S]');
-  return { clients: 24, seconds, runs: Math.floor(runs), contentionSizes: smoke ? [24] : [24, 100, 500], realDefaults: !smoke, naiveBudgetMs: smoke ? 5_000 : 60_000 };
+  return { clients: 24, seconds, runs: Math.floor(runs), contentionSizes: smoke ? [24] : [24, 100, 500], realDefaults: !smoke, naiveBudgetMs: smoke ? 5_000 : 60_000, control: args.includes('--control') };
 }
 
 /** Runs one scenario; a failure is recorded (its check then fails), not thrown. */

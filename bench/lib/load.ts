@@ -15,6 +15,8 @@ export interface LoadResult {
   p99: number;
   /** Distinct failures seen (status or message), to print. */
   failures: string[];
+  /** CPU milliseconds the measured server spent per successful operation, when a meter was given. */
+  cpuMsPerOp?: number;
 }
 
 /** One operation: resolves true when it succeeded, else a short reason. */
@@ -27,9 +29,10 @@ interface Tally {
   ok: number;
   failed: number;
   wallMs: number;
+  cpuMs: number;
 }
 
-const emptyTally = (): Tally => ({ latencies: [], failures: new Set(), ok: 0, failed: 0, wallMs: 0 });
+const emptyTally = (): Tally => ({ latencies: [], failures: new Set(), ok: 0, failed: 0, wallMs: 0, cpuMs: 0 });
 
 /** Runs `clients` workers for `durationMs` and adds what they saw to `tally`. */
 async function runInto(tally: Tally, clients: number, durationMs: number, operation: Operation): Promise<void> {
@@ -52,8 +55,9 @@ async function runInto(tally: Tally, clients: number, durationMs: number, operat
   tally.wallMs += performance.now() - started;
 }
 
-function resultOf(t: Tally): LoadResult {
+function resultOf(t: Tally, metered: boolean): LoadResult {
   return {
+    ...(metered ? { cpuMsPerOp: t.cpuMs / t.ok } : {}),
     ok: t.ok,
     failed: t.failed,
     throughput: (t.ok * 1000) / t.wallMs,
@@ -67,22 +71,44 @@ function resultOf(t: Tally): LoadResult {
 export async function closedLoop(clients: number, durationMs: number, operation: Operation): Promise<LoadResult> {
   const tally = emptyTally();
   await runInto(tally, clients, durationMs, operation);
-  return resultOf(tally);
+  return resultOf(tally, false);
 }
 
+/** Reads a cumulative CPU counter in milliseconds (e.g. a server process's, from /proc). */
+export type CpuMeter = () => number;
+
 /**
- * Two loads compared side by side: `durationMs` of each, cut into slices of `sliceMs`
- * taken in the order a b b a a b b a …, each side's slices pooled (latencies together,
- * throughput as all its successes over all its wall time). A drift of the machine's
- * speed over the measurement then falls on both sides alike, where two long runs back to
- * back would give it all to one of them (adr/0015).
+ * Two loads compared side by side. Each `measure` runs both for `durationMs`, cut into
+ * slices of `sliceMs` taken in the order a b b a a b b a …; every slice of a side is
+ * pooled into that side's result (latencies together, throughput as all its successes
+ * over all its wall time), across measures too, so several pairs of servers can add to
+ * one comparison. A drift of the machine's speed over the measurement then falls on both
+ * sides alike, where two long runs back to back would give it all to one of them
+ * (adr/0015). With `meters`, each side's server CPU during its own slices is counted too
+ * (`cpuMsPerOp`).
  */
-export async function sideBySide(clients: number, durationMs: number, sliceMs: number, a: Operation, b: Operation): Promise<[LoadResult, LoadResult]> {
+export interface Comparison {
+  measure(clients: number, durationMs: number, sliceMs: number, a: Operation, b: Operation, meters?: [CpuMeter, CpuMeter]): Promise<void>;
+  /** Side a's and side b's results so far. */
+  results(): [LoadResult, LoadResult];
+}
+
+export function comparison(): Comparison {
   const tallies = [emptyTally(), emptyTally()] as const;
-  const slices = Math.max(2, 2 * Math.round(durationMs / sliceMs / 2));
-  const perSlice = durationMs / slices;
-  for (let i = 0; i < slices; i++) {
-    for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) await runInto(tallies[side]!, clients, perSlice, side === 0 ? a : b);
-  }
-  return [resultOf(tallies[0]), resultOf(tallies[1])];
+  let metered = true;
+  return {
+    async measure(clients, durationMs, sliceMs, a, b, meters) {
+      metered &&= !!meters;
+      const slices = Math.max(2, 2 * Math.round(durationMs / sliceMs / 2));
+      const perSlice = durationMs / slices;
+      for (let i = 0; i < slices; i++) {
+        for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) {
+          const before = meters?.[side]!();
+          await runInto(tallies[side]!, clients, perSlice, side === 0 ? a : b);
+          if (before !== undefined) tallies[side]!.cpuMs += meters![side]!() - before;
+        }
+      }
+    },
+    results: () => [resultOf(tallies[0], metered), resultOf(tallies[1], metered)],
+  };
 }

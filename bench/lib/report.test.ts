@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checks, median, percentile, ratio, ratioOf, scenarioNames, svg, table, type ScenarioResult } from './report.ts';
-import { closedLoop, sideBySide } from './load.ts';
+import { closedLoop, comparison } from './load.ts';
 
 const scenario = (name: string, values: number[]): ScenarioResult => ({
   name,
@@ -123,14 +123,22 @@ describe('the closed loop', () => {
 });
 
 describe('two loads side by side', () => {
-  it('takes them in interleaved slices (a b b a …) and pools each side', async () => {
+  it('takes them in interleaved slices (a b b a …), pools each side, and counts each side\'s CPU', async () => {
     const order: string[] = [];
     const note = (side: string, ms: number, outcome: true | string) => async () => {
       if (order.at(-1) !== side) order.push(side);
       await new Promise((resolve) => setTimeout(resolve, ms));
       return outcome;
     };
-    const [a, b] = await sideBySide(2, 400, 100, note('a', 5, true), note('b', 20, 'refused'));
+    const compared = comparison();
+    // Each side's meter: a's server spends 1 ms of CPU per call of it, b's 2 ms.
+    const cpu = { a: 0, b: 0 };
+    const metered = (side: 'a' | 'b', ms: number, outcome: true | string, perCall: number) => async () => {
+      cpu[side] += perCall;
+      return note(side, ms, outcome)();
+    };
+    await compared.measure(2, 400, 100, metered('a', 5, true, 1), metered('b', 20, 'refused', 2), [() => cpu.a, () => cpu.b]);
+    const [a, b] = compared.results();
     // Four slices of 100 ms each, a b | b a | a b | b a: the two b and the two a in the middle run back to back.
     expect(order).toEqual(['a', 'b', 'a', 'b', 'a']);
     // Each side ran for about its 400 ms: a answers in 5 ms, b in 20 ms.
@@ -142,5 +150,12 @@ describe('two loads side by side', () => {
     expect(b.failures).toEqual(['refused']);
     expect(b.p50).toBeGreaterThanOrEqual(19);
     expect(a.throughput).toBeGreaterThan(200);
+    expect(a.cpuMsPerOp).toBe(1);
+    // b succeeded never: CPU per successful operation is infinite, not hidden.
+    expect(b.cpuMsPerOp).toBe(Infinity);
+    // A second measure adds to the same sides.
+    const okBefore = a.ok;
+    await compared.measure(2, 200, 100, metered('a', 5, true, 1), metered('b', 20, 'refused', 2), [() => cpu.a, () => cpu.b]);
+    expect(compared.results()[0].ok).toBeGreaterThan(okBefore + 30);
   });
 });

@@ -14,7 +14,8 @@ import { apiDeposit, signUp, type ApiCustomer } from '../contention/apiPath.ts';
 import { runContention, type Row } from '../contention/scenarios.ts';
 import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
 import { send } from './http.ts';
-import { closedLoop, sideBySide, type LoadResult, type Operation } from './load.ts';
+import { closedLoop, comparison, type CpuMeter, type LoadResult, type Operation } from './load.ts';
+import { cpuMsOfTrees } from './processCpu.ts';
 import { ratio, ratioOf, type Figure, type ScenarioResult } from './report.ts';
 
 /** How big a run is. */
@@ -28,6 +29,8 @@ export interface Size {
   realDefaults: boolean;
   /** The naive contention baseline starts no attempt after this long in a scenario (its opposite transfers deadlock, 1 s each). */
   naiveBudgetMs: number;
+  /** The overhead scenario's A/A control: both sides with the layers on (`--control`). */
+  control: boolean;
 }
 
 /**
@@ -88,7 +91,7 @@ const listAccounts = (baseUrl: string, token: string): Operation => async () => 
 
 const pick = (ids: string[]) => () => ids[Math.floor(Math.random() * ids.length)]!;
 const describe = (name: string, r: LoadResult) =>
-  `${name}: ${r.throughput.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, ok ${r.ok}, failed ${r.failed}${r.failures.length ? ` (${r.failures.join('; ')})` : ''}`;
+  `${name}: ${r.throughput.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.cpuMsPerOp === undefined ? '' : `, API CPU ${r.cpuMsPerOp.toFixed(2)} ms/op`}, ok ${r.ok}, failed ${r.failed}${r.failures.length ? ` (${r.failures.join('; ')})` : ''}`;
 
 /**
  * Warms a path up (JIT, pools, plans, prepared statements) so the first measurement is not
@@ -188,61 +191,88 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
 }
 
 /**
- * overhead: the same API with its resilience layers off (BENCH_RESILIENCE=off, a second
- * process on the same database) against on, for `GET /api/accounts` and a deposit spread
- * over 200 accounts, each pair measured side by side in interleaved slices of `sliceMs`.
- * Overhead = on/off p50 and off/on throughput (1.0: free; target ≤ 1.05).
+ * overhead: the same API with its resilience layers off (BENCH_RESILIENCE=off) against
+ * on, for `GET /api/accounts` and a deposit spread over 200 accounts. Each run starts two
+ * fresh pairs of processes on the same database, one on first and one off first (two
+ * processes of the same code differ by a few per cent, and the order of starting showed
+ * in them), and measures each pair for half the time side by side, in interleaved slices
+ * of `sliceMs`, counting each process's CPU during its own slices; the pairs are pooled.
+ * Overhead = on/off p50 and off/on throughput (1.0: free; target ≤ 1.05); the CPU per
+ * operation on/off is reported beside them. `--control` starts both with the layers on:
+ * an A/A run whose ratios show the method's own spread.
  */
 export async function overheadScenario(bench: Bench, size: Size): Promise<ScenarioResult> {
   const sliceMs = 1_000;
-  const { pool, customer, userId, api, databaseUrl } = bench;
-  const off = await startApi({ ...apiEnv, DATABASE_URL: databaseUrl, BENCH_RESILIENCE: 'off' });
-  try {
-    const warned = off.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'));
-    const accounts = await openAccountsInSql(pool, userId, 200, 'overhead');
-    const durationMs = size.seconds * 1000;
-    const servers = { on: api.url, off: off.url };
-    for (const url of Object.values(servers)) {
-      await warmUp(listAccounts(url, customer.token), size);
-      await warmUp(depositVia({ ...customer, baseUrl: url }, pick(accounts)), size);
+  const { pool, customer, userId, databaseUrl } = bench;
+  const accounts = await openAccountsInSql(pool, userId, 200, 'overhead');
+  const durationMs = size.seconds * 1000;
+  const runs: Record<string, number[]> = {};
+  const add = (name: string, value: number) => (runs[name] ??= []).push(value);
+  const figures: Figure[][] = [];
+  const notes: string[] = [];
+  let warned = true;
+  for (let run = 0; run < size.runs; run++) {
+    const gets = comparison();
+    const deposits = comparison();
+    for (const order of [['on', 'off'], ['off', 'on']] as const) {
+      const started: Partial<Record<'on' | 'off', ApiProcess>> = {};
+      try {
+        for (const side of order) {
+          started[side] = await startApi({ ...apiEnv, DATABASE_URL: databaseUrl, BENCH_RESILIENCE: side === 'off' && !size.control ? 'off' : 'on' });
+        }
+        const { on, off } = started as Record<'on' | 'off', ApiProcess>;
+        warned &&= size.control || off.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'));
+        for (const server of [on, off]) {
+          await warmUp(listAccounts(server.url, customer.token), size);
+          await warmUp(depositVia({ ...customer, baseUrl: server.url }, pick(accounts)), size);
+        }
+        const meters: [CpuMeter, CpuMeter] = [() => cpuMsOfTrees([on.child.pid!])[0]!, () => cpuMsOfTrees([off.child.pid!])[0]!];
+        const half = durationMs / 2;
+        await gets.measure(size.clients, half, sliceMs, listAccounts(on.url, customer.token), listAccounts(off.url, customer.token), meters);
+        await deposits.measure(
+          size.clients,
+          half,
+          sliceMs,
+          depositVia({ ...customer, baseUrl: on.url }, pick(accounts)),
+          depositVia({ ...customer, baseUrl: off.url }, pick(accounts)),
+          meters,
+        );
+      } finally {
+        for (const server of Object.values(started)) await server.stop();
+      }
     }
-    const runs: Record<string, number[]> = {};
-    const add = (name: string, value: number) => (runs[name] ??= []).push(value);
-    const figures: Figure[][] = [];
-    const notes: string[] = [];
-    for (let run = 0; run < size.runs; run++) {
-      // On and off in slices of a second, interleaved (on off off on …), so a drift of the machine's speed falls on both.
-      const [getOn, getOff] = await sideBySide(size.clients, durationMs, sliceMs, listAccounts(servers.on, customer.token), listAccounts(servers.off, customer.token));
-      const [depositOn, depositOff] = await sideBySide(
-        size.clients,
-        durationMs,
-        sliceMs,
-        depositVia({ ...customer, baseUrl: servers.on }, pick(accounts)),
-        depositVia({ ...customer, baseUrl: servers.off }, pick(accounts)),
-      );
-      add('GET /api/accounts: p50 on/off', ratio(getOn.p50, getOff.p50));
-      add('GET /api/accounts: throughput off/on', ratio(getOff.throughput, getOn.throughput));
-      add('deposit: p50 on/off', ratio(depositOn.p50, depositOff.p50));
-      add('deposit: throughput off/on', ratio(depositOff.throughput, depositOn.throughput));
-      figures.push([
-        { label: 'GET /api/accounts, layers on', value: getOn.throughput, unit: 'requests/s' },
-        { label: 'GET /api/accounts, layers off', value: getOff.throughput, unit: 'requests/s' },
-        { label: 'deposit, layers on', value: depositOn.throughput, unit: 'deposits/s' },
-        { label: 'deposit, layers off', value: depositOff.throughput, unit: 'deposits/s' },
-      ]);
-      notes.push(`run ${run + 1}: ${describe('GET on', getOn)}; ${describe('GET off', getOff)}; ${describe('deposit on', depositOn)}; ${describe('deposit off', depositOff)}`);
-    }
-    return {
-      name: 'overhead',
-      ratios: ['GET /api/accounts: p50 on/off', 'GET /api/accounts: throughput off/on', 'deposit: p50 on/off', 'deposit: throughput off/on'].map((name) =>
-        ratioOf(name, runs[name]!, 'layers off (BENCH_RESILIENCE=off)', '≤ 1.05'),
-      ),
-      figures: meanFigures(figures),
-      notes: [`on and off interleaved in slices of ${sliceMs} ms, ${size.seconds} s each; the layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`, ...notes],
-    };
-  } finally {
-    await off.stop();
+    const [getOn, getOff] = gets.results();
+    const [depositOn, depositOff] = deposits.results();
+    add('GET /api/accounts: p50 on/off', ratio(getOn.p50, getOff.p50));
+    add('GET /api/accounts: throughput off/on', ratio(getOff.throughput, getOn.throughput));
+    add('deposit: p50 on/off', ratio(depositOn.p50, depositOff.p50));
+    add('deposit: throughput off/on', ratio(depositOff.throughput, depositOn.throughput));
+    add('GET /api/accounts: API CPU per request on/off', ratio(getOn.cpuMsPerOp!, getOff.cpuMsPerOp!));
+    add('deposit: API CPU per deposit on/off', ratio(depositOn.cpuMsPerOp!, depositOff.cpuMsPerOp!));
+    figures.push([
+      { label: 'GET /api/accounts, layers on', value: getOn.throughput, unit: 'requests/s' },
+      { label: 'GET /api/accounts, layers off', value: getOff.throughput, unit: 'requests/s' },
+      { label: 'deposit, layers on', value: depositOn.throughput, unit: 'deposits/s' },
+      { label: 'deposit, layers off', value: depositOff.throughput, unit: 'deposits/s' },
+    ]);
+    notes.push(`run ${run + 1}: ${describe('GET on', getOn)}; ${describe('GET off', getOff)}; ${describe('deposit on', depositOn)}; ${describe('deposit off', depositOff)}`);
   }
+  const against = size.control ? 'CONTROL: the same API, layers on (A/A)' : 'layers off (BENCH_RESILIENCE=off)';
+  return {
+    name: 'overhead',
+    ratios: [
+      ...['GET /api/accounts: p50 on/off', 'GET /api/accounts: throughput off/on', 'deposit: p50 on/off', 'deposit: throughput off/on'].map((name) =>
+        ratioOf(name, runs[name]!, against, '≤ 1.05'),
+      ),
+      ratioOf('GET /api/accounts: API CPU per request on/off', runs['GET /api/accounts: API CPU per request on/off']!, against),
+      ratioOf('deposit: API CPU per deposit on/off', runs['deposit: API CPU per deposit on/off']!, against),
+    ],
+    figures: meanFigures(figures),
+    notes: [
+      `two fresh pairs of APIs per run (on started first, then off first), on and off interleaved in slices of ${sliceMs} ms, ${size.seconds} s each${size.control ? '; CONTROL run: both sides with the layers on' : `; every layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`}`,
+      ...notes,
+    ],
+  };
 }
 
 /** Signs up, again after a 503: on the scaled chain (2.5 s) a password hash on a loaded 2-core machine can miss the deadline. */

@@ -7,10 +7,10 @@
  * Not `npm run bench` (that is bench/'s own command); this is the profiler's helper.
  */
 import { randomUUID } from 'node:crypto';
-import { readFileSync, readdirSync } from 'node:fs';
 import { openAccount, signUp, type ApiCustomer } from '../contention/apiPath.ts';
 import pg from 'pg';
 import { send } from '../lib/http.ts';
+import { cpuMsOfTrees } from '../lib/processCpu.ts';
 
 const baseUrl = process.argv[2] ?? 'http://127.0.0.1:3000';
 const only = process.argv.slice(3);
@@ -21,30 +21,11 @@ const watched = (process.env.CPU_PIDS ?? '')
   .filter(Boolean)
   .map((entry) => ({ name: entry.split(':')[0]!, pid: Number(entry.split(':')[1]) }));
 
-/** /proc/PID/stat's fields after the command's closing parenthesis. */
-function statFields(pid: number | string): string[] | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  } catch {
-    return undefined; // the process ended meanwhile
-  }
-}
-
 /** CPU ticks (1/100 s) of each watched process with all its descendants, and of this load. */
 function cpuTicks(): Record<string, number> {
-  const children = new Map<number, number[]>();
-  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
-    const parent = Number(statFields(entry)?.[1]);
-    children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
-  }
-  const tree = (pid: number): number => {
-    const fields = statFields(pid);
-    const own = fields ? Number(fields[11]) + Number(fields[12]) : 0;
-    return own + (children.get(pid) ?? []).reduce((sum, child) => sum + tree(child), 0);
-  };
+  const trees = cpuMsOfTrees(watched.map(({ pid }) => pid));
   const usage = process.cpuUsage();
-  return { load: (usage.user + usage.system) / 1e4, ...Object.fromEntries(watched.map(({ name, pid }) => [name, tree(pid)])) };
+  return { load: (usage.user + usage.system) / 1e4, ...Object.fromEntries(watched.map(({ name }, i) => [name, trees[i]! / 10])) };
 }
 
 async function deposit(customer: ApiCustomer, accountId: string): Promise<number> {
