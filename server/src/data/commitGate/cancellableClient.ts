@@ -96,15 +96,18 @@ export class CancellableClient extends pg.Client {
   }
 
   // pg's query() is heavily overloaded (promise, callback, Submittable); we pass every form through.
-  // Hot: every statement of every request runs here, so it allocates little (no listener per statement).
+  // Hot: every statement of every request runs here, so it allocates little: no listener per
+  // statement, and the promise form is pg's callback form under one promise of ours (pg's own
+  // promise form makes two, and a `.then` on it a third).
   override query(...args: unknown[]): never {
-    const first = args[0] as string | ({ text?: string } & Stamped) | undefined;
+    const first = args[0] as string | ({ text?: string; submit?: unknown } & Stamped) | undefined;
     // A pool query may reach its client from another request's release; its stamp says whose it is.
     const context = (typeof first === 'object' && first?.[madeBy]) || currentContext();
     const text = typeof first === 'string' ? first : (first?.text ?? '');
     // The statements of this request now running: its one abort listener cancels them.
     const running = context && !context.signal.aborted && !neverCancelled.test(text) ? runningStatements(context) : undefined;
     running?.add(this);
+    const superQuery = super.query as (...a: unknown[]) => never;
     const last = args.at(-1);
     if (typeof last === 'function') {
       args[args.length - 1] = (error: unknown, ...rest: unknown[]) => {
@@ -112,19 +115,23 @@ export class CancellableClient extends pg.Client {
         if (error) this.noteFailure(error);
         return (last as (...r: unknown[]) => unknown)(error, ...rest);
       };
-      return (super.query as (...a: unknown[]) => never)(...args);
+      return superQuery.apply(this, args);
     }
-    const result = (super.query as (...a: unknown[]) => unknown)(...args);
-    if (result && typeof (result as Promise<unknown>).then === 'function') {
-      (result as Promise<unknown>).then(
-        running ? () => running.delete(this) : undefined,
-        (error: unknown) => {
-          running?.delete(this);
-          this.noteFailure(error);
-        },
-      );
-    }
-    return result as never;
+    // A Submittable (pg-cursor and the like) answers through its own events: passed through as it is.
+    if (typeof first === 'object' && typeof first?.submit === 'function') return superQuery.apply(this, args);
+    return new Promise((resolve, reject) => {
+      const answered = (error: unknown, result?: unknown) => {
+        running?.delete(this);
+        if (!error) return resolve(result);
+        this.noteFailure(error);
+        reject(error);
+      };
+      try {
+        superQuery.apply(this, [...args, answered]);
+      } catch (error) {
+        answered(error); // pg refused the call itself (no query given)
+      }
+    }) as never;
   }
 }
 

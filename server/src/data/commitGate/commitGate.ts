@@ -66,20 +66,26 @@ function guardedStatements(inner: Pick<Transaction, 'queryRaw' | 'executeRaw'>):
   };
 }
 
-/** Runs `work`, failing after `ms`; `settled` always learns the real outcome later. */
+/**
+ * Runs `work`, failing after `ms`; `settled` always learns the real outcome later. One
+ * promise and one timer per COMMIT: this runs on every money send.
+ */
 function bounded(work: Promise<unknown>, ms: number, settled: (error?: unknown) => void): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  work.then(() => settled(), (error) => settled(error));
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new CommitOutcomeUnknown(ms)), ms);
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new CommitOutcomeUnknown(ms)), ms);
+    work.then(
+      () => {
+        clearTimeout(timer);
+        settled();
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        settled(error);
+        reject(error);
+      },
+    );
   });
-  return Promise.race([work, timeout]).then(
-    () => clearTimeout(timer),
-    (error) => {
-      clearTimeout(timer);
-      throw error;
-    },
-  );
 }
 
 function gateTransaction(inner: Transaction, options: CommitGateOptions): Transaction {
@@ -117,7 +123,7 @@ function gateTransaction(inner: Transaction, options: CommitGateOptions): Transa
       if (context) countCommitGateDisarm();
       const attempt = currentTransactionAttempt();
       try {
-        await options.beforeCommitSent?.();
+        if (options.beforeCommitSent) await options.beforeCommitSent();
         if (attempt) attempt.commitStarted = attempt.commitPending = true;
         if (context) context.commitStarted = true;
         await finish('COMMIT', () => {

@@ -40,9 +40,9 @@ export class GatedPool extends CancellablePool {
       process.nextTick(() => callback(refused, undefined, () => {}));
       return undefined as never;
     }
-    const connect = super.connect.bind(this) as (callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
-    if (!callback) return connect()!.then(discardingLostPrimary, (error: Error) => Promise.reject(this.failure(error))) as never;
-    return connect((error, client, done) => callback(error && this.failure(error), client, done)) as never;
+    const connect = super.connect as (this: GatedPool, callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
+    if (!callback) return connect.call(this)!.then(discardingLostPrimary, (error: Error) => Promise.reject(this.failure(error))) as never;
+    return connect.call(this, (error, client, done) => callback(error && this.failure(error), client, done)) as never;
   }
 }
 

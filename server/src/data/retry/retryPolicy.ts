@@ -77,6 +77,9 @@ export async function abortableSleep(ms: number, signal?: AbortSignal): Promise<
 /** Waits for the readiness bridge per execution at most: each is a whole outage, so more means a flapping server, met by the ordinary retries. */
 const MAX_BRIDGES = 10;
 
+/** The default of `isSafeToRetry`: only what the database confirms it did not apply. */
+const confirmedNotApplied = (reason: RetryReason) => reason.confirmedNotApplied;
+
 /** Each wait is a random 50–100 % of its step `min(delayMs × 2^n, maxDelayMs)`, so failures that came together do not retry together. */
 export function exponential(options: ExponentialOptions = {}): RetryPolicy {
   const maxRetries = options.maxRetries ?? defaults.dbMaxRetries;
@@ -100,7 +103,7 @@ export function exponential(options: ExponentialOptions = {}): RetryPolicy {
 
   return {
     maxRetries,
-    async execute(fn, { signal, isSafeToRetry = (reason: RetryReason) => reason.confirmedNotApplied, waitForDatabase } = {}) {
+    async execute(fn, { signal, isSafeToRetry = confirmedNotApplied, waitForDatabase } = {}) {
       let retries = 0;
       let bridges = 0;
       for (let attempt = 0; ; attempt++) {
