@@ -21,11 +21,11 @@ const watched = (process.env.CPU_PIDS ?? '')
   .filter(Boolean)
   .map((entry) => ({ name: entry.split(':')[0]!, pid: Number(entry.split(':')[1]) }));
 
-/** CPU ticks (1/100 s) of each watched process with all its descendants, and of this load. */
-function cpuTicks(): Record<string, number> {
+/** CPU milliseconds of each watched process with all its descendants, and of this load. */
+function cpuMs(): Record<string, number> {
   const trees = cpuMsOfTrees(watched.map(({ pid }) => pid));
   const usage = process.cpuUsage();
-  return { load: (usage.user + usage.system) / 1e4, ...Object.fromEntries(watched.map(({ name }, i) => [name, trees[i]! / 10])) };
+  return { load: (usage.user + usage.system) / 1e3, ...Object.fromEntries(watched.map(({ name }, i) => [name, trees[i]!])) };
 }
 
 async function deposit(customer: ApiCustomer, accountId: string): Promise<number> {
@@ -75,7 +75,7 @@ async function drive(name: string, op: (client: number) => Promise<number>): Pro
   const ms: number[] = [];
   const waits = sampleWaits();
   const bad = new Map<number, number>();
-  const before = cpuTicks();
+  const before = cpuMs();
   const end = Date.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: clients }, async (_, c) => {
@@ -87,9 +87,9 @@ async function drive(name: string, op: (client: number) => Promise<number>): Pro
       }
     }),
   );
-  const after = cpuTicks();
+  const after = cpuMs();
   const waited = await waits();
-  const cpu = watched.length ? `  CPU per op: ${Object.keys(after).map((k) => `${k} ${(((after[k]! - before[k]!) * 10) / ms.length).toFixed(2)} ms`).join(', ')}` : '';
+  const cpu = watched.length ? `  CPU per op: ${Object.keys(after).map((k) => `${k} ${((after[k]! - before[k]!) / ms.length).toFixed(2)} ms`).join(', ')}` : '';
   ms.sort((a, b) => a - b);
   const p = (q: number) => ms[Math.min(ms.length - 1, Math.floor(q * ms.length))]!.toFixed(1);
   console.log(`${name.padEnd(14)} ${(ms.length / seconds).toFixed(0).padStart(6)}/s  p50 ${p(0.5)} ms  p99 ${p(0.99)} ms  n=${ms.length}${bad.size ? `  non-2xx ${JSON.stringify([...bad])}` : ''}${cpu}${waited}`);
