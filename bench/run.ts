@@ -6,7 +6,7 @@
  * headline figure is a ratio against a baseline measured in the same run.
  *
  *   npm run bench                  24 clients, 8 s per measurement, contention 24,100,500, both chains
- *   npm run bench -- --runs 3      limit and overhead 3 times; each ratio is the median
+ *   npm run bench -- --runs 3      limit, overhead and the bank's contention 3 times; each ratio (and p99) is the median
  *   npm run bench -- --smoke       2 s per measurement, contention 24, the scaled chain only (CI)
  *   npm run bench -- --seconds 4   another measurement length
  *   npm run bench -- --only overhead,limit   only those scenarios (to look at one; the checks count only them)
@@ -93,7 +93,7 @@ async function main(args: string[]): Promise<number> {
     runs: size.runs,
     machine: { cpus: availableParallelism(), node: process.version, postgres },
     notes: [
-      `${size.clients} concurrent clients, ${size.seconds} s per measurement; limit and overhead ${size.runs} time(s), each ratio the median`,
+      `${size.clients} concurrent clients, ${size.seconds} s per measurement; limit, overhead and the bank's contention ${size.runs} time(s), each ratio and the bank's p99 the median`,
       'one throwaway PostgreSQL per part (fsync, synchronous_commit and full_page_writes off): this measures our code, not the disk',
       `${availableParallelism()} cores shared by the load generator, the API and PostgreSQL (and whatever else runs): ratios, not absolute numbers, are the result`,
     ],

@@ -27,11 +27,12 @@ import { runAll, type Tally } from './stats.ts';
 const scenarioTimeoutMs = Number(process.env.BENCH_SCENARIO_TIMEOUT_MS ?? 180_000);
 const defaultNaiveBudgetMs = Number(process.env.BENCH_NAIVE_BUDGET_MS ?? 60_000);
 
-/** One scenario at one size on one path. */
+/** One scenario at one size on one path (the bank's path may run several times: `run` counts from 1). */
 export interface Row extends Tally {
   scenario: string;
   n: number;
   path: 'bank' | 'naive';
+  run: number;
   ledger: string;
 }
 
@@ -51,7 +52,7 @@ async function bounded<T>(name: string, work: () => Promise<T>): Promise<T> {
 /** Prints the rows as a table. */
 export function print(rows: Row[]): void {
   const header = ['scenario', 'N', 'path', 'moved', 'busy', 'refused', 'other', 'p50 ms', 'p99 ms', 'wall s', 'ledger check'];
-  const lines = rows.map((r) => [r.scenario, r.n, r.path, r.ok, r.busy, r.refused, r.other, r.p50.toFixed(0), r.p99.toFixed(0), (r.wallMs / 1000).toFixed(1), r.ledger].map(String));
+  const lines = rows.map((r) => [r.scenario, r.n, r.run > 1 ? `${r.path} #${r.run}` : r.path, r.ok, r.busy, r.refused, r.other, r.p50.toFixed(0), r.p99.toFixed(0), (r.wallMs / 1000).toFixed(1), r.ledger].map(String));
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
   const format = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
   console.log(['', format(header), format(widths.map((w) => '-'.repeat(w))), ...lines.map(format)].join('\n'));
@@ -61,18 +62,22 @@ export function print(rows: Row[]): void {
 /**
  * Runs every scenario at each of `sizes` against the API at `apiUrl` and its database at
  * `databaseUrl`; answers the rows (also when one failed part-way, then it rethrows after).
+ * `bankRuns` runs the bank's path of the deposits and the transfers that many times, each
+ * on fresh accounts (`npm run bench -- --runs 3` reports the median of their p99s); the
+ * naive baseline runs once (its transfers spend their whole budget).
  */
-export async function runContention(apiUrl: string, databaseUrl: string, sizes: number[], options: { naiveBudgetMs?: number } = {}): Promise<Row[]> {
+export async function runContention(apiUrl: string, databaseUrl: string, sizes: number[], options: { naiveBudgetMs?: number; bankRuns?: number } = {}): Promise<Row[]> {
   const naiveBudgetMs = options.naiveBudgetMs ?? defaultNaiveBudgetMs;
+  const runsOf = (path: Row['path']) => Array.from({ length: path === 'bank' ? (options.bankRuns ?? 1) : 1 }, (_, i) => i + 1);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 12 });
   let giveUpAt = 0;
   const naive = naiveBaseline(pool, () => giveUpAt || Date.now() + naiveBudgetMs);
   const rows: Row[] = [];
-  const record = async (scenario: string, n: number, path: Row['path'], tallyOf: () => Promise<Tally>, check: () => Promise<string>) => {
+  const record = async (scenario: string, n: number, path: Row['path'], run: number, tallyOf: () => Promise<Tally>, check: () => Promise<string>) => {
     giveUpAt = Date.now() + naiveBudgetMs;
     const result = await bounded(`${scenario} N=${n} ${path}`, tallyOf);
-    rows.push({ ...result, scenario, n, path, ledger: await check() });
-    console.error(`done: ${scenario} N=${n} ${path}`);
+    rows.push({ ...result, scenario, n, path, run, ledger: await check() });
+    console.error(`done: ${scenario} N=${n} ${path}${run > 1 ? ` #${run}` : ''}`);
   };
   try {
     const customer = await signUp(apiUrl, 'bench');
@@ -84,10 +89,10 @@ export async function runContention(apiUrl: string, databaseUrl: string, sizes: 
     }
 
     for (const n of sizes) {
-      for (const path of ['bank', 'naive'] as const) {
-        const accountId = await openAccount(customer, `deposits ${n} ${path}`);
+      for (const path of ['bank', 'naive'] as const) for (const run of runsOf(path)) {
+        const accountId = await openAccount(customer, `deposits ${n} ${path} ${run}`);
         let moved = 0n;
-        await record('deposits to one account', n, path, async () => {
+        await record('deposits to one account', n, path, run, async () => {
           const result = await runAll(n, () => (path === 'bank' ? apiDeposit(customer, accountId, 100) : naive.deposit(accountId, 100)));
           moved = BigInt(result.ok) * 100n;
           return result;
@@ -96,11 +101,11 @@ export async function runContention(apiUrl: string, databaseUrl: string, sizes: 
     }
 
     for (const n of sizes) {
-      for (const path of ['bank', 'naive'] as const) {
+      for (const path of ['bank', 'naive'] as const) for (const run of runsOf(path)) {
         const fund = n * 100;
-        const a = await openAccount(customer, `transfers A ${n} ${path}`, fund);
-        const b = await openAccount(customer, `transfers B ${n} ${path}`, fund);
-        await record('transfers A<->B', n, path, () =>
+        const a = await openAccount(customer, `transfers A ${n} ${path} ${run}`, fund);
+        const b = await openAccount(customer, `transfers B ${n} ${path} ${run}`, fund);
+        await record('transfers A<->B', n, path, run, () =>
           runAll(n, (i) => {
             const [from, to] = i % 2 === 0 ? [a, b] : [b, a];
             return path === 'bank' ? apiTransfer(customer, from, to, 100) : naive.transfer(from, to, 100);
@@ -116,7 +121,7 @@ export async function runContention(apiUrl: string, databaseUrl: string, sizes: 
       const accountId = await openAccount(customer, `withdrawals ${path}`, fund);
       const authorizationIds = path === 'bank' ? await authorizations(customer, amounts.length) : [];
       let withdrawn = 0n;
-      await record('withdrawal race', amounts.length, path, () =>
+      await record('withdrawal race', amounts.length, path, 1, () =>
         runAll(amounts.length, async (i) => {
           const result = path === 'bank' ? await apiWithdraw(customer, accountId, amounts[i]!, authorizationIds[i]!) : await naive.withdraw(accountId, amounts[i]!);
           if (result.outcome === 'ok') withdrawn += BigInt(amounts[i]!);

@@ -16,7 +16,7 @@ import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
 import { send } from './http.ts';
 import { closedLoop, comparison, type CpuMeter, type LoadResult, type Operation } from './load.ts';
 import { cpuMsOfTrees } from './processCpu.ts';
-import { ratio, ratioOf, type Figure, type ScenarioResult } from './report.ts';
+import { median, ratio, ratioOf, type Figure, type ScenarioResult } from './report.ts';
 
 /** How big a run is. */
 export interface Size {
@@ -498,21 +498,27 @@ export async function replicaScenario(size: Size): Promise<ScenarioResult> {
 }
 
 /**
- * contention: the existing scenarios (contention/scenarios.ts) at each size. Ratios: the
- * share of the N sends that moved money, the bank's and the naive baseline's, and the
- * bank's p99 against the baseline's.
+ * contention: the existing scenarios (contention/scenarios.ts) at each size, the bank's
+ * deposits and transfers `size.runs` times. Ratios: the share of the N sends that moved
+ * money, the bank's (median over its runs) and the naive baseline's. Figures: the bank's
+ * busy answers (all runs together) and its p99 (the median of its runs).
  */
 export async function contentionScenario(bench: Bench, size: Size): Promise<ScenarioResult> {
-  const rows = await runContention(bench.api.url, bench.databaseUrl, size.contentionSizes, { naiveBudgetMs: size.naiveBudgetMs });
-  const find = (scenario: string, n: number, path: Row['path']) => rows.find((r) => r.scenario === scenario && r.n === n && r.path === path);
+  const rows = await runContention(bench.api.url, bench.databaseUrl, size.contentionSizes, { naiveBudgetMs: size.naiveBudgetMs, bankRuns: size.runs });
   const ratios = [];
   const figures: Figure[] = [];
-  for (const bank of rows.filter((r) => r.path === 'bank')) {
-    const naive = find(bank.scenario, bank.n, 'naive');
-    const name = `${bank.scenario} N=${bank.n}`;
-    ratios.push(ratioOf(`${name}: bank moved/N`, [ratio(bank.ok, bank.n)], 'N sent'));
-    if (naive) ratios.push(ratioOf(`${name}: naive moved/N`, [ratio(naive.ok, naive.n)], 'N sent'));
-    figures.push({ label: `${name}: bank busy`, value: bank.busy, unit: 'busy answers' }, { label: `${name}: bank p99`, value: bank.p99, unit: 'ms' });
+  const cases = [...new Map(rows.map((r) => [`${r.scenario} N=${r.n}`, r])).entries()];
+  for (const [name, { scenario, n }] of cases) {
+    const of = (path: Row['path']) => rows.filter((r) => r.scenario === scenario && r.n === n && r.path === path);
+    const bank = of('bank');
+    const naive = of('naive');
+    if (bank.length === 0) continue;
+    ratios.push(ratioOf(`${name}: bank moved/N`, bank.map((r) => ratio(r.ok, r.n)), 'N sent'));
+    if (naive.length) ratios.push(ratioOf(`${name}: naive moved/N`, naive.map((r) => ratio(r.ok, r.n)), 'N sent'));
+    figures.push(
+      { label: `${name}: bank busy`, value: bank.reduce((sum, r) => sum + r.busy, 0), unit: 'busy answers' },
+      { label: `${name}: bank p99`, value: median(bank.map((r) => r.p99)), unit: 'ms' },
+    );
   }
   const bad = rows.filter((r) => r.ledger !== 'ok').map((r) => `${r.scenario} N=${r.n} ${r.path}: ledger ${r.ledger}`);
   return {
@@ -520,7 +526,7 @@ export async function contentionScenario(bench: Bench, size: Size): Promise<Scen
     ratios,
     figures,
     notes: [
-      ...rows.map((r) => `${r.scenario} N=${r.n} ${r.path}: moved ${r.ok}, busy ${r.busy}, refused ${r.refused}, other ${r.other}, p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, ledger ${r.ledger}`),
+      ...rows.map((r) => `${r.scenario} N=${r.n} ${r.path}${r.run > 1 ? ` #${r.run}` : ''}: moved ${r.ok}, busy ${r.busy}, refused ${r.refused}, other ${r.other}, p50 ${r.p50.toFixed(0)} ms, p99 ${r.p99.toFixed(0)} ms, ledger ${r.ledger}`),
       ...(bad.length ? [`LEDGER CHECK FAILED: ${bad.join('; ')}`] : []),
     ],
     ...(rows.some((r) => r.path === 'bank' && r.ledger !== 'ok') ? { error: `the bank's ledger check failed: ${bad.join('; ')}` } : {}),

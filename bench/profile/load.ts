@@ -1,6 +1,8 @@
 /**
  * A quick load for profiling the API by hand (issue 15): 24 clients for 8 s doing
- * deposits on one account, on 200 accounts, and GET /api/accounts; prints throughput and,
+ * deposits on one account, on 200 accounts, and GET /api/accounts, and bursts of
+ * BURST_SIZE (500) parallel deposits into one account, as the contention scenario sends
+ * them (BURST_COUNT, 3, one after another); prints throughput and,
  * when CPU_PIDS names processes (`api:123,pg:456`, as run.sh does), the CPU each of them
  * and this load spent per operation, from /proc (a process with its children).
  * `npx tsx bench/profile/load.ts http://127.0.0.1:PORT [scenario…]`.
@@ -95,6 +97,28 @@ async function drive(name: string, op: (client: number) => Promise<number>): Pro
   console.log(`${name.padEnd(14)} ${(ms.length / seconds).toFixed(0).padStart(6)}/s  p50 ${p(0.5)} ms  p99 ${p(0.99)} ms  n=${ms.length}${bad.size ? `  non-2xx ${JSON.stringify([...bad])}` : ''}${cpu}${waited}`);
 }
 
+/** `count` bursts of `size` deposits sent at once into a fresh account: wall time and p50/p99 of each. */
+async function bursts(customer: ApiCustomer, size: number, count: number): Promise<void> {
+  for (let b = 0; b < count; b++) {
+    const account = await openAccount(customer, `burst ${b}`);
+    const waits = sampleWaits();
+    const before = cpuMs();
+    const started = performance.now();
+    const ms = await Promise.all(Array.from({ length: size }, async () => {
+      const t = performance.now();
+      const status = await deposit(customer, account);
+      if (status !== 201) throw new Error(`a burst's deposit answered ${status}`);
+      return performance.now() - t;
+    }));
+    const wall = performance.now() - started;
+    const after = cpuMs();
+    ms.sort((x, y) => x - y);
+    const p = (q: number) => ms[Math.min(ms.length - 1, Math.ceil(q * ms.length) - 1)]!.toFixed(0);
+    const cpu = watched.length ? `  CPU per op: ${Object.keys(after).map((k) => `${k} ${((after[k]! - before[k]!) / size).toFixed(2)} ms`).join(', ')}` : '';
+    console.log(`burst ${size} #${b + 1}   wall ${wall.toFixed(0)} ms  p50 ${p(0.5)} ms  p99 ${p(0.99)} ms${cpu}${await waits()}`);
+  }
+}
+
 const want = (s: string) => only.length === 0 || only.includes(s);
 const owners: ApiCustomer[] = [];
 // One at a time: sign-ins share a small concurrency limit (signInLimits.ts).
@@ -109,5 +133,6 @@ if (want('spread')) await drive('deposit 200', () => {
   const target = spread[next++ % spread.length]!;
   return deposit(target.owner, target.id);
 });
+if (want('burst')) await bursts(owners[0]!, Number(process.env.BURST_SIZE ?? 500), Number(process.env.BURST_COUNT ?? 3));
 if (want('list')) await drive('GET accounts', (c) => listAccounts(owners[c % owners.length]!));
 process.exit(0);

@@ -2,7 +2,7 @@
 # Profiles the API under bench/profile/load.ts (issue 15): a throwaway cluster, the API
 # (optionally under --cpu-prof into $PROF_DIR), the load, the top frames.
 # Usage: bench/profile/run.sh [--prof DIR] [scenario…]   (run it under flock /tmp/tidewater-heavy.lock)
-# Scenarios: warm one spread list (all when none is named). LOG_LEVEL=warn to leave logging out.
+# Scenarios: warm one spread list burst (all when none is named). LOG_LEVEL=warn to leave logging out.
 # SERVER_DIR=/other/checkout/server measures another checkout's API; BARE_SQL=1 adds bareSql.ts;
 # the API's own env (API_WORKERS, ACCESS_TOKEN_CACHE_ENTRIES, …) passes through.
 set -euo pipefail
@@ -10,7 +10,8 @@ cd "$(dirname "$0")/../.."
 PROF=""
 if [ "${1:-}" = "--prof" ]; then PROF="$2"; shift 2; fi
 DIR=$(mktemp -d /tmp/perf-pg.XXXX)
-URL=$(npx tsx test-support/src/pgCluster.ts start --dir "$DIR" | sed -n 's/^DATABASE_URL=//p')
+# The bench's settings (bench/lib/scenarios.ts benchSettings): room for two APIs' pools.
+URL=$(npx tsx test-support/src/pgCluster.ts start --dir "$DIR" --set max_connections=200 --set shared_buffers=128MB | sed -n 's/^DATABASE_URL=//p')
 PORT=$((20000 + RANDOM % 20000))
 NODEFLAGS=(--import tsx)
 [ -n "$PROF" ] && mkdir -p "$PROF" && NODEFLAGS+=(--cpu-prof --cpu-prof-dir "$PROF")

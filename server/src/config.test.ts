@@ -52,6 +52,8 @@ describe('the config table', () => {
     ['a connect timeout of 0', { DB_CONNECT_TIMEOUT_MS: '0' }, /DB_CONNECT_TIMEOUT_MS must be above 0/],
     ['a pool wait of 0', { DB_POOL_WAIT_MS: '0' }, /DB_POOL_WAIT_MS must be above 0/],
     ['a readiness probe every 0 ms', { DB_READINESS_PROBE_MS: '0' }, /DB_READINESS_PROBE_MS must be above 0/],
+    ['no send at an account at once', { ACCOUNT_SENDS_AT_ONCE: '0' }, /ACCOUNT_SENDS_AT_ONCE must be above 0/],
+    ['half a send at an account at once', { ACCOUNT_SENDS_AT_ONCE: '1.5' }, /ACCOUNT_SENDS_AT_ONCE must be a whole number/],
     ['a request deadline of 0', { REQUEST_DEADLINE_MS: '0', DB_STATEMENT_TIMEOUT_MS: '1', DB_MAX_RETRIES: '0' }, /REQUEST_DEADLINE_MS must be above 0/],
   ])('refuses %s: it would switch the limit off', (_name, env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

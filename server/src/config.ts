@@ -52,6 +52,11 @@ export const defaults = {
   busyRetryAfterSeconds: 1,
   /** 8 (ACCOUNT_WRITE_ATTEMPTS): attempts a write makes on a contended account before it answers busy. */
   accountWriteAttempts: 8,
+  /**
+   * 2 (ACCOUNT_SENDS_AT_ONCE): money sends of one API instance in a transaction on one account at once, shared out over its
+   * workers (at least one each); the rest wait in line holding no connection (adr/0024). One holds the row lock, one waits at it ready.
+   */
+  accountSendsAtOnce: 2,
   /** 1 s (ACCOUNT_LOCK_WAIT_MS): one attempt's wait for an account's row lock (`lock_timeout`); 8 × 1 s fits the deadline. */
   accountLockWaitMs: 1_000,
   /** BFF_UPSTREAM_TIMEOUT_MS (timeout chain): above the API's worst answer; the BFF answers its own 503 then. */
@@ -170,6 +175,7 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   retryAfterSeconds: 'RETRY_AFTER_SECONDS',
   accountWriteAttempts: 'ACCOUNT_WRITE_ATTEMPTS',
   accountLockWaitMs: 'ACCOUNT_LOCK_WAIT_MS',
+  accountSendsAtOnce: 'ACCOUNT_SENDS_AT_ONCE',
   bffUpstreamTimeoutMs: chain.bffUpstreamTimeoutMs.env,
   spaAbortMs: chain.spaAbortMs.env,
   readYourWritesMs: 'READ_YOUR_WRITES_MS',
@@ -214,6 +220,7 @@ const mustBePositive: Array<keyof typeof defaults> = [
   'dbReadinessProbeMs',
   'requestDeadlineMs',
   'hashingConcurrency',
+  'accountSendsAtOnce',
 ];
 
 /** The shortest JWT_SECRET accepted: HS256 wants a key of at least 256 bits. */
@@ -277,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (config.jwtSecret !== undefined && config.jwtSecret.length < MIN_SECRET_LENGTH) {
     throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters (256 bits of a random secret), got ${config.jwtSecret.length}`);
   }
+  if (!Number.isInteger(config.accountSendsAtOnce)) throw new ConfigError(`ACCOUNT_SENDS_AT_ONCE must be a whole number, got ${config.accountSendsAtOnce}`);
   if (!['memory', 'database'].includes(config.readYourWritesStore)) {
     throw new ConfigError(`READ_YOUR_WRITES_STORE must be "memory" or "database", got "${config.readYourWritesStore}"`);
   }

@@ -155,14 +155,16 @@ export async function startReplica(
 async function cli([command, ...args]: string[]): Promise<void> {
   const dir = args.includes('--dir') ? args[args.indexOf('--dir') + 1] : undefined;
   if (!dir || (command !== 'start' && command !== 'stop'))
-    throw new Error('usage: pgCluster.ts start|stop --dir DIR [--replica]');
+    throw new Error('usage: pgCluster.ts start|stop --dir DIR [--replica] [--set name=value]…');
   if (command === 'stop') {
     for (const server of [join(dir, 'replica'), dir]) {
       if (existsSync(join(server, 'data', 'postmaster.pid'))) await proc.pgCtl(server, 'stop');
     }
     return;
   }
-  const primary = await startPrimary({ dir, keepOnExit: true });
+  // --set name=value (repeatable): a postgresql.conf setting of the primary, e.g. the bench's max_connections.
+  const settings = Object.fromEntries(args.flatMap((arg, i) => (args[i - 1] === '--set' ? [arg.split(/=(.*)/s).slice(0, 2)] : [])));
+  const primary = await startPrimary({ dir, keepOnExit: true, settings });
   console.log(`DATABASE_URL=${primary.urlFor('tidewater')}`);
   if (!args.includes('--replica')) return;
   const replica = await startReplica(primary, { dir: join(dir, 'replica'), keepOnExit: true });

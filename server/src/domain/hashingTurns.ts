@@ -7,49 +7,12 @@
  */
 import { ApiProblem } from '../errors/apiProblem.ts';
 import { noteUnavailableCause } from '../metrics.ts';
-
-/** Gives back a turn (safe to call twice). */
-export type ReleaseTurn = () => void;
+import { turns, type Turns } from './turns.ts';
 
 /** The turns of one process. */
-export function hashingTurns(concurrency: number, queue: number) {
-  let running = 0;
-  const waiting: Array<() => void> = [];
-
-  return {
-    /** Waits for a turn; throws the 503 when the line is full, or the signal's reason when it fires first. */
-    async take(signal?: AbortSignal): Promise<ReleaseTurn> {
-      signal?.throwIfAborted();
-      if (running < concurrency) running += 1;
-      else {
-        if (waiting.length >= queue) {
-          noteUnavailableCause('hashing_queue');
-          throw new ApiProblem('SERVICE_UNAVAILABLE', 'Too many sign-ins and PIN checks at once. Try again in a moment.', { retryAfterSeconds: 1 });
-        }
-        // A turn given back passes straight to the first in line, so `running` stays as it is.
-        await new Promise<void>((resolve, reject) => {
-          const go = () => {
-            signal?.removeEventListener('abort', leave);
-            resolve();
-          };
-          const leave = () => {
-            waiting.splice(waiting.indexOf(go), 1);
-            reject(signal!.reason);
-          };
-          waiting.push(go);
-          signal?.addEventListener('abort', leave, { once: true });
-        });
-      }
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        const next = waiting.shift();
-        if (next) next();
-        else running -= 1;
-      };
-    },
-    /** For tests and metrics. */
-    state: () => ({ running, waiting: waiting.length }),
-  };
+export function hashingTurns(concurrency: number, queue: number): Turns {
+  return turns(concurrency, queue, () => {
+    noteUnavailableCause('hashing_queue');
+    return new ApiProblem('SERVICE_UNAVAILABLE', 'Too many sign-ins and PIN checks at once. Try again in a moment.', { retryAfterSeconds: 1 });
+  });
 }

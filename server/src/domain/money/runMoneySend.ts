@@ -30,6 +30,7 @@ import { lookForOwnAuditRow } from '../auditedSave.ts';
 import { claimedRequests } from '../claimedRequest.ts';
 import { ClaimTakenOver, hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from '../idempotency.ts';
 import { lockAccounts, lockCustomer, readAccounts } from './accountRows.ts';
+import { accountTurns } from './accountTurns.ts';
 import type { MoneySend, MoneySendFactory } from './moneySend.ts';
 
 /** Every attempt lost its locks and nothing an attempt looks at refused: busy. */
@@ -43,9 +44,21 @@ class AccountBusy extends Error {
 export function moneySendRunner({ data, config }: DomainDeps) {
   const records = idempotencyRecords(data, config);
   const claimed = claimedRequests(records, config);
+  // ACCOUNT_SENDS_AT_ONCE is the instance's: each worker takes its share, at least one (adr/0024).
+  const turns = accountTurns(Math.max(1, Math.floor(config.accountSendsAtOnce / Math.max(1, config.apiWorkers))));
 
   async function moveMoney<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, claim: Claim): Promise<Body> {
     const accountIds = send.accountIds(plan);
+    // Wait in this process's line for the account (adr/0024), holding no connection; the deadline ends the wait.
+    const release = await turns.take(accountIds, currentContext()?.signal);
+    try {
+      return await moveMoneyInTurn(send, plan, claim, accountIds);
+    } finally {
+      release();
+    }
+  }
+
+  async function moveMoneyInTurn<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, claim: Claim, accountIds: string[]): Promise<Body> {
     const options = {
       label: send.label,
       contentionAttempts: config.accountWriteAttempts,

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Two APIs side by side on one throwaway cluster (issue 15, adr/0024): A with the env A_ENV,
+# B with B_ENV (e.g. A_ENV="ACCOUNT_SENDS_AT_ONCE=10000" B_ENV="ACCOUNT_SENDS_AT_ONCE=2"),
+# A_DIR/B_DIR another checkout's server/. bench/profile/ab.ts loads them in alternating
+# turns (A B B A …), so the machine's drift falls on both: MODE=burst (bursts of BURST_SIZE
+# deposits into a fresh account) or MODE=one (24 clients on one account for 3 s); ROUNDS.
+# Usage: flock /tmp/tidewater-heavy.lock bench/profile/ab.sh
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DIR=$(mktemp -d /tmp/perf-ab.XXXX)
+# The bench's settings (bench/lib/scenarios.ts benchSettings): room for two APIs' pools.
+URL=$(npx tsx test-support/src/pgCluster.ts start --dir "$DIR" --set max_connections=200 --set shared_buffers=128MB | sed -n 's/^DATABASE_URL=//p')
+PIDS=()
+start() { # side, server dir, env words; prints nothing, appends the pid
+  local port=$2
+  (cd "$3" && exec env $4 DATABASE_URL="$URL" API_PORT=$port API_METRICS_PORT=0 JWT_SECRET="ab-$(openssl rand -hex 24)" LOG_LEVEL=warn \
+    node --import tsx src/main.ts >"$DIR/$1.log" 2>&1) &
+  PIDS+=($!)
+}
+PORT_A=$((20000 + RANDOM % 10000)); PORT_B=$((30000 + RANDOM % 10000))
+start a "$PORT_A" "${A_DIR:-server}" "${A_ENV:-}"
+start b "$PORT_B" "${B_DIR:-server}" "${B_ENV:-}"
+trap 'kill -TERM "${PIDS[@]}" 2>/dev/null || true; wait || true; npx tsx test-support/src/pgCluster.ts stop --dir "$DIR" >/dev/null; rm -rf "$DIR"' EXIT
+for port in $PORT_A $PORT_B; do
+  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/api/health" >/dev/null && break; sleep 0.3; done
+done
+npx tsx bench/profile/ab.ts "http://127.0.0.1:$PORT_A" "${PIDS[0]}" "http://127.0.0.1:$PORT_B" "${PIDS[1]}" || tail -n 5 "$DIR/a.log" "$DIR/b.log"

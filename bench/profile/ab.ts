@@ -1,0 +1,84 @@
+/**
+ * The load of bench/profile/ab.sh: two APIs, A and B, loaded in alternating turns
+ * (A B B A per round). MODE=burst: BURST_SIZE (500) deposits at once into a fresh account,
+ * each turn; prints the medians of p99, wall time and the API's CPU per deposit.
+ * MODE=one: 24 clients depositing into one account for 3 s, each turn; prints the median
+ * throughput. ROUNDS (4) rounds, after a 6 s warm-up of each.
+ */
+import { randomUUID } from 'node:crypto';
+import { openAccount, signUp, type ApiCustomer } from '../contention/apiPath.ts';
+import { send } from '../lib/http.ts';
+import { cpuMsOfTrees } from '../lib/processCpu.ts';
+
+const [urlA, pidA, urlB, pidB] = process.argv.slice(2);
+const mode = process.env.MODE ?? 'burst';
+const burstSize = Number(process.env.BURST_SIZE ?? 500);
+const rounds = Number(process.env.ROUNDS ?? 4);
+
+interface Side {
+  name: 'A' | 'B';
+  url: string;
+  pid: number;
+  customer: ApiCustomer;
+  samples: { p99: number[]; wallMs: number[]; cpuMs: number[]; throughput: number[] };
+}
+
+async function deposit(side: Side, accountId: string): Promise<void> {
+  const reply = await send(`${side.url}/api/accounts/${accountId}/deposits`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${side.customer.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+    body: JSON.stringify({ amountMinor: 100 }),
+  });
+  if (reply.status !== 201) throw new Error(`${side.name}: a deposit answered ${reply.status}: ${reply.text}`);
+}
+
+/** 24 clients on `accountId` for `ms`: deposits per second. */
+async function oneAccount(side: Side, accountId: string, ms: number): Promise<number> {
+  let done = 0;
+  const end = Date.now() + ms;
+  await Promise.all(Array.from({ length: 24 }, async () => {
+    while (Date.now() < end) {
+      await deposit(side, accountId);
+      done += 1;
+    }
+  }));
+  return done / (ms / 1000);
+}
+
+async function burst(side: Side): Promise<void> {
+  const accountId = await openAccount(side.customer, 'burst');
+  const cpuBefore = cpuMsOfTrees([side.pid])[0]!;
+  const started = performance.now();
+  const ms = await Promise.all(Array.from({ length: burstSize }, async () => {
+    const t = performance.now();
+    await deposit(side, accountId);
+    return performance.now() - t;
+  }));
+  side.samples.wallMs.push(performance.now() - started);
+  side.samples.cpuMs.push((cpuMsOfTrees([side.pid])[0]! - cpuBefore) / burstSize);
+  ms.sort((a, b) => a - b);
+  side.samples.p99.push(ms[Math.ceil(0.99 * ms.length) - 1]!);
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const sides: Side[] = [];
+for (const [name, url, pid] of [['A', urlA, pidA], ['B', urlB, pidB]] as const) {
+  const customer = await signUp(url!, `ab${name.toLowerCase()}`);
+  sides.push({ name, url: url!, pid: Number(pid), customer, samples: { p99: [], wallMs: [], cpuMs: [], throughput: [] } });
+}
+const hot = new Map<Side, string>();
+for (const side of sides) {
+  hot.set(side, await openAccount(side.customer, 'hot'));
+  await oneAccount(side, hot.get(side)!, 6_000); // warm-up
+}
+for (let round = 0; round < rounds; round++) {
+  for (const side of [sides[0]!, sides[1]!, sides[1]!, sides[0]!]) {
+    if (mode === 'one') side.samples.throughput.push(await oneAccount(side, hot.get(side)!, 3_000));
+    else await burst(side);
+  }
+}
+for (const { name, samples } of sides) {
+  if (mode === 'one') console.log(`${name}: one account, 24 clients: median ${median(samples.throughput).toFixed(0)}/s [${samples.throughput.map((x) => x.toFixed(0)).join(' ')}]`);
+  else console.log(`${name}: bursts of ${burstSize}: p99 median ${median(samples.p99).toFixed(0)} ms [${samples.p99.map((x) => x.toFixed(0)).join(' ')}], wall ${median(samples.wallMs).toFixed(0)} ms, API CPU ${median(samples.cpuMs).toFixed(2)} ms/deposit`);
+}
+process.exit(0);

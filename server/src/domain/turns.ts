@@ -1,0 +1,55 @@
+/**
+ * A line for something only a few may do at once: at most `concurrency` hold a turn,
+ * up to `queue` more wait for one in the order they came (each leaving the line when its
+ * request's signal fires), and anyone beyond that gets `whenFull()`'s error at once.
+ * The hashing turns (hashingTurns.ts) and the account turns (money/accountTurns.ts) are two.
+ */
+
+/** Gives back a turn (safe to call twice). */
+export type ReleaseTurn = () => void;
+
+/** One line. */
+export interface Turns {
+  /** Waits for a turn; throws `whenFull()` when the line is full, or the signal's reason when it fires first. */
+  take(signal?: AbortSignal): Promise<ReleaseTurn>;
+  /** For tests and metrics. */
+  state(): { running: number; waiting: number };
+}
+
+/** A line of `concurrency` turns with room for `queue` waiting (Infinity: the signal alone bounds the wait). */
+export function turns(concurrency: number, queue: number, whenFull: () => Error): Turns {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+
+  return {
+    async take(signal) {
+      signal?.throwIfAborted();
+      if (running < concurrency) running += 1;
+      else {
+        if (waiting.length >= queue) throw whenFull();
+        // A turn given back passes straight to the first in line, so `running` stays as it is.
+        await new Promise<void>((resolve, reject) => {
+          const go = () => {
+            signal?.removeEventListener('abort', leave);
+            resolve();
+          };
+          const leave = () => {
+            waiting.splice(waiting.indexOf(go), 1);
+            reject(signal!.reason);
+          };
+          waiting.push(go);
+          signal?.addEventListener('abort', leave, { once: true });
+        });
+      }
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        const next = waiting.shift();
+        if (next) next();
+        else running -= 1;
+      };
+    },
+    state: () => ({ running, waiting: waiting.length }),
+  };
+}
