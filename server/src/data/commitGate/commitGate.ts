@@ -22,7 +22,7 @@ import type {
   Transaction,
 } from '@prisma/driver-adapter-utils';
 import { currentContext } from '../../request/requestContext.ts';
-import { currentTransactionAttempt } from '../retry/index.ts';
+import { currentTransactionAttempt, type TransactionAttempt } from '../retry/index.ts';
 import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 
 /** Options of the gate. */
@@ -88,62 +88,97 @@ function bounded(work: Promise<unknown>, ms: number, settled: (error?: unknown) 
   });
 }
 
-function gateTransaction(inner: Transaction, options: CommitGateOptions): Transaction {
-  const sendsOwnCommit = !inner.options.usePhantomQuery;
-  let closed = false;
+/** What a gated transaction reports: the gate sends COMMIT itself, from `commit()`. */
+const gateSendsCommit: Transaction['options'] = Object.freeze({ usePhantomQuery: true });
 
-  /** Ends the transaction once; a second commit or rollback (Prisma's cleanup) is a no-op. */
-  async function finish(sql: 'COMMIT' | 'ROLLBACK', onSettled?: () => void): Promise<void> {
-    if (closed) return;
-    closed = true;
-    if (!sendsOwnCommit) return sql === 'COMMIT' ? inner.commit() : inner.rollback();
-    let released = false;
-    const release = () => {
-      onSettled?.();
-      if (released) return;
-      released = true;
-      // A failed or timed-out COMMIT leaves a connection to discard: rollback() releases it.
-      void (sql === 'COMMIT' ? inner.commit() : inner.rollback()).catch(() => {});
-    };
-    await bounded(inner.executeRaw(statement(sql)), options.commitTimeoutMs, release);
+/**
+ * One transaction through the gate. A class, not an object of closures: one is made for
+ * every money send, so its methods live on the prototype.
+ */
+class GatedTransaction implements Transaction {
+  readonly provider: Transaction['provider'];
+  readonly adapterName: string;
+  readonly options = gateSendsCommit;
+  private closed = false;
+  private released = false;
+  /** The attempt whose COMMIT is on its way: told when it answers (`commitPending`). */
+  private committing: TransactionAttempt | undefined;
+
+  constructor(
+    private readonly inner: Transaction,
+    private readonly gate: CommitGateOptions,
+  ) {
+    this.provider = inner.provider;
+    this.adapterName = inner.adapterName;
   }
 
-  return {
-    provider: inner.provider,
-    adapterName: inner.adapterName,
-    options: { ...inner.options, usePhantomQuery: true },
-    ...guardedStatements(inner),
-    async commit() {
-      const context = currentContext();
-      if (context && !context.deadline.disarmForCommit()) {
-        countCommitGateRefusal('commit');
-        await finish('ROLLBACK').catch(() => {});
-        throw context.signal.reason;
-      }
-      if (context) countCommitGateDisarm();
-      const attempt = currentTransactionAttempt();
-      try {
-        if (options.beforeCommitSent) await options.beforeCommitSent();
-        if (attempt) attempt.commitStarted = attempt.commitPending = true;
-        if (context) context.commitStarted = true;
-        await finish('COMMIT', () => {
-          if (attempt) attempt.commitPending = false;
-        });
-      } catch (error) {
-        context?.deadline.rearmAfterFailedCommit();
-        // Failed before COMMIT was sent (e.g. an injected fault): end the transaction here,
-        // since Prisma does not roll back after a failed commit().
-        await finish('ROLLBACK').catch(() => {});
-        throw error;
-      }
-    },
-    async rollback() {
-      await finish('ROLLBACK');
-    },
-    createSavepoint: inner.createSavepoint?.bind(inner),
-    rollbackToSavepoint: inner.rollbackToSavepoint?.bind(inner),
-    releaseSavepoint: inner.releaseSavepoint?.bind(inner),
-  } as Transaction;
+  queryRaw(query: SqlQuery) {
+    refuseAfterSignal();
+    return this.inner.queryRaw(query);
+  }
+
+  executeRaw(query: SqlQuery) {
+    refuseAfterSignal();
+    return this.inner.executeRaw(query);
+  }
+
+  async commit(): Promise<void> {
+    const context = currentContext();
+    if (context && !context.deadline.disarmForCommit()) {
+      countCommitGateRefusal('commit');
+      await this.finish('ROLLBACK').catch(() => {});
+      throw context.signal.reason;
+    }
+    if (context) countCommitGateDisarm();
+    const attempt = currentTransactionAttempt();
+    try {
+      if (this.gate.beforeCommitSent) await this.gate.beforeCommitSent();
+      if (attempt) attempt.commitStarted = attempt.commitPending = true;
+      if (context) context.commitStarted = true;
+      this.committing = attempt;
+      await this.finish('COMMIT');
+    } catch (error) {
+      context?.deadline.rearmAfterFailedCommit();
+      // Failed before COMMIT was sent (e.g. an injected fault): end the transaction here,
+      // since Prisma does not roll back after a failed commit().
+      await this.finish('ROLLBACK').catch(() => {});
+      throw error;
+    }
+  }
+
+  rollback(): Promise<void> {
+    return this.finish('ROLLBACK');
+  }
+
+  // Savepoints pass through; an adapter without them gets the SQL Prisma would send itself.
+  createSavepoint(name: string): Promise<void> {
+    return this.inner.createSavepoint ? this.inner.createSavepoint(name) : this.executeRaw(statement(`SAVEPOINT ${name}`)).then(() => {});
+  }
+
+  rollbackToSavepoint(name: string): Promise<void> {
+    return this.inner.rollbackToSavepoint ? this.inner.rollbackToSavepoint(name) : this.executeRaw(statement(`ROLLBACK TO SAVEPOINT ${name}`)).then(() => {});
+  }
+
+  releaseSavepoint(name: string): Promise<void> {
+    return this.inner.releaseSavepoint ? this.inner.releaseSavepoint(name) : this.executeRaw(statement(`RELEASE SAVEPOINT ${name}`)).then(() => {});
+  }
+
+  /** Ends the transaction once; a second commit or rollback (Prisma's cleanup) is a no-op. */
+  private async finish(sql: 'COMMIT' | 'ROLLBACK'): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.inner.options.usePhantomQuery) return sql === 'COMMIT' ? this.inner.commit() : this.inner.rollback();
+    await bounded(this.inner.executeRaw(statement(sql)), this.gate.commitTimeoutMs, () => this.settled(sql));
+  }
+
+  /** The COMMIT or ROLLBACK answered, failed or timed out and then settled: release the connection, once. */
+  private settled(sql: 'COMMIT' | 'ROLLBACK'): void {
+    if (sql === 'COMMIT' && this.committing) this.committing.commitPending = false;
+    if (this.released) return;
+    this.released = true;
+    // A failed or timed-out COMMIT leaves a connection to discard: rollback() releases it.
+    void (sql === 'COMMIT' ? this.inner.commit() : this.inner.rollback()).catch(() => {});
+  }
 }
 
 function gateAdapter(inner: SqlDriverAdapter, options: CommitGateOptions): SqlDriverAdapter {
@@ -154,7 +189,7 @@ function gateAdapter(inner: SqlDriverAdapter, options: CommitGateOptions): SqlDr
     executeScript: (script) => inner.executeScript(script),
     async startTransaction(isolationLevel) {
       refuseAfterSignal();
-      return gateTransaction(await inner.startTransaction(isolationLevel), options);
+      return new GatedTransaction(await inner.startTransaction(isolationLevel), options);
     },
     getConnectionInfo: inner.getConnectionInfo?.bind(inner),
     dispose: () => inner.dispose(),
