@@ -63,6 +63,16 @@ export async function keyState(url: string, key: string) {
   return { ledger, records };
 }
 
+/** Waits (up to 4 s) for a failed send's claim to be released behind its answer; answers the key's state then. */
+export async function untilKeyReleased(url: string, key: string): Promise<Awaited<ReturnType<typeof keyState>>> {
+  let state = await keyState(url, key);
+  for (let i = 0; i < 40 && state.records.length > 0; i++) {
+    await sleep(100);
+    state = await keyState(url, key);
+  }
+  return state;
+}
+
 /** `npm run audit:verify` from the repository root against `env` (DATABASE_URL or DATA_DIR). */
 export function runAuditVerify(env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

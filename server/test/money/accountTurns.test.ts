@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
-import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
+import { holdingAccount, query, untilKeyReleased, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
+import { shortDeadlineEnv } from '../support/shortDeadline.ts';
 
 /** Backends of the API waiting for a row lock now. */
 async function lockWaiters(url: string): Promise<number> {
@@ -32,16 +33,7 @@ describe('the account line', () => {
 
   beforeAll(async () => {
     setup = await bankOnPostgres({
-      env: {
-        VALIDATE_RESPONSES: '1',
-        ACCOUNT_SENDS_AT_ONCE: '2',
-        REQUEST_DEADLINE_MS: '1500',
-        DB_STATEMENT_TIMEOUT_MS: '1000',
-        DB_RETRY_BASE_DELAY_MS: '50',
-        DB_RETRY_MAX_DELAY_MS: '200',
-        ACCOUNT_LOCK_WAIT_MS: '5000',
-        ACCOUNT_WRITE_ATTEMPTS: '1',
-      },
+      env: { ...shortDeadlineEnv, ACCOUNT_SENDS_AT_ONCE: '2' },
     });
     ({ url, bank: b } = setup);
     ada = await b.signUp();
@@ -81,14 +73,7 @@ describe('the account line', () => {
       expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
       expect(reply.body).toMatchObject({ applied: false });
     }
-    for (const key of keys) {
-      let state = await keyState(url, key);
-      for (let i = 0; i < 40 && state.records.length > 0; i++) {
-        await sleep(100);
-        state = await keyState(url, key);
-      }
-      expect(state).toEqual({ ledger: [], records: [] });
-    }
+    for (const key of keys) expect(await untilKeyReleased(url, key)).toEqual({ ledger: [], records: [] });
     expect(await b.balance(ada, ada.accountId)).toBe(before);
     for (const key of keys) expect((await b.deposit(ada, ada.accountId, 100, key)).status).toBe(201);
     expect(await b.balance(ada, ada.accountId)).toBe(before + 400);

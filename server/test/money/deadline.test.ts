@@ -5,12 +5,12 @@
  * another connection holds, and then the database hangs: only the deadline can answer.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import type { PgCluster } from '@tidewater/test-support/pgCluster';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
-import { holdingAccount, keyState, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
+import { holdingAccount, untilKeyReleased, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
+import { shortDeadlineEnv } from '../support/shortDeadline.ts';
 
 
 describe('a money send at its deadline', () => {
@@ -23,15 +23,7 @@ describe('a money send at its deadline', () => {
 
   beforeAll(async () => {
     setup = await bankOnPostgres({
-      env: {
-        VALIDATE_RESPONSES: '1',
-        REQUEST_DEADLINE_MS: '1500',
-        DB_STATEMENT_TIMEOUT_MS: '1000',
-        DB_RETRY_BASE_DELAY_MS: '50',
-        DB_RETRY_MAX_DELAY_MS: '200',
-        ACCOUNT_LOCK_WAIT_MS: '5000',
-        ACCOUNT_WRITE_ATTEMPTS: '1',
-      },
+      env: shortDeadlineEnv,
     });
     ({ cluster, url, api, bank: b } = setup);
     ada = await b.signUp();
@@ -60,12 +52,7 @@ describe('a money send at its deadline', () => {
     expect(elapsed).toBeGreaterThanOrEqual(1_400);
     expect(elapsed).toBeLessThan(1_500 + 2_000);
     // The claim is released behind the answer (the abandoned work ends at the statement timeout).
-    let state = await keyState(url, key);
-    for (let i = 0; i < 40 && state.records.length > 0; i++) {
-      await sleep(100);
-      state = await keyState(url, key);
-    }
-    expect(state).toEqual({ ledger: [], records: [] });
+    expect(await untilKeyReleased(url, key)).toEqual({ ledger: [], records: [] });
     expect((await b.deposit(ada, ada.accountId, 700, key)).status).toBe(201);
   });
 });

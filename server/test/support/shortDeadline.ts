@@ -1,0 +1,14 @@
+/**
+ * The env of the money tests that meet their deadline (deadline.test.ts, accountTurns.test.ts):
+ * a 1.5 s deadline with the chain scaled under it, one attempt per send, and lock waits
+ * (5 s) longer than the deadline, so a send held at a row lock can only end at its deadline.
+ */
+export const shortDeadlineEnv = {
+  VALIDATE_RESPONSES: '1',
+  REQUEST_DEADLINE_MS: '1500',
+  DB_STATEMENT_TIMEOUT_MS: '1000',
+  DB_RETRY_BASE_DELAY_MS: '50',
+  DB_RETRY_MAX_DELAY_MS: '200',
+  ACCOUNT_LOCK_WAIT_MS: '5000',
+  ACCOUNT_WRITE_ATTEMPTS: '1',
+} as const;
