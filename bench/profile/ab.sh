@@ -11,7 +11,7 @@ DIR=$(mktemp -d /tmp/perf-ab.XXXX)
 # The bench's settings (bench/lib/scenarios.ts benchSettings): room for two APIs' pools.
 URL=$(npx tsx test-support/src/pgCluster.ts start --dir "$DIR" --set max_connections=200 --set shared_buffers=128MB | sed -n 's/^DATABASE_URL=//p')
 PIDS=()
-start() { # side, server dir, env words; prints nothing, appends the pid
+start() { # side, port, server dir, env words; appends the pid to PIDS
   local port=$2
   (cd "$3" && exec env $4 DATABASE_URL="$URL" API_PORT=$port API_METRICS_PORT=0 JWT_SECRET="ab-$(openssl rand -hex 24)" LOG_LEVEL=warn \
     node --import tsx src/main.ts >"$DIR/$1.log" 2>&1) &

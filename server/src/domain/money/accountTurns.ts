@@ -1,6 +1,7 @@
 /**
- * Turns at an account (adr/0024): at most ACCOUNT_SENDS_AT_ONCE money sends of this
- * process run their transaction on one account at a time; the others wait here, in the
+ * Turns at an account (adr/0024): at most this process's share of ACCOUNT_SENDS_AT_ONCE
+ * (`concurrency`, runMoneySend.ts) of its money sends run their transaction on one
+ * account at a time; the others wait here, in the
  * order they came, holding no connection, until a turn is free or their request's signal
  * fires (the deadline: 503, nothing applied; a hang-up: 499).
  *
