@@ -8,10 +8,21 @@
 /** Gives back a turn (safe to call twice). */
 export type ReleaseTurn = () => void;
 
+/** A turn did not come within the `maxWaitMs` its taker gave. */
+export class NoTurnInTime extends Error {
+  constructor(readonly waitedMs: number) {
+    super(`no turn came within ${waitedMs} ms`);
+    this.name = 'NoTurnInTime';
+  }
+}
+
 /** One line. */
 export interface Turns {
-  /** Waits for a turn; throws `whenFull()` when the line is full, or the signal's reason when it fires first. */
-  take(signal?: AbortSignal): Promise<ReleaseTurn>;
+  /**
+   * Waits for a turn; throws `whenFull()` when the line is full, the signal's reason when it
+   * fires first, or NoTurnInTime when `maxWaitMs` passes first.
+   */
+  take(signal?: AbortSignal, maxWaitMs?: number): Promise<ReleaseTurn>;
   /** For tests and metrics. */
   state(): { running: number; waiting: number };
 }
@@ -22,7 +33,7 @@ export function turns(concurrency: number, queue: number, whenFull: () => Error)
   const waiting: Array<() => void> = [];
 
   return {
-    async take(signal) {
+    async take(signal, maxWaitMs) {
       signal?.throwIfAborted();
       if (running < concurrency) running += 1;
       else {
@@ -31,12 +42,17 @@ export function turns(concurrency: number, queue: number, whenFull: () => Error)
         await new Promise<void>((resolve, reject) => {
           const go = () => {
             signal?.removeEventListener('abort', leave);
+            clearTimeout(timer);
             resolve();
           };
-          const leave = () => {
+          const out = (reason: unknown) => {
             waiting.splice(waiting.indexOf(go), 1);
-            reject(signal!.reason);
+            signal?.removeEventListener('abort', leave);
+            clearTimeout(timer);
+            reject(reason);
           };
+          const leave = () => out(signal!.reason);
+          const timer = maxWaitMs === undefined ? undefined : setTimeout(() => out(new NoTurnInTime(maxWaitMs)), maxWaitMs);
           waiting.push(go);
           signal?.addEventListener('abort', leave, { once: true });
         });

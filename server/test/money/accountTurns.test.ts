@@ -79,3 +79,30 @@ describe('the account line', () => {
     expect(await b.balance(ada, ada.accountId)).toBe(before + 400);
   });
 });
+
+describe('the account line of a held account', () => {
+  let setup: BankOnPostgres;
+  let url: string;
+  let b: Bank;
+  let ada: Customer;
+
+  beforeAll(async () => {
+    // A send's lock waits (4 × 100 ms) fit the deadline (1.5 s) once, not four times over.
+    setup = await bankOnPostgres({ env: { ...shortDeadlineEnv, ACCOUNT_SENDS_AT_ONCE: '2', ACCOUNT_LOCK_WAIT_MS: '100', ACCOUNT_WRITE_ATTEMPTS: '4' } });
+    ({ url, bank: b } = setup);
+    ada = await b.signUp();
+  });
+  afterAll(() => setup?.stop());
+
+  it('answers busy to every send of a crowd, those still in line too, long before the deadline', async () => {
+    const started = Date.now();
+    const replies = await holdingAccount(url, ada.accountId, () => Promise.all(Array.from({ length: 12 }, (_, i) => b.deposit(ada, ada.accountId, 100 + i))));
+    // In pairs, each pair spending its 400 ms of lock waits, the last ones would meet the deadline (503, 10 s).
+    for (const reply of replies) {
+      expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      expect(reply.body).toMatchObject({ retryAfterSeconds: 1, applied: false });
+    }
+    expect(Date.now() - started).toBeLessThan(1_500);
+    expect(await b.balance(ada, ada.accountId)).toBe(0);
+  });
+});

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { NoTurnInTime } from '../turns.ts';
 import { accountTurns } from './accountTurns.ts';
 
 /** Settles the microtasks of granted turns. */
@@ -57,5 +58,19 @@ describe('account turns', () => {
     expect(turns.lines()).toBe(0);
     // The turn is free again.
     (await turns.take(['a']))();
+  });
+
+  it('gives up a wait longer than its `maxWaitMs` with NoTurnInTime, and leaves the line', async () => {
+    const turns = accountTurns(1);
+    const held = await turns.take(['a']);
+    await expect(turns.take(['a'], undefined, 20)).rejects.toBeInstanceOf(NoTurnInTime);
+    held();
+    expect(turns.lines()).toBe(0);
+    // A turn that comes in time is given as before.
+    const next = await turns.take(['a']);
+    const inTime = turns.take(['a'], undefined, 5_000);
+    next();
+    (await inTime)();
+    expect(turns.lines()).toBe(0);
   });
 });

@@ -13,6 +13,8 @@
  *
  * A send takes ONE turn, on the smallest id of the accounts it locks: a transfer A→B and
  * one B→A line up together, and a send never holds one turn while waiting for another.
+ * Its wait in line counts against its lock waits (runMoneySend.ts): an account held for a
+ * whole send's worth of lock waits answers busy to those in line too, not the deadline.
  */
 import { turns, type ReleaseTurn, type Turns } from '../turns.ts';
 
@@ -25,8 +27,11 @@ export function accountTurns(concurrency: number) {
   };
 
   return {
-    /** Waits for a turn at the accounts `accountIds` (their smallest id); throws the signal's reason when it fires first. */
-    async take(accountIds: readonly string[], signal?: AbortSignal): Promise<ReleaseTurn> {
+    /**
+     * Waits for a turn at the accounts `accountIds` (their smallest id); throws the signal's
+     * reason when it fires first, or NoTurnInTime after `maxWaitMs`.
+     */
+    async take(accountIds: readonly string[], signal?: AbortSignal, maxWaitMs?: number): Promise<ReleaseTurn> {
       if (accountIds.length === 0) return () => {};
       const key = accountIds.reduce((least, id) => (id < least ? id : least));
       let line = lines.get(key);
@@ -36,7 +41,7 @@ export function accountTurns(concurrency: number) {
       }
       const taken = line;
       try {
-        const release = await taken.take(signal);
+        const release = await taken.take(signal, maxWaitMs);
         return () => {
           release();
           forget(key, taken);

@@ -31,6 +31,7 @@ import { claimedRequests } from '../claimedRequest.ts';
 import { ClaimTakenOver, hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from '../idempotency.ts';
 import { lockAccounts, lockCustomer, readAccounts } from './accountRows.ts';
 import { accountTurns } from './accountTurns.ts';
+import { NoTurnInTime, type ReleaseTurn } from '../turns.ts';
 import type { MoneySend, MoneySendFactory } from './moneySend.ts';
 
 /** Every attempt lost its locks and nothing an attempt looks at refused: busy. */
@@ -47,21 +48,42 @@ export function moneySendRunner({ data, config }: DomainDeps) {
   // ACCOUNT_SENDS_AT_ONCE is the instance's: each worker takes its share, at least one (adr/0024).
   const turns = accountTurns(Math.max(1, Math.floor(config.accountSendsAtOnce / Math.max(1, config.apiWorkers))));
 
+  // A send's lock waits, all of them lost: after this long, busy (the line counts against it).
+  const contentionBudgetMs = config.accountWriteAttempts * config.accountLockWaitMs;
+
   async function moveMoney<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, claim: Claim): Promise<Body> {
     const accountIds = send.accountIds(plan);
-    // Wait in this process's line for the account (adr/0024), holding no connection; the deadline ends the wait.
-    const release = await turns.take(accountIds, currentContext()?.signal);
+    // Wait in this process's line for the account (adr/0024), holding no connection. The deadline
+    // ends the wait; so does a whole send's worth of lock waits, spent by those ahead: busy then.
+    const waitStarted = performance.now();
+    let release: ReleaseTurn;
     try {
-      return await moveMoneyInTurn(send, plan, claim, accountIds);
+      release = await turns.take(accountIds, currentContext()?.signal, contentionBudgetMs);
+    } catch (error) {
+      if (error instanceof NoTurnInTime) return busyAfterRecheck(send, plan, accountIds, 0);
+      throw error;
+    }
+    try {
+      // The attempts left after the wait, at least one: a send in line still tries the lock itself.
+      const waitedAttempts = Math.floor((performance.now() - waitStarted) / config.accountLockWaitMs);
+      return await moveMoneyInTurn(send, plan, claim, accountIds, Math.max(1, config.accountWriteAttempts - waitedAttempts));
     } finally {
       release();
     }
   }
 
-  async function moveMoneyInTurn<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, claim: Claim, accountIds: string[]): Promise<Body> {
+  /** Every attempt lost its locks: busy ("send it again"), once nothing an attempt looks at refuses it now. */
+  async function busyAfterRecheck<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, accountIds: string[], attempts: number): Promise<never> {
+    const accounts = await data.read((db) => readAccounts(db, accountIds));
+    await send.check(plan, { accounts, query: (fn) => data.read(fn) });
+    await send.recheckBeforeBusy?.(plan);
+    throw new AccountBusy(attempts);
+  }
+
+  async function moveMoneyInTurn<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, claim: Claim, accountIds: string[], attempts: number): Promise<Body> {
     const options = {
       label: send.label,
-      contentionAttempts: config.accountWriteAttempts,
+      contentionAttempts: attempts,
       verifyCommitted: lookForOwnAuditRow(data, claim.ownerToken, config.idempotencyStoreBudgetMs),
     };
     try {
@@ -90,11 +112,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
       );
     } catch (error) {
       if (!isContentionExhausted(error)) throw error;
-      // Busy says "send it again": first make sure nothing an attempt looks at refuses it now.
-      const accounts = await data.read((db) => readAccounts(db, accountIds));
-      await send.check(plan, { accounts, query: (fn) => data.read(fn) });
-      await send.recheckBeforeBusy?.(plan);
-      throw new AccountBusy(error.attempts);
+      return busyAfterRecheck(send, plan, accountIds, error.attempts);
     }
   }
 
