@@ -72,7 +72,10 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     }
   }
 
-  /** Every attempt lost its locks: busy ("send it again"), once nothing an attempt looks at refuses it now. */
+  /**
+   * Every attempt lost its locks, or the line took a send's worth of them (`attempts` 0):
+   * busy ("send it again"), once nothing an attempt looks at refuses it now.
+   */
   async function busyAfterRecheck<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, accountIds: string[], attempts: number): Promise<never> {
     const accounts = await data.read((db) => readAccounts(db, accountIds));
     await send.check(plan, { accounts, query: (fn) => data.read(fn) });
