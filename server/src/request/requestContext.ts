@@ -1,10 +1,10 @@
 /**
  * What a request carries down to the data layer without threading it through every call:
  * its traceId, its logger, its AbortSignal (fired by the deadline or a hang-up) and who
- * is signed in. Held in AsyncLocalStorage for the lifetime of the request.
+ * is signed in. Held in the async scope (asyncScope.ts) for the lifetime of the request.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'pino';
+import { scopeSlot } from './asyncScope.ts';
 import type { ProblemExtras } from '../errors/apiProblem.ts';
 import type { RequestDeadline } from './requestDeadline.ts';
 
@@ -35,14 +35,14 @@ export interface RequestContext {
   unavailableCause?: string;
 }
 
-const storage = new AsyncLocalStorage<RequestContext>();
+const slot = scopeSlot<RequestContext>();
 
 /** Runs `fn` with `context` as the current request's context. */
 export function runWithContext<T>(context: RequestContext, fn: () => T): T {
-  return storage.run(context, fn);
+  return slot.run(context, fn);
 }
 
 /** The current request's context, or undefined outside a request (start-up, jobs, CLIs). */
 export function currentContext(): RequestContext | undefined {
-  return storage.getStore();
+  return slot.get();
 }

@@ -15,10 +15,10 @@
  *   database is back, within one probe interval.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from 'pino';
 import { classify } from '../retry/index.ts';
 import { countGateClosure, countGateProbe } from '../../metrics.ts';
+import { scopeSlot } from '../../request/asyncScope.ts';
 
 const unavailableBrand = Symbol.for('tidewater.DatabaseUnavailable');
 
@@ -144,11 +144,11 @@ export function readinessGate({ name, probe, intervalMs, logger }: GateOptions):
 }
 
 /** The gate the current attempt met, recorded by the pools it asked for a connection. */
-const metGates = new AsyncLocalStorage<{ gate?: ReadinessGate }>();
+const metGates = scopeSlot<{ gate?: ReadinessGate }>();
 
 /** A pool refused a connection because `gate` is closed, or closed it: the current attempt met it. */
 export function noteGateMet(gate: ReadinessGate): void {
-  const watch = metGates.getStore();
+  const watch = metGates.get();
   if (watch) watch.gate = gate;
 }
 

@@ -1,10 +1,10 @@
 /**
  * The state of one attempt of `runInTransaction`, visible to the commit gate through
- * AsyncLocalStorage: the gate marks when the attempt's COMMIT was sent, so the retry
+ * the async scope (request/asyncScope.ts): the gate marks when the attempt's COMMIT was sent, so the retry
  * layer can tell "failed before COMMIT" (safe to rerun) from "outcome unknown".
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { SqlQueryable } from '@prisma/driver-adapter-utils';
+import { scopeSlot } from '../../request/asyncScope.ts';
 
 /** One attempt of a transaction. */
 export interface TransactionAttempt {
@@ -20,15 +20,15 @@ export interface TransactionAttempt {
   transaction?: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>;
 }
 
-const storage = new AsyncLocalStorage<TransactionAttempt>();
+const slot = scopeSlot<TransactionAttempt>();
 
 /** Runs `fn` as one attempt; answers its result and the attempt's state. */
 export function runAttempt<T>(fn: () => Promise<T>): { attempt: TransactionAttempt; result: Promise<T> } {
   const attempt: TransactionAttempt = { commitStarted: false, commitPending: false };
-  return { attempt, result: storage.run(attempt, fn) };
+  return { attempt, result: slot.run(attempt, fn) };
 }
 
 /** The attempt the caller runs in, if any. */
 export function currentTransactionAttempt(): TransactionAttempt | undefined {
-  return storage.getStore();
+  return slot.get();
 }
