@@ -110,10 +110,11 @@ export class CancellableClient extends pg.Client {
     const superQuery = super.query as (...a: unknown[]) => never;
     const last = args.at(-1);
     if (typeof last === 'function') {
-      args[args.length - 1] = (error: unknown, ...rest: unknown[]) => {
+      // pg answers a callback with (error, result), nothing more: no rest array, no spread call.
+      args[args.length - 1] = (error: unknown, result: unknown) => {
         running?.delete(this);
         if (error) this.noteFailure(error);
-        return (last as (...r: unknown[]) => unknown)(error, ...rest);
+        return (last as (error: unknown, result: unknown) => unknown)(error, result);
       };
       return superQuery.apply(this, args);
     }
@@ -127,7 +128,8 @@ export class CancellableClient extends pg.Client {
         reject(error);
       };
       try {
-        superQuery.apply(this, [...args, answered]);
+        args.push(answered); // args is this call's own rest array
+        superQuery.apply(this, args);
       } catch (error) {
         answered(error); // pg refused the call itself (no query given)
       }
