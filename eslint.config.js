@@ -10,6 +10,21 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {
+    // The API's one AsyncLocalStorage is request/asyncScope.ts (adr/0025): every store more costs every await.
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/request/asyncScope.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        ...['node:async_hooks', 'async_hooks'].map((name) => ({
+          name,
+          importNames: ['AsyncLocalStorage'],
+          message: 'The API has one AsyncLocalStorage: make a slot of it with scopeSlot() from request/asyncScope.ts (adr/0025).',
+        })),
+      ],
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },

@@ -43,6 +43,21 @@ describe('npm run lint', () => {
     expect(run('lint:layers').status).toBe(0);
   });
 
+  it('fails on a second AsyncLocalStorage in the API, pointing to the one scope', () => {
+    const probe = join(root, 'server/src/data/lintProbeSecondStore.ts');
+    writeFileSync(probe, ["import { AsyncLocalStorage } from 'node:async_hooks';", 'export const lintProbe = new AsyncLocalStorage<number>();', ''].join('\n'));
+    try {
+      const result = spawnSync('npx', ['--no-install', 'eslint', probe, join(root, 'server/src/request/asyncScope.ts')], { cwd: root, encoding: 'utf8', timeout: 90_000 });
+      expect(result.status).not.toBe(0);
+      expect(result.stdout).toMatch(/lintProbeSecondStore\.ts[\s\S]*one AsyncLocalStorage: make a slot of it with scopeSlot\(\)[\s\S]*no-restricted-imports/);
+      // The one scope itself may hold the store: it is not reported.
+      expect(result.stdout).not.toMatch(/request\/asyncScope\.ts\n/);
+      expect(result.stdout).toMatch(/1 problem \(1 error/);
+    } finally {
+      rmSync(probe, { force: true });
+    }
+  });
+
   it('fails on an export nobody imports, naming it', () => {
     const used = join(root, 'server/src/domain/writtenText.ts');
     const original = readFileSync(used, 'utf8');
