@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { call } from '@tidewater/test-support/httpClient';
 import { startPrimary, startReplica, type PgCluster } from '@tidewater/test-support/pgCluster';
-import { queryOnce } from '@tidewater/test-support/pgProcesses';
+import { queryOnce, waitFor } from '@tidewater/test-support/pgProcesses';
 
 describe('signing up while the replica lags', () => {
   let primary: PgCluster;
@@ -27,6 +27,13 @@ describe('signing up while the replica lags', () => {
   });
 
   it('answers the new customer their profile and accounts from the primary, not 401 from the replica', async () => {
+    // The replica first replays what the API's start wrote (its migrations): paused before
+    // that, it has no `users` table, and the proof below fails on the table, not the lag.
+    const [{ lsn } = { lsn: '' }] = await queryOnce<{ lsn: string }>(primary.urlFor('tidewater'), 'SELECT pg_current_wal_lsn()::text AS lsn');
+    await waitFor(`the replica to replay up to ${lsn}`, async () => {
+      const [row] = await queryOnce<{ done: boolean }>(replica.urlFor('tidewater'), `SELECT pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn AS done`);
+      return row?.done === true;
+    });
     await queryOnce(replica.urlFor('tidewater'), 'SELECT pg_wal_replay_pause()'); // the replica lags from here on
     try {
       const visitor = { email: `lag${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'Lag', handle: `lag${Date.now().toString(36)}`.slice(0, 20), pin: '2468' };
