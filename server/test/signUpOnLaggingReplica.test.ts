@@ -29,7 +29,7 @@ describe('signing up while the replica lags', () => {
   it('answers the new customer their profile and accounts from the primary, not 401 from the replica', async () => {
     // The replica first replays what the API's start wrote (its migrations): paused before
     // that, it has no `users` table, and the proof below fails on the table, not the lag.
-    const [{ lsn } = { lsn: '' }] = await queryOnce<{ lsn: string }>(primary.urlFor('tidewater'), 'SELECT pg_current_wal_lsn()::text AS lsn');
+    const lsn = (await queryOnce<{ lsn: string }>(primary.urlFor('tidewater'), 'SELECT pg_current_wal_lsn()::text AS lsn'))[0]!.lsn;
     await waitFor(`the replica to replay up to ${lsn}`, async () => {
       const [row] = await queryOnce<{ done: boolean }>(replica.urlFor('tidewater'), `SELECT pg_last_wal_replay_lsn() >= '${lsn}'::pg_lsn AS done`);
       return row?.done === true;
