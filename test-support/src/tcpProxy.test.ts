@@ -103,4 +103,22 @@ describe('tcpProxy', () => {
     const after = await connect();
     expect((await after.query('SELECT count(*)::int AS n FROM answered')).rows).toEqual([{ n: 1 }]);
   });
+
+  it('cutAfter: the client loses its connection at once, while the database goes on and commits the named statement', async () => {
+    const direct = new pg.Client(cluster.urlFor('tidewater'));
+    clients.push(direct);
+    await direct.connect();
+    await direct.query('CREATE TABLE IF NOT EXISTS committed_late (note text)');
+    const fired = proxy.arm('cutAfter', 'pg_sleep');
+    const client = await connect();
+    const startedAt = performance.now();
+    // One statement, so one implicit transaction: it commits after the sleep, long after the cut.
+    await expect(client.query("INSERT INTO committed_late SELECT 'late' FROM pg_sleep(2)")).rejects.toThrow();
+    const lostAfterMs = performance.now() - startedAt;
+    expect(fired()).toBe(1);
+    expect(lostAfterMs).toBeLessThan(1_500);
+    expect((await direct.query('SELECT count(*)::int AS n FROM committed_late')).rows).toEqual([{ n: 0 }]);
+    await expect.poll(async () => (await direct.query('SELECT count(*)::int AS n FROM committed_late')).rows[0].n, { timeout: 10_000 }).toBe(1);
+    proxy.disarm();
+  });
 });

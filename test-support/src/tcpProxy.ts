@@ -23,7 +23,10 @@
  * - `dropAnswerTo`: forward the chunk, let the database act on it, then cut the connection
  *   instead of delivering its answer (a COMMIT that landed, its answer lost);
  * - `cutBefore`: cut the connection instead of forwarding the chunk (a COMMIT, or a BEGIN,
- *   that never reached the database).
+ *   that never reached the database);
+ * - `cutAfter`: forward the chunk, then cut the connection at once, before any answer: the
+ *   client learns of the loss while the database may still be working on the statement
+ *   (a slow COMMIT that lands after the client has given up on its connection).
  * A cut closes both sides (no RST) and is not counted in `resets`. `disarm()` drops every rule.
  */
 import { createServer, Socket, type Server } from 'node:net';
@@ -32,7 +35,7 @@ import { createServer, Socket, type Server } from 'node:net';
 type ProxyMode = 'pass' | 'reset-after-bytes' | 'blackhole';
 
 /** What an armed rule does when its text goes by; see the module comment. */
-export type RuleAction = 'dropAnswerTo' | 'cutBefore';
+export type RuleAction = 'dropAnswerTo' | 'cutBefore' | 'cutAfter';
 
 /** Counters for assertions: proof that a fault really happened. */
 interface ProxyStats {
@@ -155,6 +158,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       return;
     }
     if (take('cutBefore', chunk)) return cut(link);
+    if (take('cutAfter', chunk)) {
+      link.server.write(chunk, () => cut(link));
+      return;
+    }
     if (take('dropAnswerTo', chunk)) link.dropAnswer = true;
     if (link.bytesLeft === undefined) {
       link.server.write(chunk);
