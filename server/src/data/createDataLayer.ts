@@ -190,7 +190,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
           const answered = last.answer as { value: T } | undefined;
           if (commitStarted && answered && verifyCommitted && !classification?.confirmedNotApplied) {
             // The COMMIT was sent and its answer lost: ask before anything runs again.
-            if (await verifyCommitted()) {
+            if (await verifyCommitted({ ...(attempt.commitBackend === undefined ? {} : { backendPid: attempt.commitBackend }) })) {
               (context?.log ?? logger).info({ label }, 'a commit whose answer was lost had landed');
               noteWrite();
               return answered.value;

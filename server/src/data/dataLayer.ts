@@ -26,6 +26,16 @@ import type { Statements } from './statements.ts';
 /** The client a transaction's `fn` receives. */
 export type Tx = Prisma.TransactionClient;
 
+/** What the data layer knows of a COMMIT whose answer was lost. */
+export interface LostCommit {
+  /**
+   * The server process the COMMIT was sent to (PostgreSQL's pid; none on PGlite). Until it
+   * has ended or left its transaction, it may still commit: a look that finds nothing
+   * proves nothing before then.
+   */
+  backendPid?: number;
+}
+
 /** Options of one transaction. */
 export interface TransactionOptions {
   /** Isolation level; the database default (READ COMMITTED) when absent. */
@@ -36,7 +46,7 @@ export interface TransactionOptions {
    * answered in that attempt), false when it did not (the layer reruns the transaction). Without it, an unknown
    * outcome is never rerun: the error is thrown.
    */
-  verifyCommitted?: () => Promise<boolean>;
+  verifyCommitted?: (lost: LostCommit) => Promise<boolean>;
   /** A short name for logs ("deposit", "register"). */
   label?: string;
   /**

@@ -27,7 +27,7 @@ import { ApiProblem } from '../errors/apiProblem.ts';
 import type { Handlers } from '../contract/operations.ts';
 import { currentContext } from '../request/requestContext.ts';
 import { nextLink } from './auditChain.ts';
-import { lookForOwnAuditRow } from './auditedSave.ts';
+import { lookForOwnAuditRow, type VerifyCommitted } from './auditedSave.ts';
 import type { DomainDeps } from './deps.ts';
 import { toAccount } from './wireViews.ts';
 import { limitLockWaits, type Queryable } from './money/accountRows.ts';
@@ -70,7 +70,7 @@ async function refuseClosing(db: Queryable, account: AccountWithPrimary): Promis
 /** The handlers of rename, close and set-primary. */
 export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handlers, 'renameAccount' | 'closeAccount' | 'setPrimaryAccount'> {
   /** Runs one change; busy only after `recheck` refused nothing. */
-  async function change<T>(label: string, attempt: (tx: Tx) => Promise<T>, recheck: (db: Queryable) => Promise<void>, verifyCommitted?: () => Promise<boolean>): Promise<T> {
+  async function change<T>(label: string, attempt: (tx: Tx) => Promise<T>, recheck: (db: Queryable) => Promise<void>, verifyCommitted?: VerifyCommitted): Promise<T> {
     try {
       return await data.runInTransaction(attempt, { label, contentionAttempts: config.accountWriteAttempts, ...(verifyCommitted ? { verifyCommitted } : {}) });
     } catch (error) {

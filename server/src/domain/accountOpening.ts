@@ -48,7 +48,7 @@ export function accountOpener({ data, config }: DomainDeps) {
           const row = await tx.account.create({ data: { id, userId, name: writtenText(body.name) } });
           return records.land(tx, claim, 201, toAccount(row, primaryAccountId));
         },
-        { label: 'openAccount', verifyCommitted: verifyBy(accountExists(id), config.idempotencyStoreBudgetMs) },
+        { label: 'openAccount', verifyCommitted: verifyBy(data, accountExists(id), config.idempotencyStoreBudgetMs) },
       );
       return { status: 201, body: stored };
     } catch (error) {

@@ -112,6 +112,31 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     expect(JSON.stringify(replay.body)).toBe(JSON.stringify(first.body));
   });
 
+  it('calls a lost COMMIT "not landed" only once the backend that had it has ended: a slow COMMIT lands once, and the send answers its 201', async () => {
+    // A deferred trigger holds the COMMIT of 4,242 at the server for 1.5 s; the proxy cuts the
+    // connection as soon as it forwarded COMMIT, so the API looks for its audit row while the
+    // database is still committing it. (CI's soak once met this under a reset: the send reran,
+    // found its own claim landed, and answered 500.)
+    await query(url, `CREATE FUNCTION slow_commit_4242() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.amount_minor = 4242 THEN PERFORM pg_sleep(1.5); END IF; RETURN NULL; END $$`);
+    await query(url, `CREATE CONSTRAINT TRIGGER slow_commit_4242 AFTER INSERT ON ledger_entries
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit_4242()`);
+    const key = newKey();
+    const balance = await b.balance(ada, ada.accountId);
+    try {
+      const fired = proxy.arm('cutAfter', 'COMMIT');
+      const reply = await b.deposit(ada, ada.accountId, 4_242, key);
+      expect(fired()).toBe(1);
+      expect(outcome(reply)).toEqual([201, null]);
+      expect(reply.body).toMatchObject({ amountMinor: 4_242, idempotencyKey: key });
+      expect((await keyState(url, key)).ledger).toEqual([{ account_id: ada.accountId, amount_minor: '4242' }]);
+      expect(await b.balance(ada, ada.accountId)).toBe(balance + 4_242);
+      expect(JSON.stringify((await b.deposit(ada, ada.accountId, 4_242, key)).body)).toBe(JSON.stringify(reply.body));
+    } finally {
+      await query(url, 'DROP TRIGGER slow_commit_4242 ON ledger_entries; DROP FUNCTION slow_commit_4242()');
+    }
+  });
+
   it('frees the key when a COMMIT is refused for good and its audit row proves nothing landed', async () => {
     // A deferred constraint trigger refuses the ledger row at COMMIT: a permanent error, after the commit started.
     await query(url, `CREATE FUNCTION refuse_7777() RETURNS trigger LANGUAGE plpgsql AS $$

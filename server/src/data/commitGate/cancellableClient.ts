@@ -8,7 +8,7 @@
 import { connect } from 'node:net';
 import pg from 'pg';
 import { connectToListedHost, type Host, type HostSelector } from '@tidewater/contract/hostList';
-import { isReadOnlyRefusal } from '../retry/index.ts';
+import { currentTransactionAttempt, isReadOnlyRefusal } from '../retry/index.ts';
 import { currentContext, type RequestContext } from '../../request/requestContext.ts';
 
 /** Where a pool query carries the context of the request that made it (see CancellablePool). */
@@ -35,6 +35,14 @@ function sendCancelRequest(client: pg.Client): void {
 }
 
 const neverCancelled = /^\s*(COMMIT|ROLLBACK|END|ABORT)\b/i;
+const isCommit = /^\s*(COMMIT|END)\b/i;
+
+/** Tells the transaction attempt whose COMMIT this is which server process receives it. */
+function noteCommitBackend(client: pg.Client): void {
+  const attempt = currentTransactionAttempt();
+  const { processID } = client as unknown as { processID: number | null };
+  if (attempt && processID !== null) attempt.commitBackend = processID;
+}
 
 /** What the pool's clients are made with: pg's settings plus who hears a connection's errors. */
 export type CancellablePoolConfig = pg.PoolConfig & {
@@ -104,8 +112,11 @@ export class CancellableClient extends pg.Client {
     // A pool query may reach its client from another request's release; its stamp says whose it is.
     const context = (typeof first === 'object' && first?.[madeBy]) || currentContext();
     const text = typeof first === 'string' ? first : (first?.text ?? '');
+    const ending = neverCancelled.test(text);
+    // A COMMIT notes the backend it goes to, for the look at its outcome should its answer be lost.
+    if (ending && isCommit.test(text)) noteCommitBackend(this);
     // The statements of this request now running: its one abort listener cancels them.
-    const running = context && !context.signal.aborted && !neverCancelled.test(text) ? runningStatements(context) : undefined;
+    const running = context && !context.signal.aborted && !ending ? runningStatements(context) : undefined;
     running?.add(this);
     const superQuery = super.query as (...a: unknown[]) => never;
     const last = args.at(-1);

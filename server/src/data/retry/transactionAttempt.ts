@@ -16,6 +16,11 @@ export interface TransactionAttempt {
    * it did not, whatever a look at the database finds now.
    */
   commitPending: boolean;
+  /**
+   * The server process (its pid) that the attempt's COMMIT was sent to. When the answer is
+   * lost, "nothing found" proves nothing while that process may still be committing.
+   */
+  commitBackend?: number;
   /** The driver adapter's transaction this attempt started (statements.ts): where its direct statements run. */
   transaction?: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>;
 }
