@@ -1,0 +1,101 @@
+/**
+ * The cancellable client and pool against a real PostgreSQL (adr/0006, adr/0019,
+ * adr/0026): a fired signal cancels its own request's statement at the database and never
+ * another request's that reuses the connection; a 25006 on a read-write connection marks
+ * it lost, and its release keeps it out of the pool; a COMMIT notes its backend on the
+ * transaction attempt.
+ */
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { inRequest } from '../../../test/support/inRequest.ts';
+import { runAttempt } from '../retry/index.ts';
+import { CancellableClient, CancellablePool, lostPrimary } from './index.ts';
+
+describe('the cancellable client on PostgreSQL', () => {
+  let cluster: PgCluster;
+  let pool: CancellablePool;
+
+  beforeAll(async () => {
+    cluster = await startPrimary();
+    pool = new CancellablePool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 });
+  });
+  afterAll(async () => {
+    await pool?.end();
+    await cluster?.destroy();
+  });
+
+  const pidOf = async (client: { query: (text: string) => Promise<{ rows: Array<{ pid: number }> }> }) => (await client.query('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+
+  it("cancels its request's statement at the database when the signal fires", async () => {
+    const startedAt = performance.now();
+    const outcome = await inRequest(() => pool.query('SELECT pg_sleep(5)').then(() => 'finished', (error: { code?: string }) => error.code), { deadlineMs: 200 });
+    expect(outcome).toBe('57014'); // query_canceled: the server stopped it
+    expect(performance.now() - startedAt).toBeLessThan(3_000);
+  });
+
+  it("never cancels another request's statement on a connection the first one used and gave back", async () => {
+    let gaveBack: () => void = () => undefined;
+    const connectionFree = new Promise<void>((resolve) => (gaveBack = resolve));
+    let fire: () => void = () => undefined;
+    const fireNow = new Promise<void>((resolve) => (fire = resolve));
+    // Request A runs a statement on the pool's one connection and gives it back; its deadline fires later.
+    const first = inRequest(async (context) => {
+      await pool.query({ text: 'SELECT 1' });
+      gaveBack();
+      await fireNow;
+      context.deadline.arm(1);
+      await sleep(50);
+      return context.signal.aborted;
+    });
+    // Request B takes the same connection afterwards, for a statement that is running when A's deadline fires.
+    const second = inRequest(async () => {
+      await connectionFree;
+      const sleeping = pool.query({ text: 'SELECT pg_sleep(0.6) AS slept' });
+      await sleep(150);
+      fire();
+      return sleeping.then(() => 'finished', (error: { code?: string }) => error.code);
+    });
+    expect(await first).toBe(true);
+    expect(await second).toBe('finished');
+  });
+
+  it('marks a read-write connection that met 25006 as lost, and its release keeps it out of the pool', async () => {
+    const client = await pool.connect();
+    const before = await pidOf(client);
+    await client.query('SET default_transaction_read_only = on');
+    await expect(client.query('CREATE TEMP TABLE refused (n int)')).rejects.toMatchObject({ code: '25006' });
+    expect((client as unknown as Record<symbol, boolean>)[lostPrimary]).toBe(true);
+    client.release(); // what gatedPool.ts does with the mark
+    const next = await pool.connect();
+    try {
+      // gatedPool's release passes an error for a marked client: here the test passes it itself.
+      expect(await pidOf(next)).toBe(before);
+    } finally {
+      next.release(new Error('discard'));
+    }
+    const fresh = await pool.connect();
+    try {
+      expect(await pidOf(fresh)).not.toBe(before);
+      expect((fresh as unknown as Record<symbol, boolean>)[lostPrimary]).toBe(false);
+    } finally {
+      fresh.release();
+    }
+  });
+
+  it("notes on the transaction attempt the backend its COMMIT was sent to", async () => {
+    const client = await pool.connect();
+    try {
+      const pid = await pidOf(client);
+      const { attempt, result } = runAttempt(async () => {
+        await client.query('BEGIN');
+        await client.query('SELECT 1');
+        await client.query('COMMIT');
+      });
+      await result;
+      expect(attempt.commitBackend).toBe(pid);
+    } finally {
+      client.release();
+    }
+  });
+});
