@@ -71,6 +71,9 @@ export class CancellableClient extends pg.Client {
   /** The session asked to be read-only itself (`-c default_transaction_read_only=on`). */
   private readonly sessionReadOnly: boolean;
   private connectedTo: Host | undefined;
+  /** The text of the statement last sent, and the request it was sent for (see `query`). */
+  private statementText = '';
+  private statementFor: RequestContext | undefined;
 
   constructor(config?: string | CancellablePoolConfig) {
     super(config);
@@ -78,6 +81,8 @@ export class CancellableClient extends pg.Client {
     this.selector = settings?.hostSelector;
     this.sessionReadOnly = /default_transaction_read_only=on/.test(String(settings?.options ?? ''));
     this.on('error', (error: Error) => settings?.onConnectionError?.(error));
+    // Every error the server sends for a statement passes here before pg hands it to the statement.
+    (this as unknown as { connection: NodeJS.EventEmitter }).connection.on('errorMessage', (error: unknown) => this.noteFailure(error));
   }
 
   /** On a host list, picks the host and checks its role (contract/src/hostList.ts); else pg's own. */
@@ -103,70 +108,49 @@ export class CancellableClient extends pg.Client {
     if (this.selector && this.connectedTo) this.selector.forget(this.connectedTo);
   }
 
-  // pg's query() is heavily overloaded (promise, callback, Submittable); we pass every form through.
-  // Hot: every statement of every request runs here, so it allocates little: no listener per
-  // statement, and the promise form is pg's callback form under one promise of ours (pg's own
-  // promise form makes two, and a `.then` on it a third).
+  // pg's query() is heavily overloaded (promise, callback, Submittable); every form passes
+  // through to pg's untouched. Hot: every statement of every request runs here, so it wraps
+  // nothing. It notes who the statement is for and its text; the request's one abort
+  // listener decides from those, and from pg's own "busy" flag, which backends to cancel.
+  // Errors are seen on the connection itself (the constructor), not per statement.
   override query(...args: unknown[]): never {
-    const first = args[0] as string | ({ text?: string; submit?: unknown } & Stamped) | undefined;
+    const first = args[0] as string | ({ text?: string } & Stamped) | undefined;
     // A pool query may reach its client from another request's release; its stamp says whose it is.
     const context = (typeof first === 'object' && first?.[madeBy]) || currentContext();
     const text = typeof first === 'string' ? first : (first?.text ?? '');
-    const ending = neverCancelled.test(text);
+    this.statementText = text;
+    this.statementFor = context;
     // A COMMIT notes the backend it goes to, for the look at its outcome should its answer be lost.
-    if (ending && isCommit.test(text)) noteCommitBackend(this);
-    // The statements of this request now running: its one abort listener cancels them.
-    const running = context && !context.signal.aborted && !ending ? runningStatements(context) : undefined;
-    running?.add(this);
-    const superQuery = super.query as (...a: unknown[]) => never;
-    const last = args.at(-1);
-    if (typeof last === 'function') {
-      // pg answers a callback with (error, result), nothing more: no rest array, no spread call.
-      args[args.length - 1] = (error: unknown, result: unknown) => {
-        running?.delete(this);
-        if (error) this.noteFailure(error);
-        return (last as (error: unknown, result: unknown) => unknown)(error, result);
-      };
-      return superQuery.apply(this, args);
-    }
-    // A Submittable (pg-cursor and the like) answers through its own events: passed through as it is.
-    if (typeof first === 'object' && typeof first?.submit === 'function') return superQuery.apply(this, args);
-    return new Promise((resolve, reject) => {
-      const answered = (error: unknown, result?: unknown) => {
-        running?.delete(this);
-        if (!error) return resolve(result);
-        this.noteFailure(error);
-        reject(error);
-      };
-      try {
-        args.push(answered); // args is this call's own rest array
-        superQuery.apply(this, args);
-      } catch (error) {
-        answered(error); // pg refused the call itself (no query given)
-      }
-    }) as never;
+    if (isCommit.test(text)) noteCommitBackend(this);
+    else if (context && !context.signal.aborted) requestClients(context).add(this);
+    return (super.query as (...a: unknown[]) => never).apply(this, args);
+  }
+
+  /** The request's signal fired: cancel this client's statement if it is that request's and still running. */
+  cancelFor(context: RequestContext): void {
+    const busy = !(this as unknown as { readyForQuery: boolean }).readyForQuery;
+    if (!busy || this.statementFor !== context || neverCancelled.test(this.statementText)) return;
+    context.log.info({ processId: (this as unknown as { processID: number }).processID }, 'cancelling a statement at the database');
+    sendCancelRequest(this);
   }
 }
 
 /**
- * The clients running a statement for each request, by its signal: one abort listener
- * per request (not one per statement) sends a CancelRequest for each of them.
+ * The clients that ran a statement for each request, by its signal: one abort listener per
+ * request (not one per statement) asks each of them to cancel what it still runs for it.
  */
-const runningByRequest = new WeakMap<AbortSignal, Set<CancellableClient>>();
+const clientsByRequest = new WeakMap<AbortSignal, Set<CancellableClient>>();
 
-function runningStatements(context: RequestContext): Set<CancellableClient> {
+function requestClients(context: RequestContext): Set<CancellableClient> {
   const { signal } = context;
-  const known = runningByRequest.get(signal);
+  const known = clientsByRequest.get(signal);
   if (known) return known;
   const clients = new Set<CancellableClient>();
-  runningByRequest.set(signal, clients);
+  clientsByRequest.set(signal, clients);
   signal.addEventListener(
     'abort',
     () => {
-      for (const client of clients) {
-        context.log.info({ processId: (client as unknown as { processID: number }).processID }, 'cancelling a statement at the database');
-        sendCancelRequest(client);
-      }
+      for (const client of clients) client.cancelFor(context);
       clients.clear();
     },
     { once: true },
