@@ -50,6 +50,13 @@ describe('incomingTrace', () => {
 });
 
 describe('ids and headers', () => {
+  it('never hands out the same bytes twice across refills of its pool of randomness', () => {
+    // 4 KiB a pool: 2,000 ids of 24 bytes each cross about a dozen refills.
+    const ids = Array.from({ length: 1_000 }, () => [newTraceId(), newSpanId()]).flat();
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^([0-9a-f]{32}|[0-9a-f]{16})$/);
+  });
+
   it('makes distinct well-formed ids and a header that parses back', () => {
     const ids = new Set(Array.from({ length: 200 }, newSpanId));
     expect(ids.size).toBe(200);
