@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { inRequest } from '../../../test/support/inRequest.ts';
 import { runAttempt } from '../retry/index.ts';
+import { runWithContext } from '../../request/requestContext.ts';
 import { CancellableClient, CancellablePool, lostPrimary } from './index.ts';
 
 describe('the cancellable client on PostgreSQL', () => {
@@ -34,6 +35,17 @@ describe('the cancellable client on PostgreSQL', () => {
     const outcome = await inRequest(() => poolQuery('SELECT pg_sleep(5)').then(() => 'finished', (error: { code?: string }) => error.code), { deadlineMs: 200 });
     expect(outcome).toBe('57014'); // query_canceled: the server stopped it
     expect(performance.now() - startedAt).toBeLessThan(3_000);
+  });
+
+  it("cancels a statement sent from a copy of the request's context that shares its signal (a side write without a budget of its own)", async () => {
+    const outcome = await inRequest(
+      async (context) => {
+        await poolQuery('SELECT 1'); // the request's own statement first: its abort listener is the request's
+        return runWithContext({ ...context }, () => poolQuery('SELECT pg_sleep(5)')).then(() => 'finished', (error: { code?: string }) => error.code);
+      },
+      { deadlineMs: 200 },
+    );
+    expect(outcome).toBe('57014');
   });
 
   it("never cancels another request's statement on a connection the first one used and gave back", async () => {

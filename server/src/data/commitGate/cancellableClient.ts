@@ -71,9 +71,13 @@ export class CancellableClient extends pg.Client {
   /** The session asked to be read-only itself (`-c default_transaction_read_only=on`). */
   private readonly sessionReadOnly: boolean;
   private connectedTo: Host | undefined;
-  /** The text of the statement last sent, and the request it was sent for (see `query`). */
+  /**
+   * The text of the statement last sent, and the signal it was sent under (see `query`): a
+   * request's signal, shared by the copies of its context (a side write without a budget of
+   * its own), or a side write's own.
+   */
   private statementText = '';
-  private statementFor: RequestContext | undefined;
+  private statementSignal: AbortSignal | undefined;
 
   constructor(config?: string | CancellablePoolConfig) {
     super(config);
@@ -119,17 +123,17 @@ export class CancellableClient extends pg.Client {
     const context = (typeof first === 'object' && first?.[madeBy]) || currentContext();
     const text = typeof first === 'string' ? first : (first?.text ?? '');
     this.statementText = text;
-    this.statementFor = context;
+    this.statementSignal = context?.signal;
     // A COMMIT notes the backend it goes to, for the look at its outcome should its answer be lost.
     if (isCommit.test(text)) noteCommitBackend(this);
     else if (context && !context.signal.aborted) requestClients(context).add(this);
     return (super.query as (...a: unknown[]) => never).apply(this, args);
   }
 
-  /** The request's signal fired: cancel this client's statement if it is that request's and still running. */
+  /** `context`'s signal fired: cancel this client's statement if it was sent under that signal and still runs. */
   cancelFor(context: RequestContext): void {
     const busy = !(this as unknown as { readyForQuery: boolean }).readyForQuery;
-    if (!busy || this.statementFor !== context || neverCancelled.test(this.statementText)) return;
+    if (!busy || this.statementSignal !== context.signal || neverCancelled.test(this.statementText)) return;
     context.log.info({ processId: (this as unknown as { processID: number }).processID }, 'cancelling a statement at the database');
     sendCancelRequest(this);
   }
