@@ -8,6 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { startTcpProxy } from '@tidewater/test-support/tcpProxy';
 import { inRequest } from '../../../test/support/inRequest.ts';
 import { runAttempt } from '../retry/index.ts';
 import { runWithContext } from '../../request/requestContext.ts';
@@ -72,6 +73,28 @@ describe('the cancellable client on PostgreSQL', () => {
     });
     expect(await first).toBe(true);
     expect(await second).toBe('finished');
+  });
+
+  it('sends no CancelRequest for a statement that ended with its connection (no login into an outage)', async () => {
+    const proxy = await startTcpProxy({ host: '127.0.0.1', port: cluster.port });
+    const viaProxy = new CancellablePool({ connectionString: proxy.urlFor(cluster.urlFor('tidewater')), Client: CancellableClient, max: 1 });
+    viaProxy.on('error', () => undefined); // the reset is the point
+    try {
+      const outcome = await inRequest(async (context) => {
+        const sleeping = (viaProxy.query({ text: 'SELECT pg_sleep(5)' }) as unknown as Promise<unknown>).then(() => 'finished', () => 'failed');
+        await sleep(300);
+        proxy.resetAll();
+        const ended = await sleeping;
+        const before = proxy.stats().accepted;
+        context.deadline.arm(1); // the request's deadline fires after its statement failed with the connection
+        await sleep(300);
+        return { ended, cancelConnections: proxy.stats().accepted - before };
+      });
+      expect(outcome).toEqual({ ended: 'failed', cancelConnections: 0 });
+    } finally {
+      await viaProxy.end();
+      await proxy.close();
+    }
   });
 
   it('marks a read-write connection that met 25006 as lost, and its release keeps it out of the pool', async () => {

@@ -115,7 +115,7 @@ export class CancellableClient extends pg.Client {
   // pg's query() is heavily overloaded (promise, callback, Submittable); every form passes
   // through to pg's untouched. Hot: every statement of every request runs here, so it wraps
   // nothing. It notes who the statement is for and its text; the request's one abort
-  // listener decides from those, and from pg's own "busy" flag, which backends to cancel.
+  // listener decides from those, and from pg's statement in flight, which backends to cancel.
   // Errors are seen on the connection itself (the constructor), not per statement.
   override query(...args: unknown[]): never {
     const first = args[0] as string | ({ text?: string } & Stamped) | undefined;
@@ -132,7 +132,9 @@ export class CancellableClient extends pg.Client {
 
   /** `context`'s signal fired: cancel this client's statement if it was sent under that signal and still runs. */
   cancelFor(context: RequestContext): void {
-    const busy = !(this as unknown as { readyForQuery: boolean }).readyForQuery;
+    // pg's statement in flight: none once it answered, failed, or ended with its connection
+    // (a CancelRequest then would only be one more login into an outage).
+    const busy = (this as unknown as { _getActiveQuery(): unknown })._getActiveQuery() != null;
     if (!busy || this.statementSignal !== context.signal || neverCancelled.test(this.statementText)) return;
     context.log.info({ processId: (this as unknown as { processID: number }).processID }, 'cancelling a statement at the database');
     sendCancelRequest(this);
