@@ -20,6 +20,15 @@ async function connect(connectionTimeoutMillis = 2_000): Promise<pg.Client> {
   return client;
 }
 
+/** A client straight to the database (not through the proxy), with `table (note text)` made. */
+async function directWith(table: string): Promise<pg.Client> {
+  const direct = new pg.Client(cluster.urlFor('tidewater'));
+  clients.push(direct);
+  await direct.connect();
+  await direct.query(`CREATE TABLE IF NOT EXISTS ${table} (note text)`);
+  return direct;
+}
+
 beforeAll(async () => {
   cluster = await startPrimary();
   proxy = await startTcpProxy({ host: '127.0.0.1', port: cluster.port });
@@ -74,10 +83,7 @@ describe('tcpProxy', () => {
   });
 
   it('cutBefore: the named statement never reaches the database; the rule fires as often as armed', async () => {
-    const direct = new pg.Client(cluster.urlFor('tidewater'));
-    clients.push(direct);
-    await direct.connect();
-    await direct.query('CREATE TABLE IF NOT EXISTS proxied (note text)');
+    const direct = await directWith('proxied');
     const fired = proxy.arm('cutBefore', 'INSERT INTO proxied', 1);
     const client = await connect();
     await expect(client.query("INSERT INTO proxied VALUES ('cut')")).rejects.toThrow();
@@ -90,10 +96,7 @@ describe('tcpProxy', () => {
   });
 
   it('dropAnswerTo: the database acts on the named statement, its answer is lost', async () => {
-    const direct = new pg.Client(cluster.urlFor('tidewater'));
-    clients.push(direct);
-    await direct.connect();
-    await direct.query('CREATE TABLE IF NOT EXISTS answered (note text)');
+    const direct = await directWith('answered');
     const fired = proxy.arm('dropAnswerTo', 'INSERT INTO answered');
     const client = await connect();
     await expect(client.query("INSERT INTO answered VALUES ('landed')")).rejects.toThrow();
@@ -105,10 +108,7 @@ describe('tcpProxy', () => {
   });
 
   it('cutAfter: the client loses its connection at once, while the database goes on and commits the named statement', async () => {
-    const direct = new pg.Client(cluster.urlFor('tidewater'));
-    clients.push(direct);
-    await direct.connect();
-    await direct.query('CREATE TABLE IF NOT EXISTS committed_late (note text)');
+    const direct = await directWith('committed_late');
     const fired = proxy.arm('cutAfter', 'pg_sleep');
     const client = await connect();
     const startedAt = performance.now();

@@ -43,6 +43,24 @@ describe('a money send across a faulty network to PostgreSQL', () => {
 
   const logged = (text: string) => api.logLines.filter((line) => line.includes(text)).length;
 
+  /**
+   * Runs `fn` with a deferred constraint trigger that runs `action` (PL/pgSQL) at the COMMIT
+   * of any transaction inserting a ledger row of `amountMinor`: a slow or refused COMMIT on
+   * demand, after the commit started. The trigger is dropped afterwards, whatever `fn` did.
+   */
+  async function atCommitOf<T>(amountMinor: number, action: string, fn: () => Promise<T>): Promise<T> {
+    const name = `at_commit_of_${amountMinor}`;
+    await query(url, `CREATE FUNCTION ${name}() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN IF NEW.amount_minor = ${amountMinor} THEN ${action}; END IF; RETURN NULL; END $$`);
+    await query(url, `CREATE CONSTRAINT TRIGGER ${name} AFTER INSERT ON ledger_entries
+      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION ${name}()`);
+    try {
+      return await fn();
+    } finally {
+      await query(url, `DROP TRIGGER ${name} ON ledger_entries; DROP FUNCTION ${name}()`);
+    }
+  }
+
   it('finds a COMMIT whose answer was lost through its audit row, and does not apply it twice', async () => {
     const key = newKey();
     const before = logged('a commit whose answer was lost had landed');
@@ -117,13 +135,9 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     // connection as soon as it forwarded COMMIT, so the API looks for its audit row while the
     // database is still committing it. (CI's soak once met this under a reset: the send reran,
     // found its own claim landed, and answered 500.)
-    await query(url, `CREATE FUNCTION slow_commit_4242() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.amount_minor = 4242 THEN PERFORM pg_sleep(1.5); END IF; RETURN NULL; END $$`);
-    await query(url, `CREATE CONSTRAINT TRIGGER slow_commit_4242 AFTER INSERT ON ledger_entries
-      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_commit_4242()`);
     const key = newKey();
     const balance = await b.balance(ada, ada.accountId);
-    try {
+    await atCommitOf(4_242, 'PERFORM pg_sleep(1.5)', async () => {
       const fired = proxy.arm('cutAfter', 'COMMIT');
       const reply = await b.deposit(ada, ada.accountId, 4_242, key);
       expect(fired()).toBe(1);
@@ -132,27 +146,19 @@ describe('a money send across a faulty network to PostgreSQL', () => {
       expect((await keyState(url, key)).ledger).toEqual([{ account_id: ada.accountId, amount_minor: '4242' }]);
       expect(await b.balance(ada, ada.accountId)).toBe(balance + 4_242);
       expect(JSON.stringify((await b.deposit(ada, ada.accountId, 4_242, key)).body)).toBe(JSON.stringify(reply.body));
-    } finally {
-      await query(url, 'DROP TRIGGER slow_commit_4242 ON ledger_entries; DROP FUNCTION slow_commit_4242()');
-    }
+    });
   });
 
   it('frees the key when a COMMIT is refused for good and its audit row proves nothing landed', async () => {
     // A deferred constraint trigger refuses the ledger row at COMMIT: a permanent error, after the commit started.
-    await query(url, `CREATE FUNCTION refuse_7777() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.amount_minor = 7777 THEN RAISE EXCEPTION 'refused at commit'; END IF; RETURN NULL; END $$`);
-    await query(url, `CREATE CONSTRAINT TRIGGER refuse_7777 AFTER INSERT ON ledger_entries
-      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION refuse_7777()`);
     const key = newKey();
-    try {
+    await atCommitOf(7_777, "RAISE EXCEPTION 'refused at commit'", async () => {
       const refused = await b.deposit(ada, ada.accountId, 7_777, key);
       expect(outcome(refused)).toEqual([500, 'INTERNAL']);
       expect(await keyState(url, key)).toEqual({ ledger: [], records: [] });
       // The key is free at once (not 409 IN_FLIGHT for the 120 s of stale-after): the same send runs again.
       expect(outcome(await b.deposit(ada, ada.accountId, 7_777, key))).toEqual([500, 'INTERNAL']);
-    } finally {
-      await query(url, 'DROP TRIGGER refuse_7777 ON ledger_entries; DROP FUNCTION refuse_7777()');
-    }
+    });
     expect((await b.deposit(ada, ada.accountId, 7_777, key)).status).toBe(201);
   });
 
@@ -208,17 +214,11 @@ describe('a money send across a faulty network to PostgreSQL', () => {
 
   it('logs a hang-up after the COMMIT started as 499, like any other hang-up', async () => {
     // A deferred trigger makes this deposit's COMMIT take 1 s; the client leaves 300 ms into it.
-    await query(url, `CREATE FUNCTION slow_4444() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW.amount_minor = 4444 THEN PERFORM pg_sleep(1); END IF; RETURN NULL; END $$`);
-    await query(url, `CREATE CONSTRAINT TRIGGER slow_4444 AFTER INSERT ON ledger_entries
-      DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION slow_4444()`);
     const key = newKey();
-    try {
+    await atCommitOf(4_444, 'PERFORM pg_sleep(1)', async () => {
       const traceId = await hangUpOn(`/api/accounts/${ada.accountId}/deposits`, { amountMinor: 4_444 }, key, 300);
       expect(await completionOf(traceId)).toEqual({ msg: 'client closed the request before its answer', status: 499 });
-    } finally {
-      await query(url, 'DROP TRIGGER slow_4444 ON ledger_entries; DROP FUNCTION slow_4444()');
-    }
+    });
     expect((await keyState(url, key)).ledger).toHaveLength(1); // the commit that started landed
   });
 
