@@ -6,12 +6,15 @@
  * transaction attempt.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
+import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { startTcpProxy } from '@tidewater/test-support/tcpProxy';
 import { inRequest } from '../../../test/support/inRequest.ts';
 import { runAttempt } from '../retry/index.ts';
 import { runWithContext } from '../../request/requestContext.ts';
+import { GatedPool } from '../connections/gatedPool.ts';
+import { readinessGate } from '../connections/readinessGate.ts';
 import { CancellableClient, CancellablePool, lostPrimary } from './index.ts';
 
 describe('the cancellable client on PostgreSQL', () => {
@@ -97,26 +100,27 @@ describe('the cancellable client on PostgreSQL', () => {
     }
   });
 
-  it('marks a read-write connection that met 25006 as lost, and its release keeps it out of the pool', async () => {
-    const client = await pool.connect();
-    const before = await pidOf(client);
-    await client.query('SET default_transaction_read_only = on');
-    await expect(client.query('CREATE TEMP TABLE refused (n int)')).rejects.toMatchObject({ code: '25006' });
-    expect((client as unknown as Record<symbol, boolean>)[lostPrimary]).toBe(true);
-    client.release(); // what gatedPool.ts does with the mark
-    const next = await pool.connect();
+  it("marks a read-write connection that met 25006 as lost, and the gated pool's release keeps it out of the pool", async () => {
+    const gate = readinessGate({ name: 'primary', probe: async () => undefined, intervalMs: 1_000 });
+    const gated = new GatedPool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }, gate);
+    const connectGated = () => gated.connect() as unknown as Promise<pg.PoolClient>; // typed `never` by the override
     try {
-      // gatedPool's release passes an error for a marked client: here the test passes it itself.
-      expect(await pidOf(next)).toBe(before);
+      const client = await connectGated();
+      const before = await pidOf(client);
+      await client.query('SET default_transaction_read_only = on');
+      await expect(client.query('CREATE TEMP TABLE refused (n int)')).rejects.toMatchObject({ code: '25006' });
+      client.release(); // no error given: the mark alone discards it
+      expect((client as unknown as Record<symbol, boolean>)[lostPrimary]).toBe(true);
+      const fresh = await connectGated();
+      try {
+        expect(await pidOf(fresh)).not.toBe(before);
+        expect((fresh as unknown as Record<symbol, boolean>)[lostPrimary]).toBe(false);
+      } finally {
+        fresh.release();
+      }
     } finally {
-      next.release(new Error('discard'));
-    }
-    const fresh = await pool.connect();
-    try {
-      expect(await pidOf(fresh)).not.toBe(before);
-      expect((fresh as unknown as Record<symbol, boolean>)[lostPrimary]).toBe(false);
-    } finally {
-      fresh.release();
+      await gated.end();
+      gate.stop();
     }
   });
 
