@@ -1,21 +1,17 @@
 /**
  * The cancellable client and pool against a real PostgreSQL (adr/0006, adr/0019,
  * adr/0026): a fired signal cancels its own request's statement at the database and never
- * another request's that reuses the connection; a 25006 on a read-write connection marks
- * it lost, and its release keeps it out of the pool; a COMMIT notes its backend on the
- * transaction attempt.
+ * another request's that reuses the connection, nor one whose connection already ended;
+ * a COMMIT notes its backend on the transaction attempt. (The 25006 mark: gatedPool.pg.test.ts.)
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { startTcpProxy } from '@tidewater/test-support/tcpProxy';
 import { inRequest } from '../../../test/support/inRequest.ts';
 import { runAttempt } from '../retry/index.ts';
 import { runWithContext } from '../../request/requestContext.ts';
-import { GatedPool } from '../connections/gatedPool.ts';
-import { readinessGate } from '../connections/readinessGate.ts';
-import { CancellableClient, CancellablePool, lostPrimary } from './index.ts';
+import { CancellableClient, CancellablePool } from './index.ts';
 
 describe('the cancellable client on PostgreSQL', () => {
   let cluster: PgCluster;
@@ -97,30 +93,6 @@ describe('the cancellable client on PostgreSQL', () => {
     } finally {
       await viaProxy.end();
       await proxy.close();
-    }
-  });
-
-  it("marks a read-write connection that met 25006 as lost, and the gated pool's release keeps it out of the pool", async () => {
-    const gate = readinessGate({ name: 'primary', probe: async () => undefined, intervalMs: 1_000 });
-    const gated = new GatedPool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }, gate);
-    const connectGated = () => gated.connect() as unknown as Promise<pg.PoolClient>; // typed `never` by the override
-    try {
-      const client = await connectGated();
-      const before = await pidOf(client);
-      await client.query('SET default_transaction_read_only = on');
-      await expect(client.query('CREATE TEMP TABLE refused (n int)')).rejects.toMatchObject({ code: '25006' });
-      client.release(); // no error given: the mark alone discards it
-      expect((client as unknown as Record<symbol, boolean>)[lostPrimary]).toBe(true);
-      const fresh = await connectGated();
-      try {
-        expect(await pidOf(fresh)).not.toBe(before);
-        expect((fresh as unknown as Record<symbol, boolean>)[lostPrimary]).toBe(false);
-      } finally {
-        fresh.release();
-      }
-    } finally {
-      await gated.end();
-      gate.stop();
     }
   });
 

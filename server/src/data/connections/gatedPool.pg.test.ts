@@ -1,0 +1,49 @@
+/**
+ * The gated pool against a real PostgreSQL (adr/0019): a read-write connection that met
+ * 25006 is marked lost by the cancellable client, and the gated pool's release keeps it
+ * out of the pool, so the rerun logs in afresh.
+ */
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { CancellableClient, lostPrimary } from '../commitGate/index.ts';
+import { GatedPool } from './gatedPool.ts';
+import { readinessGate } from './readinessGate.ts';
+
+describe('the gated pool on PostgreSQL', () => {
+  let cluster: PgCluster;
+
+  beforeAll(async () => {
+    cluster = await startPrimary();
+  });
+  afterAll(async () => {
+    await cluster?.destroy();
+  });
+
+  const pidOf = async (client: pg.PoolClient) => (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+
+  it("marks a read-write connection that met 25006 as lost, and the gated pool's release keeps it out of the pool", async () => {
+    const gate = readinessGate({ name: 'primary', probe: async () => undefined, intervalMs: 1_000 });
+    const gated = new GatedPool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }, gate);
+    const connectGated = () => gated.connect() as unknown as Promise<pg.PoolClient>; // typed `never` by the override
+    try {
+      const client = await connectGated();
+      const before = await pidOf(client);
+      await client.query('SET default_transaction_read_only = on');
+      await expect(client.query('CREATE TEMP TABLE refused (n int)')).rejects.toMatchObject({ code: '25006' });
+      client.release(); // no error given: the mark alone discards it
+      expect((client as unknown as Record<symbol, boolean>)[lostPrimary]).toBe(true);
+      const fresh = await connectGated();
+      try {
+        expect(await pidOf(fresh)).not.toBe(before);
+        expect((fresh as unknown as Record<symbol, boolean>)[lostPrimary]).toBe(false);
+      } finally {
+        fresh.release();
+      }
+    } finally {
+      await gated.end();
+      gate.stop();
+    }
+  });
+
+});
