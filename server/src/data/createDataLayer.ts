@@ -8,11 +8,11 @@ import type { Logger } from 'pino';
 import { resilienceOff, type ServerConfig } from '../config.ts';
 import { currentContext } from '../request/requestContext.ts';
 import { ContentionExhausted, retryBudget, none, policyFor, type RetryPolicy, type RetryReason, classify, onReadWritePath, runAttempt, currentTransactionAttempt } from './retry/index.ts';
-import type { DataLayer, ReadConnection, TransactionOptions, Tx } from './dataLayer.ts';
+import type { DataLayer, ReadConnection, StatementCommitOptions, TransactionOptions, Tx } from './dataLayer.ts';
 import { type Database, memoryMarks, type ReadYourWritesStore, watchGates, type ReadinessGate } from './connections/index.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { countLostLockWait, countRead, watchRetryBudget } from '../metrics.ts';
-import { inAdapterTransaction, registerStatements, statementsOn, type Statements } from './statements.ts';
+import { registerStatements, statementsOn, type Statements } from './statements.ts';
 
 /** What the data layer is built from. */
 export interface DataLayerOptions {
@@ -142,12 +142,13 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
   }
 
   /**
-   * The adapter's own transaction, of direct statements only (adr/0022): no interactive
-   * transaction of Prisma's around it. Pool waits are bounded by the pool itself
-   * (connectionTimeoutMillis), hung statements by the request's deadline.
+   * One direct statement that is its own commit (adr/0027): the commit gate sends it alone
+   * on a connection it took, so no BEGIN and no COMMIT round trip. The pool's
+   * `connectionTimeoutMillis` bounds the wait for that connection, and the commit timeout
+   * the statement.
    */
-  function runStatementsInTransaction<T>(fn: (sql: Statements) => Promise<T>, transactionOptions: Omit<TransactionOptions, 'isolationLevel'> = {}): Promise<T> {
-    return transact((answered) => inAdapterTransaction(database.primaryAdapter, async (sql) => answered(await fn(sql))), transactionOptions);
+  function runStatementAsCommit<T>(fn: (sql: Statements) => Promise<T>, options: StatementCommitOptions<T>): Promise<T> {
+    return transact((answered) => fn(justOnce(database.primaryCommitStatements)).then(answered), options, options.landedAnswer);
   }
 
   /**
@@ -155,7 +156,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
    * wait, the look at an unknown commit's outcome, and the rerun of what proved not landed.
    * `open` runs one attempt and hands what it committed to `answered`.
    */
-  async function transact<T>(open: (answered: (value: T) => T) => Promise<T>, transactionOptions: TransactionOptions): Promise<T> {
+  async function transact<T>(open: (answered: (value: T) => T) => Promise<T>, transactionOptions: TransactionOptions, landedAnswer?: () => T): Promise<T> {
     const { contentionAttempts, verifyCommitted, label } = transactionOptions;
     let lostLocks = 0;
     let commitStarted = false;
@@ -186,14 +187,16 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
             if (lostLocks >= contentionAttempts) throw new ContentionExhausted(contentionAttempts, error);
             continue;
           }
-          // fn answered in this attempt (TypeScript cannot see the callback's assignment).
+          // fn answered in this attempt (TypeScript cannot see the callback's assignment); a
+          // statement that is its own commit did not, and the look reads its answer back.
           const answered = last.answer as { value: T } | undefined;
-          if (commitStarted && answered && verifyCommitted && !classification?.confirmedNotApplied) {
+          const landedValue = answered ? () => answered.value : landedAnswer;
+          if (commitStarted && landedValue && verifyCommitted && !classification?.confirmedNotApplied) {
             // The COMMIT was sent and its answer lost: ask before anything runs again.
             if (await verifyCommitted({ ...(attempt.commitBackend === undefined ? {} : { backendPid: attempt.commitBackend }) })) {
               (context?.log ?? logger).info({ label }, 'a commit whose answer was lost had landed');
               noteWrite();
-              return answered.value;
+              return landedValue();
             }
             // Not visible yet, but the COMMIT has not answered (a paused synchronous standby holds
             // it, adr/0019): it may still land, so the outcome stays unknown (503, applied unknown).
@@ -259,7 +262,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     readDb: () => readConnection().client,
     readConnection,
     runInTransaction,
-    runStatementsInTransaction,
+    runStatementAsCommit,
     read: (fn) => execute(() => onPrimary(() => underSignal(() => fn(prisma))), () => true),
     async write(fn) {
       const result = await execute(() => onPrimary(() => underSignal(() => fn(prisma))));
@@ -276,6 +279,25 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
       context.userId = userId;
       if (!database.hasReplica) return;
       context.readFromPrimaryUntil = await marks.primaryUntil(userId).catch(() => Date.now() + config.readYourWritesMs);
+    },
+  };
+}
+
+/** `sql`, refusing a second statement: each would commit apart (a statement that is its own commit is one). */
+function justOnce(sql: Statements): Statements {
+  let sent = false;
+  const once = () => {
+    if (sent) throw new Error('a statement that is its own commit is one statement: a second would commit apart from it');
+    sent = true;
+  };
+  return {
+    query(strings, ...values) {
+      once();
+      return sql.query(strings, ...values);
+    },
+    execute(strings, ...values) {
+      once();
+      return sql.execute(strings, ...values);
     },
   };
 }

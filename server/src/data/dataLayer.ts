@@ -58,6 +58,17 @@ export interface TransactionOptions {
   contentionAttempts?: number;
 }
 
+/** Options of one statement that is its own commit. */
+export interface StatementCommitOptions<T> extends Omit<TransactionOptions, 'isolationLevel' | 'verifyCommitted'> {
+  /** Required here: a statement's lost answer is settled only by looking. */
+  verifyCommitted: (lost: LostCommit) => Promise<boolean>;
+  /**
+   * After `verifyCommitted` found that a statement whose answer was lost landed: what the
+   * statement answered, as that look read it back.
+   */
+  landedAnswer: () => T;
+}
+
 /** Where a read goes, and what that connection is. */
 export interface ReadConnection {
   readonly client: PrismaClient;
@@ -78,11 +89,13 @@ export interface DataLayer {
   readConnection(): ReadConnection;
   runInTransaction<T>(fn: (tx: Tx) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
-   * `runInTransaction` for a transaction of direct statements only (statements.ts,
-   * adr/0022): the adapter's own transaction, without Prisma's interactive one around it;
-   * the same attempts, commit gate, look at an unknown outcome and retry policy.
+   * One direct statement that is its own commit (adr/0027): sent outside any transaction,
+   * through the commit gate as a COMMIT is (refused once the signal fired, the deadline
+   * disarmed before it is sent, bounded by the commit timeout), under the same attempts,
+   * look at an unknown outcome and retry policy as `runInTransaction`. `fn` sends exactly
+   * one statement; a second is refused.
    */
-  runStatementsInTransaction<T>(fn: (sql: Statements) => Promise<T>, options?: Omit<TransactionOptions, 'isolationLevel'>): Promise<T>;
+  runStatementAsCommit<T>(fn: (sql: Statements) => Promise<T>, options: StatementCommitOptions<T>): Promise<T>;
   read<T>(fn: (db: PrismaClient) => Promise<T>): Promise<T>;
   write<T>(fn: (db: PrismaClient) => Promise<T>): Promise<T>;
   /** Names the signed-in user of the current request and loads their read-your-writes mark. */

@@ -26,6 +26,7 @@ import type {
   SqlQueryable,
 } from '@prisma/driver-adapter-utils';
 import { currentTransactionAttempt } from './retry/index.ts';
+import { isCommittingAdapter } from './commitGate/index.ts';
 
 /** What a placeholder may carry: sent as text (bigint and number too), arrays as lists. */
 type SqlValue = string | number | bigint | boolean | null | readonly string[];
@@ -88,37 +89,25 @@ export function statementsOn(queryable: Pick<SqlQueryable, 'queryRaw' | 'execute
   };
 }
 
+/**
+ * The statements of `adapter` that each commit on their own (adr/0027): one statement,
+ * outside any transaction, sent through the commit gate as its COMMIT would be. Without
+ * the gate (BENCH_RESILIENCE=off) each is a plain statement on the pool, which commits
+ * on its own just the same.
+ */
+export function committingStatementsOn(adapter: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>): Statements {
+  if (!isCommittingAdapter(adapter)) return statementsOn(adapter);
+  return statementsOn({
+    queryRaw: (query) => adapter.queryRawAsCommit(query),
+    executeRaw: async (query) => {
+      throw new Error(`a statement that is its own commit answers its rows: use query, not execute (${query.sql.slice(0, 40)})`);
+    },
+  });
+}
+
 /** A jsonb column as the adapter gave it (text on both adapters), parsed. */
 export function parseJsonColumn<T>(value: unknown): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
-}
-
-/**
- * Runs `fn` in one adapter transaction of `adapter`, without Prisma's interactive
- * transaction around it (adr/0022): for a transaction of direct statements only. COMMIT
- * and ROLLBACK go as Prisma sends them: through `commit()` and `rollback()` when the
- * transaction says so (`usePhantomQuery`, the commit gate's), else as statements before
- * them. A failed COMMIT is the gate's to end (it rolls back or settles the connection),
- * so nothing here rolls back after it.
- */
-export async function inAdapterTransaction<T>(adapter: Pick<SqlDriverAdapter, 'startTransaction'>, fn: (statements: Statements) => Promise<T>): Promise<T> {
-  const transaction = await adapter.startTransaction();
-  const end = async (sql: 'COMMIT' | 'ROLLBACK') => {
-    try {
-      if (!transaction.options.usePhantomQuery) await transaction.executeRaw({ sql, args: [], argTypes: [] });
-    } finally {
-      await (sql === 'COMMIT' ? transaction.commit() : transaction.rollback());
-    }
-  };
-  let value: T;
-  try {
-    value = await fn(statementsOn(transaction));
-  } catch (error) {
-    await end('ROLLBACK').catch(() => {});
-    throw error;
-  }
-  await end('COMMIT');
-  return value;
 }
 
 const registered = new WeakMap<object, Statements>();
@@ -156,6 +145,8 @@ export function noteTransactionsOnAttempts(inner: SqlDriverAdapterFactory): SqlD
     },
     getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
     dispose: () => adapter.dispose(),
+    // The commit gate's statement that is its own commit (adr/0027), where the gate is.
+    ...(isCommittingAdapter(adapter) ? { queryRawAsCommit: (query: SqlQuery) => adapter.queryRawAsCommit(query) } : {}),
   });
   return {
     provider: inner.provider,

@@ -189,6 +189,19 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
       return parseJsonColumn<Body>(rows[0]!.responseBody);
     },
 
+    /**
+     * The answer this request's claim landed with, if it landed: after a statement that was
+     * its own commit lost its answer (adr/0027), the look that settles it and reads it back.
+     * The primary's, like every look at a lost commit.
+     */
+    async landedAnswer<Body>(claim: Claim): Promise<Body | undefined> {
+      const rows = await data.read((db) => db.$queryRaw<{ responseBody: unknown }[]>`
+        SELECT response_body AS "responseBody" FROM idempotency_records
+        WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND landed_at IS NOT NULL AND status = 'Executed'`);
+      const body = rows[0]?.responseBody;
+      return body === undefined || body === null ? undefined : parseJsonColumn<Body>(body);
+    },
+
     /** Deletes a claim whose request failed before any commit (own budget); never throws. */
     async release(claim: Claim): Promise<void> {
       try {

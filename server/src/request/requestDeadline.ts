@@ -30,6 +30,11 @@ export class RequestDeadline {
   private hangUpIgnored = false;
   private clientGone = false;
 
+  /** Milliseconds until the deadline (negative once past); undefined before it is armed. */
+  get remainingMs(): number | undefined {
+    return this.expiresAt === undefined ? undefined : this.expiresAt - Date.now();
+  }
+
   /** True while a commit or a result holds the deadline off. */
   get isDisarmed(): boolean {
     return this.disarmed;

@@ -78,6 +78,12 @@ export class CancellableClient extends pg.Client {
    */
   private statementText = '';
   private statementSignal: AbortSignal | undefined;
+  /**
+   * The SQLSTATE and severity of the error the server sent for the statement last sent, if
+   * any: the commit gate tells from it whether a statement sent as its own commit was
+   * rolled back by its error (commitGate.ts `statementAsCommit`).
+   */
+  statementFailure: { code?: string; severity?: string } | undefined;
 
   constructor(config?: string | CancellablePoolConfig) {
     super(config);
@@ -107,6 +113,8 @@ export class CancellableClient extends pg.Client {
 
   /** A read-write statement refused with 25006: this server is not the primary any more; forget it and never pool this connection again. */
   private noteFailure(error: unknown): void {
+    const { code, severity } = error as { code?: string; severity?: string };
+    this.statementFailure = { code, severity };
     if (this.sessionReadOnly || !isReadOnlyRefusal(error)) return;
     this[lostPrimary] = true;
     if (this.selector && this.connectedTo) this.selector.forget(this.connectedTo);
@@ -124,6 +132,7 @@ export class CancellableClient extends pg.Client {
     const text = typeof first === 'string' ? first : (first?.text ?? '');
     this.statementText = text;
     this.statementSignal = context?.signal;
+    this.statementFailure = undefined;
     // A COMMIT notes the backend it goes to, for the look at its outcome should its answer be lost.
     if (isCommit.test(text)) noteCommitBackend(this);
     else if (context && !context.signal.aborted) requestClients(context).add(this);
@@ -138,6 +147,16 @@ export class CancellableClient extends pg.Client {
     if (!busy || this.statementSignal !== context.signal || neverCancelled.test(this.statementText)) return;
     context.log.info({ processId: (this as unknown as { processID: number }).processID }, 'cancelling a statement at the database');
     sendCancelRequest(this);
+  }
+
+  /**
+   * Cancels the statement in flight, if any, whatever it is: for a statement that is its own
+   * commit (commitGate.ts), whose cancel ends it rolled back unless it was already committing.
+   */
+  cancelInFlight(): boolean {
+    if ((this as unknown as { _getActiveQuery(): unknown })._getActiveQuery() == null) return false;
+    sendCancelRequest(this);
+    return true;
   }
 }
 

@@ -139,4 +139,89 @@ describe('the commit gate on PostgreSQL', () => {
       await observer.end();
     }
   });
+
+  describe('a statement that is its own commit (adr/0027)', () => {
+    /** Inserts user `id` in one statement that first sleeps `sleepS` seconds: its own commit. */
+    const insertAlone = (id: string, sleepS = 0) =>
+      data.runStatementAsCommit(
+        (sql) => sql.query<{ id: string }>`
+          WITH slept AS (SELECT pg_sleep(${sleepS}::float8))
+          INSERT INTO users (id, email, display_name, handle, password_hash, pin_hash)
+          SELECT ${id}::uuid, ${id} || '@example.com', 'Gate', replace(left(${id}, 20), '-', '_'), 'x', 'y' FROM slept
+          RETURNING id::text`,
+        { verifyCommitted: async () => exists(id), landedAnswer: () => [{ id }] },
+      );
+
+    it('commits on its answer, with no transaction around it', async () => {
+      const id = randomUUID();
+      const { rows, commitStarted } = await inRequest(async (context) => ({ rows: await insertAlone(id), commitStarted: context.commitStarted }), { deadlineMs: 2_000 });
+      expect(rows).toEqual([{ id }]);
+      expect(commitStarted).toBe(true);
+      expect(await exists(id)).toBe(true);
+    });
+
+    it('is refused once the deadline fired, and nothing lands', async () => {
+      const id = randomUUID();
+      const outcome = await inRequest(async () => {
+        await sleep(200);
+        return insertAlone(id).then(() => 'committed', (error: unknown) => error);
+      }, { deadlineMs: 100 });
+      expect(isDeadlineExceeded(outcome)).toBe(true);
+      expect(await exists(id)).toBe(false);
+    });
+
+    it('is cancelled at the database at the deadline, rolls back, and the request hears its deadline with no commit started', async () => {
+      const id = randomUUID();
+      const started = Date.now();
+      const { outcome, commitStarted } = await inRequest(async (context) => {
+        const outcome = await insertAlone(id, 3).then(() => 'committed', (error: unknown) => error);
+        return { outcome, commitStarted: context.commitStarted };
+      }, { deadlineMs: 300 });
+      expect(isDeadlineExceeded(outcome)).toBe(true);
+      expect(commitStarted).toBeFalsy(); // so a 503 may say applied: false
+      expect(Date.now() - started).toBeLessThan(2_500);
+      expect(await exists(id)).toBe(false);
+    });
+
+    it('refuses a second statement: each would commit apart', async () => {
+      const outcome = await inRequest(
+        () =>
+          data.runStatementAsCommit(
+            async (sql) => {
+              await sql.query`SELECT 1`;
+              return sql.query`SELECT 2`;
+            },
+            { verifyCommitted: async () => false, landedAnswer: () => [] },
+          ).then(() => 'ran', (error: unknown) => error),
+        { deadlineMs: 2_000 },
+      );
+      expect(String(outcome)).toMatch(/one statement/);
+    });
+
+    it('counts a lost lock wait as contention, never as a commit whose outcome is unknown', async () => {
+      const id = randomUUID();
+      await insertAlone(id);
+      const holder = new pg.Client({ connectionString: cluster.urlFor('tidewater') });
+      await holder.connect();
+      try {
+        await holder.query('BEGIN');
+        await holder.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [id]);
+        const outcome = await inRequest(
+          () =>
+            data.runStatementAsCommit(
+              (sql) => sql.query`
+                UPDATE users SET display_name = 'Locked'
+                FROM (SELECT set_config('lock_timeout', '100ms', true)) AS bound
+                WHERE id = ${id}::uuid RETURNING id::text`,
+              { contentionAttempts: 2, verifyCommitted: async () => false, landedAnswer: () => [] },
+            ).then(() => 'updated', (error: unknown) => error),
+          { deadlineMs: 5_000 },
+        );
+        expect(outcome).toMatchObject({ name: 'ContentionExhausted', attempts: 2 });
+      } finally {
+        await holder.query('ROLLBACK');
+        await holder.end();
+      }
+    });
+  });
 });

@@ -15,10 +15,12 @@
  * releases the connection). The gate therefore reports `usePhantomQuery: true` and sends
  * COMMIT itself from its own `commit()`. PGlite's adapter already commits in `commit()`.
  */
+import pg from 'pg';
 import type {
   SqlDriverAdapter,
   SqlDriverAdapterFactory,
   SqlQuery,
+  SqlResultSet,
   Transaction,
 } from '@prisma/driver-adapter-utils';
 import { currentContext } from '../../request/requestContext.ts';
@@ -29,6 +31,8 @@ import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts'
 export interface CommitGateOptions {
   /** Bounds each COMMIT and ROLLBACK round trip (the config's DB_CONNECT_TIMEOUT_MS). */
   commitTimeoutMs: number;
+  /** How long a statement that is its own commit may take to answer once cancelled at the deadline (the chain's cancelAcknowledgeMs). */
+  cancelAcknowledgeMs: number;
   /** Test seam: runs just before COMMIT is sent (a slow or failing commit can be injected here). */
   beforeCommitSent?: () => Promise<void>;
 }
@@ -37,7 +41,7 @@ export interface CommitGateOptions {
 export class CommitOutcomeUnknown extends Error {
   readonly code = 'COMMIT_OUTCOME_UNKNOWN';
   constructor(timeoutMs: number) {
-    super(`COMMIT did not answer within ${timeoutMs} ms; its outcome is unknown`);
+    super(`the commit did not answer within ${timeoutMs} ms; its outcome is unknown`);
     this.name = 'CommitOutcomeUnknown';
   }
 }
@@ -70,14 +74,14 @@ function guardedStatements(inner: Pick<Transaction, 'queryRaw' | 'executeRaw'>):
  * Runs `work`, failing after `ms`; `settled` always learns the real outcome later. One
  * promise and one timer per COMMIT: this runs on every money send.
  */
-function bounded(work: Promise<unknown>, ms: number, settled: (error?: unknown) => void): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
+function bounded<T>(work: Promise<T>, ms: number, settled: (error?: unknown) => void): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new CommitOutcomeUnknown(ms)), ms);
     work.then(
-      () => {
+      (value) => {
         clearTimeout(timer);
         settled();
-        resolve();
+        resolve(value);
       },
       (error: unknown) => {
         clearTimeout(timer);
@@ -181,8 +185,138 @@ class GatedTransaction implements Transaction {
   }
 }
 
-function gateAdapter(inner: SqlDriverAdapter, options: CommitGateOptions): SqlDriverAdapter {
+/** An adapter that can also send one statement as its own commit (adr/0027). */
+export interface CommittingAdapter extends SqlDriverAdapter {
+  /**
+   * Sends `query` alone, outside any transaction, so that it commits when it answers: a
+   * COMMIT in all but name, and gated as one (see `statementAsCommit`).
+   */
+  queryRawAsCommit(query: SqlQuery): Promise<SqlResultSet>;
+}
+
+/** Whether `adapter` can send a statement as its own commit (the gate's adapters can). */
+export function isCommittingAdapter(adapter: object): adapter is CommittingAdapter {
+  return typeof (adapter as Partial<CommittingAdapter>).queryRawAsCommit === 'function';
+}
+
+/** The pg pool under adapter-pg's adapter (its `underlyingDriver()`); none on PGlite. */
+function poolOf(inner: SqlDriverAdapter): pg.Pool | undefined {
+  const driver = (inner as { underlyingDriver?: () => unknown }).underlyingDriver?.();
+  return driver instanceof pg.Pool ? driver : undefined;
+}
+
+/** What pg's client of our pool (cancellableClient.ts) says of the last error the server sent it. */
+interface HeardErrors {
+  processID: number | null;
+  /** The SQLSTATE and severity of the server's error for the statement in flight, if any. */
+  readonly statementFailure?: { code?: string; severity?: string } | undefined;
+}
+
+/**
+ * The server answered the statement with an error that ended only the statement: an
+ * autocommit statement that failed so rolled back, and its connection lives on. Not a
+ * connection's end (08, 57P01 to 57P05 or a FATAL), and not an internal error (XX).
+ */
+function rolledBackByItsError(client: HeardErrors): boolean {
+  const failure = client.statementFailure;
+  if (!failure?.code) return false;
+  if (failure.severity === 'FATAL' || failure.severity === 'PANIC') return false;
+  return !/^(08|57P0|XX)/.test(failure.code);
+}
+
+/**
+ * One statement as its own commit (adr/0027). The connection is taken while the deadline
+ * still runs (a pool wait stays bounded by it); then, in one synchronous step, the gate
+ * refuses when the signal fired, else disarms the deadline and marks the attempt's commit
+ * started, and sends the statement. So the request waits for its answer, whatever the
+ * deadline does: there is no answer at the deadline while it may commit.
+ *
+ * The statement keeps the deadline for itself: at that instant the gate cancels it at the
+ * database. Unlike a COMMIT's, that cancel is safe, since PostgreSQL takes it only before
+ * the statement's own commit: the statement then ends rolled back (57014), or it had
+ * committed and answers so. Its answer is awaited `cancelAcknowledgeMs` beyond the deadline
+ * (the commit timeout without one). Its outcome:
+ *
+ * - answered: committed (the attempt's commit is no longer pending);
+ * - answered with an error that ended only the statement (a lost lock wait, a cancel, a
+ *   constraint): rolled back for sure, so the attempt's commit counts as never started,
+ *   and the deadline is re-armed (firing at once when it has passed); the connection goes
+ *   back to the pool;
+ * - anything else (the connection ended, a FATAL, no answer in time): unknown, for the
+ *   data layer's look (`verifyCommitted`); the connection is discarded once the statement
+ *   settles, never handed on mid-statement.
+ */
+async function statementAsCommit(inner: SqlDriverAdapter, query: SqlQuery, options: CommitGateOptions): Promise<SqlResultSet> {
+  refuseAfterSignal();
+  const pool = poolOf(inner);
+  const client = pool ? await pool.connect() : undefined;
+  const context = currentContext();
+  if (context && !context.deadline.disarmForCommit()) {
+    countCommitGateRefusal('commit');
+    client?.release();
+    throw context.signal.reason;
+  }
+  if (context) countCommitGateDisarm();
+  const attempt = currentTransactionAttempt();
+  const commitStartedBefore = context?.commitStarted;
+  const heard = client as unknown as (HeardErrors & { cancelInFlight(): boolean }) | undefined;
+  let sent = false;
+  try {
+    if (options.beforeCommitSent) await options.beforeCommitSent();
+    if (attempt) {
+      attempt.commitStarted = attempt.commitPending = true;
+      if (heard?.processID != null) attempt.commitBackend = heard.processID;
+    }
+    if (context) context.commitStarted = true;
+    // adapter-pg's statement (its argument and row conversions) on the connection taken above.
+    const onConnection: SqlDriverAdapter = client ? Object.create(inner, { client: { value: client } }) : inner;
+    sent = true;
+    const answer = onConnection.queryRaw(query);
+    return await new Promise<SqlResultSet>((resolve, reject) => {
+      // One timer on the common path: the deadline's cancel, then the wait for its acknowledgement.
+      const remainingMs = context?.deadline.remainingMs;
+      const giveUp = (ms: number) => () => reject(new CommitOutcomeUnknown(ms));
+      let timer =
+        remainingMs === undefined
+          ? setTimeout(giveUp(options.commitTimeoutMs), options.commitTimeoutMs)
+          : setTimeout(() => {
+              if (heard?.cancelInFlight()) context?.log.info({ processId: heard.processID }, 'cancelling a statement that is its own commit at the deadline');
+              timer = setTimeout(giveUp(options.cancelAcknowledgeMs), options.cancelAcknowledgeMs);
+            }, Math.max(0, remainingMs));
+      const settled = (error?: unknown) => {
+        clearTimeout(timer);
+        if (attempt) attempt.commitPending = false;
+        client?.release(error === undefined || (heard && rolledBackByItsError(heard)) ? undefined : asError(error));
+      };
+      answer.then(
+        (rows) => {
+          settled();
+          resolve(rows);
+        },
+        (error: unknown) => {
+          settled(error);
+          reject(error);
+        },
+      );
+    });
+  } catch (error) {
+    if (!sent) client?.release();
+    // Its own error rolled it back; so does any error of in-process PGlite, which cannot lose an answer.
+    const rolledBack = !sent || (!(error instanceof CommitOutcomeUnknown) && (!heard || rolledBackByItsError(heard)));
+    if (rolledBack) {
+      if (attempt) attempt.commitStarted = attempt.commitPending = false;
+      if (context) context.commitStarted = commitStartedBefore;
+    }
+    context?.deadline.rearmAfterFailedCommit();
+    throw error;
+  }
+}
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
+
+function gateAdapter(inner: SqlDriverAdapter, options: CommitGateOptions): CommittingAdapter {
   return {
+    queryRawAsCommit: (query) => statementAsCommit(inner, query, options),
     provider: inner.provider,
     adapterName: inner.adapterName,
     ...guardedStatements(inner),

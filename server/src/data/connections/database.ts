@@ -14,7 +14,7 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Logger } from 'pino';
 import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ServerConfig } from '../../config.ts';
@@ -27,7 +27,7 @@ import { pgliteReadOnly } from './pgliteReadOnly.ts';
 import { readinessGate, type ReadinessGate } from './readinessGate.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
 import { watchGate, watchPool } from '../../metrics.ts';
-import { noteTransactionsOnAttempts, preparedNameOf, statementsOn, type Statements } from '../statements.ts';
+import { committingStatementsOn, noteTransactionsOnAttempts, preparedNameOf, statementsOn, type Statements } from '../statements.ts';
 
 /** Which engine is underneath: the retry policy differs (PGlite is never retried). */
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -39,8 +39,8 @@ export interface Database {
   readonly prisma: PrismaClient;
   /** Direct statements on the primary's pool, outside any transaction (statements.ts). */
   readonly primaryStatements: Statements;
-  /** The primary's connected adapter, with every layer under Prisma: its transactions of direct statements only (adr/0022). */
-  readonly primaryAdapter: Pick<SqlDriverAdapter, 'startTransaction'>;
+  /** Direct statements on the primary that each commit on their own, through the commit gate (adr/0027). */
+  readonly primaryCommitStatements: Statements;
   /** Read-only: the replica (falling back to the primary when configured), else `primaryReadOnlyPrisma`. */
   readonly readOnlyPrisma: PrismaClient;
   /** Read-only on the primary: fresh reads that can never write (read-your-writes). */
@@ -67,6 +67,7 @@ export type DatabaseConfig = Pick<
   | 'dbPoolMax'
   | 'dbPoolWaitMs'
   | 'dbConnectTimeoutMs'
+  | 'cancelAcknowledgeMs'
   | 'dbStatementTimeoutMs'
   | 'requestDeadlineMs'
   | 'dbReadinessProbeMs'
@@ -136,7 +137,7 @@ async function probeLogin(servers: Servers, connectTimeoutMs: number): Promise<v
 export interface OpenOptions {
   logger?: Logger;
   /** Test seams of the commit gate; its timeout is always the config's connect timeout. */
-  commitGate?: Omit<CommitGateOptions, 'commitTimeoutMs'>;
+  commitGate?: Omit<CommitGateOptions, 'commitTimeoutMs' | 'cancelAcknowledgeMs'>;
 }
 
 /** The small read-only pool on the primary: reads are cheap, and its logins count against the primary's limit. */
@@ -146,7 +147,7 @@ const primaryReadOnlyPoolMax = (config: DatabaseConfig) => Math.max(2, Math.floo
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   // BENCH_RESILIENCE=off (bench only, adr/0015): no commit gate.
   const gate = (factory: SqlDriverAdapterFactory) =>
-    config.benchResilience === 'off' ? factory : withCommitGate(factory, { ...options.commitGate, commitTimeoutMs: config.dbConnectTimeoutMs });
+    config.benchResilience === 'off' ? factory : withCommitGate(factory, { ...options.commitGate, commitTimeoutMs: config.dbConnectTimeoutMs, cancelAcknowledgeMs: config.cancelAcknowledgeMs });
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config, gate, options.logger);
 
   if (config.dataDir !== 'memory://') mkdirSync(config.dataDir, { recursive: true });
@@ -160,7 +161,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     kind: 'pglite',
     prisma,
     primaryStatements: statementsOn(connected),
-    primaryAdapter: connected,
+    primaryCommitStatements: committingStatementsOn(connected),
     readOnlyPrisma,
     primaryReadOnlyPrisma: readOnlyPrisma,
     hasReplica: false,
@@ -227,7 +228,7 @@ async function openPostgres(
     kind: 'postgres',
     prisma,
     primaryStatements: statementsOn(connected),
-    primaryAdapter: connected,
+    primaryCommitStatements: committingStatementsOn(connected),
     readOnlyPrisma,
     primaryReadOnlyPrisma,
     hasReplica: replicaPool !== undefined,

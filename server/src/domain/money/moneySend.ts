@@ -28,9 +28,11 @@ interface Look {
 export interface AtOnce<Body> {
   /** The rows as the statement locked them, before its write: what `check` looks at. */
   readonly accounts: AccountsById;
-  /** True when the statement posted the money (the database's own checks allowed it). */
+  /** True when the statement posted the money (the database's own checks allowed it, and the claim was this request's). */
   readonly moved: boolean;
-  /** The answer it landed with the claim; undefined when the claim was no longer this request's. */
+  /** True when the claim was still this request's as the statement locked it. */
+  readonly owned: boolean;
+  /** The answer it landed with the claim, when it moved. */
   readonly body: Body | undefined;
 }
 
@@ -57,14 +59,14 @@ interface SteppedSend<Plan, Body> extends SendSteps<Plan> {
   readonly atOnce?: undefined;
 }
 
-/** A send whose attempt locks, saves and lands in one statement (adr/0022). */
+/** A send whose attempt locks, saves and lands in one statement, its own commit (adr/0022, adr/0027). */
 interface OneStatementSend<Plan, Body> extends SendSteps<Plan> {
   /**
-   * The lock, the save and the landing in one statement, so the account is locked for no
-   * round trip of the API's. It runs in a transaction of direct statements only (`sql`).
-   * `check` still decides, on the rows as the statement locked them; a refusal rolls the
-   * write back. Its look's `query` is then a fresh read, outside the transaction: such a
-   * send's `check` asks nothing that needs it.
+   * The lock, the save and the landing in one statement that is its own commit (adr/0027),
+   * so the account is locked for no round trip of the API's. It posts only what the
+   * database's own checks allow, and only while the claim is this request's: `check` then
+   * words a refusal on the rows as the statement locked them. Its look's `query` is a fresh
+   * read: such a send's `check` asks nothing that needs a transaction.
    */
   atOnce(sql: Statements, plan: Plan, claim: Claim, lockWaitMs: number): Promise<AtOnce<Body>>;
 }

@@ -40,16 +40,16 @@ export async function postOwnMovement(
 }
 
 /**
- * A deposit's whole attempt in ONE statement (adr/0022): lock the account (its lock wait
- * bounded by `lockWaitMs`), post the movement with its audit row, whose link the
- * statement computes from the head it just locked (auditChain.ts `contentAroundLink`),
- * and land the claim with its answer, as idempotency.ts `land` does: only while this
- * request still owns the claim. So the account stays locked for no round trip of ours,
- * only until the COMMIT right behind this statement.
+ * A deposit's whole attempt in ONE statement (adr/0022), which is its own commit
+ * (adr/0027): lock the claim, then the account (each lock wait bounded by `lockWaitMs`),
+ * post the movement with its audit row, whose link the statement computes from the head it
+ * just locked (auditChain.ts `contentAroundLink`), and land the claim with its answer, as
+ * idempotency.ts `land` does. So the account stays locked for no round trip at all.
  *
- * The statement writes only what the database's own checks allow (the customer's open
- * account, a balance within 0 and the ceiling); the send's `check` then decides on the
- * row as it was locked, and a refusal rolls the write back.
+ * It posts only what the database's own checks allow (the customer's open account, a
+ * balance within 0 and the ceiling: the deposit's `check`, which words a refusal), and only
+ * while the claim it locked is still this request's: a late or repeated send of it can
+ * never post twice, nor after its claim was released or taken over.
  */
 export async function depositAtOnce(
   sql: Statements,
@@ -69,16 +69,23 @@ export async function depositAtOnce(
     id: entryId, accountId, kind: 'deposit', amountMinor: amount, balanceAfterMinor: 0n, description,
     counterparty: null, idempotencyKey: claim.key, transferId: null, createdAt: new Date(0),
   });
-  const rows = await sql.query<AccountRow & { moved: boolean; responseBody: unknown }>`
-    WITH locked AS (
+  const rows = await sql.query<AccountRow & { moved: boolean; owned: boolean; responseBody: unknown }>`
+    WITH bound AS (
+      SELECT set_config('lock_timeout', ${lockWait(lockWaitMs)}, true)
+    ), claimed AS (
+      SELECT r.id FROM bound, idempotency_records r
+      WHERE r.id = ${claim.id}::uuid AND r.owner_token = ${claim.ownerToken}::uuid AND r.status = 'Processing' AND r.landed_at IS NULL
+      FOR UPDATE OF r
+    ), locked AS (
       SELECT a.id, a.user_id, a.name, a.status, a.balance_minor, a.audit_seq, a.audit_hash
-      FROM (SELECT set_config('lock_timeout', ${lockWait(lockWaitMs)}, true)) AS bound, accounts a
+      FROM bound, accounts a
       WHERE a.id = ${accountId}::uuid
       FOR UPDATE OF a
     ), next AS (
       SELECT id, balance_minor + ${amount}::bigint AS balance_after, audit_seq + 1 AS seq, audit_hash AS prev_hash
       FROM locked
       WHERE user_id = ${claim.userId}::uuid AND status = 'open' AND balance_minor + ${amount}::bigint BETWEEN 0 AND ${MAX_BALANCE_MINOR}::bigint
+        AND EXISTS (SELECT 1 FROM claimed)
     ), linked AS (
       SELECT next.*, encode(sha256(convert_to(
         prev_hash || chr(10) || ${around.before}::text || balance_after::text || ${around.between}::text || seq::text || ${around.after}::text, 'UTF8')), 'hex') AS hash
@@ -108,12 +115,13 @@ export async function depositAtOnce(
     )
     SELECT l.id::text AS id, l.user_id::text AS "userId", l.name, l.status, l.balance_minor::text AS "balanceMinor",
            l.audit_seq AS "auditSeq", l.audit_hash AS "auditHash",
-           EXISTS (SELECT 1 FROM entry) AS moved, (SELECT response_body FROM landed) AS "responseBody"
+           EXISTS (SELECT 1 FROM entry) AS moved, EXISTS (SELECT 1 FROM claimed) AS owned, (SELECT response_body FROM landed) AS "responseBody"
     FROM locked l`;
   const row = rows[0];
   return {
     accounts: byId(rows),
     moved: row?.moved === true,
+    owned: row?.owned === true,
     body: row?.responseBody === null || row?.responseBody === undefined ? undefined : parseJsonColumn<Transaction>(row.responseBody),
   };
 }

@@ -7,7 +7,8 @@
  *    waits: lock the customer (when the send counts a ceiling) and the accounts in id
  *    order, each statement bounding its own lock waits, `check`, `save`, then land the claim with its answer (one
  *    statement, adr/0016). A send with `atOnce` (a deposit) does the lock, the save and the
- *    landing in one statement and `check`s the rows it locked after it (adr/0022). An
+ *    landing in one statement that is its own commit, and `check` words a refusal on the
+ *    rows it locked (adr/0022, adr/0027). An
  *    unknown commit outcome is settled by looking for the request's own audit row
  *    (auditedSave.ts);
  * 4. when every attempt lost its locks: `check` again on fresh rows, then the
@@ -26,13 +27,13 @@ import type { OperationId } from '@tidewater/spec/operations';
 import type { OperationInput } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
 import { noteUnavailableCause } from '../../metrics.ts';
-import { lookForOwnAuditRow } from '../auditedSave.ts';
+import { lookForOwnAuditRow, verifyBy } from '../auditedSave.ts';
 import { claimedRequests } from '../claimedRequest.ts';
 import { ClaimTakenOver, hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from '../idempotency.ts';
 import { lockAccounts, lockCustomer, readAccounts } from './accountRows.ts';
 import { accountTurns } from './accountTurns.ts';
 import { NoTurnInTime, type ReleaseTurn } from '../turns.ts';
-import type { MoneySend, MoneySendFactory } from './moneySend.ts';
+import type { AtOnce, MoneySend, MoneySendFactory } from './moneySend.ts';
 
 /** Every attempt lost its locks and nothing an attempt looks at refused: busy. */
 class AccountBusy extends Error {
@@ -83,6 +84,25 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     throw new AccountBusy(attempts);
   }
 
+  /**
+   * What a one-statement send's committed statement means (adr/0022, adr/0027). It posted
+   * only what the database's own checks allowed, and only while the claim was this
+   * request's: posted, it is the answer. Else `check` words the refusal; a claim taken over
+   * is a 500; and a statement that refused what `check` allows is a bug.
+   */
+  async function afterOneStatement<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, claim: Claim, done: AtOnce<Body>): Promise<Body> {
+    const look: Parameters<typeof send.check>[1] = { accounts: done.accounts, query: (fn) => data.read(fn) };
+    if (done.moved && done.body !== undefined) {
+      // Committed already: a `check` that refuses now cannot take it back, only say that the two rules differ.
+      if (done.accounts.size > 0) await send.check(plan, look).catch((error: unknown) =>
+        currentContext()?.log.error({ err: error, label: send.label }, 'the statement posted a send that check refuses: their rules differ'));
+      return done.body;
+    }
+    await send.check(plan, look);
+    if (!done.owned) throw new ClaimTakenOver(claim.key);
+    throw new Error(`${send.label}: the statement refused a send its check allows`);
+  }
+
   async function moveMoneyInTurn<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, claim: Claim, accountIds: string[], attempts: number): Promise<Body> {
     const options = {
       label: send.label,
@@ -92,14 +112,15 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     try {
       if (send.atOnce) {
         const oneStatement = send;
-        return await data.runStatementsInTransaction(async (sql) => {
-          // Lock, save and land in one statement (adr/0022); `check` decides on the rows as locked, and a refusal rolls it back.
-          const done = await oneStatement.atOnce(sql, plan, claim, config.accountLockWaitMs);
-          await send.check(plan, { accounts: done.accounts, query: (fn) => data.read(fn) });
-          if (!done.moved) throw new Error(`${send.label}: the statement refused a send its check allows`);
-          if (done.body === undefined) throw new ClaimTakenOver(claim.key);
-          return done.body;
-        }, options);
+        // Its one statement is its own commit (adr/0027): a lost answer is settled by looking for the landed claim, which reads the answer back.
+        let landedBody: Body | undefined;
+        const done = await data.runStatementAsCommit((sql) => oneStatement.atOnce(sql, plan, claim, config.accountLockWaitMs), {
+          label: send.label,
+          contentionAttempts: attempts,
+          verifyCommitted: verifyBy(data, async () => (landedBody = await records.landedAnswer<Body>(claim)) !== undefined, config.idempotencyStoreBudgetMs),
+          landedAnswer: () => ({ accounts: new Map(), moved: true, owned: true, body: landedBody }),
+        });
+        return await afterOneStatement(send, plan, claim, done);
       }
       return await data.runInTransaction(
         async (tx) => {
