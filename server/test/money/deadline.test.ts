@@ -1,15 +1,18 @@
 /**
- * A money send the deadline cuts short: it owns its claim and no commit started, so the
- * 503 the router answers at the deadline says `applied: false`, and the claim is released
- * behind it so the same key can be sent again. (The send waits for an account row lock that
- * another connection holds, and then the database hangs: only the deadline can answer.)
+ * A money send the deadline cuts short. A transfer owns its claim and no commit started,
+ * so the 503 the router answers at the deadline says `applied: false`, and the claim is
+ * released behind it so the same key can be sent again. (The send waits for an account row
+ * lock that another connection holds, and then the database hangs: only the deadline can
+ * answer.) A deposit's one statement is its own commit (adr/0027): ended at the database
+ * while the database answers, it says `applied: false` too; under a hung database, only
+ * its answer could tell, so the 503 says nothing of `applied`, and nothing moved.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import type { PgCluster } from '@tidewater/test-support/pgCluster';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
-import { holdingAccount, untilKeyReleased, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
+import { holdingAccount, keyState, untilKeyReleased, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 import { shortDeadlineEnv } from '../support/shortDeadline.ts';
 
 
@@ -20,22 +23,29 @@ describe('a money send at its deadline', () => {
   let api: ApiProcess;
   let b: Bank;
   let ada: Customer;
+  let grace: Customer;
 
   beforeAll(async () => {
     setup = await bankOnPostgres({
       env: shortDeadlineEnv,
     });
     ({ cluster, url, api, bank: b } = setup);
-    ada = await b.signUp();
+    [ada, grace] = await Promise.all([b.signUp(), b.signUp()]);
+    await b.deposit(ada, ada.accountId, 10_000);
   });
   afterAll(() => setup?.stop());
 
-  it('answers 503 with applied: false, and the key works again', async () => {
+  /** Whether the API logged `reply`'s failure with `reason`. */
+  const answeredBy = (reply: { body: { traceId: string } }, reason: string) =>
+    api.logLines.some((line) => line.includes(reply.body.traceId) && line.includes('"msg":"request failed"') && line.includes(reason));
+
+  it("answers 503 with applied: false, and the key works again, when a transfer's transaction waits for a lock and the database hangs", async () => {
     const key = newKey();
     const started = Date.now();
-    // The deposit owns its claim and waits for our lock; then the database hangs.
+    const transfer = () => b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 700 }, key);
+    // The transfer owns its claim and waits for our lock inside its transaction; then the database hangs.
     const reply = await holdingAccount(url, ada.accountId, async () => {
-      const pending = b.deposit(ada, ada.accountId, 700, key);
+      const pending = transfer();
       await untilSomeoneWaitsForALock(url);
       await cluster.pause();
       try {
@@ -45,14 +55,51 @@ describe('a money send at its deadline', () => {
       }
     });
     const elapsed = Date.now() - started;
-    const answeredBy = api.logLines.filter((line) => line.includes(reply.body.traceId) && line.includes('"msg":"request failed"'));
-    expect(answeredBy.some((line) => line.includes('DeadlineExceeded'))).toBe(true);
+    expect(answeredBy(reply, 'DeadlineExceeded')).toBe(true);
     expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
     expect(reply.body).toMatchObject({ applied: false, retryAfterSeconds: 10 });
     expect(elapsed).toBeGreaterThanOrEqual(1_400);
     expect(elapsed).toBeLessThan(1_500 + 2_000);
     // The claim is released behind the answer (the abandoned work ends at the statement timeout).
     expect(await untilKeyReleased(url, key)).toEqual({ ledger: [], records: [] });
+    expect((await transfer()).status).toBe(201);
+  });
+
+  it("ends a deposit's statement that waits for a lock longer than its request may: 503 with applied: false, and the key works again", async () => {
+    // The deposit's one statement is its own commit (adr/0027): no answer may come while it could
+    // commit, so it is ended at the database (here by the statement timeout, 1 s, before the 1.5 s
+    // deadline; commitGate.pg.test.ts has the deadline's own cancel), which rolls it back.
+    const key = newKey();
+    const started = Date.now();
+    const reply = await holdingAccount(url, ada.accountId, () => b.deposit(ada, ada.accountId, 700, key));
+    const elapsed = Date.now() - started;
+    expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect(reply.body).toMatchObject({ applied: false });
+    expect(elapsed).toBeGreaterThanOrEqual(900);
+    expect(elapsed).toBeLessThan(1_500 + 2_000);
+    expect(await untilKeyReleased(url, key)).toEqual({ ledger: [], records: [] });
     expect((await b.deposit(ada, ada.accountId, 700, key)).status).toBe(201);
   });
+
+  it("says nothing of applied when the database hangs under a deposit's statement, and nothing moved", async () => {
+    // Once the statement left, only its answer can say whether it committed; a hung database gives
+    // none within the deadline and the cancel's acknowledgement (5 s), nor to the look (3 s).
+    const key = newKey();
+    const balance = await b.balance(ada, ada.accountId);
+    const reply = await holdingAccount(url, ada.accountId, async () => {
+      const pending = b.deposit(ada, ada.accountId, 800, key);
+      await untilSomeoneWaitsForALock(url);
+      await cluster.pause();
+      try {
+        return await pending;
+      } finally {
+        await cluster.resume();
+      }
+    });
+    expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
+    expect(reply.body).not.toHaveProperty('applied');
+    // Resumed, the database takes the cancel: the statement rolled back, and moved nothing.
+    expect((await keyState(url, key)).ledger).toEqual([]);
+    expect(await b.balance(ada, ada.accountId)).toBe(balance);
+  }, 30_000);
 });

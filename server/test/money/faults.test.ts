@@ -1,10 +1,11 @@
 /**
  * Faults between the API and PostgreSQL, injected by the TCP fault proxy (test-support's tcpProxy.ts), around a
- * money send's COMMIT and BEGIN:
+ * money send's commit, in both its forms (a transfer's COMMIT, a deposit's one statement
+ * that is its own commit, adr/0027), and before it:
  *
- * - a COMMIT that landed but whose answer was lost is found through the request's own
- *   audit row (verifyCommitted) and is not applied twice: the client gets its 201;
- * - a COMMIT that never reached the database is found missing and the send runs again,
+ * - a commit that landed but whose answer was lost is found through the request's own
+ *   rows (verifyCommitted) and is not applied twice: the client gets its 201;
+ * - a commit that never reached the database is found missing and the send runs again,
  *   once;
  * - an outage before any commit answers 503 with applied: false and frees the key;
  * - an outage after the commit started says nothing of applied; the answer committed
@@ -17,7 +18,7 @@ import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/ban
 import { call } from '@tidewater/test-support/httpClient';
 import type { PgCluster } from '@tidewater/test-support/pgCluster';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
-import { keyState, query, runAuditVerify } from '@tidewater/test-support/bankDatabase';
+import { keyState, query, runAuditVerify, untilKeyReleased } from '@tidewater/test-support/bankDatabase';
 import type { TcpProxy } from '@tidewater/test-support/tcpProxy';
 
 describe('a money send across a faulty network to PostgreSQL', () => {
@@ -36,7 +37,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     ({ cluster, url, api, bank: b } = setup);
     proxy = setup.proxy!;
     [ada, grace] = await Promise.all([b.signUp(), b.signUp()]);
-    await b.deposit(ada, ada.accountId, 10_000);
+    await b.deposit(ada, ada.accountId, 100_000);
   });
   afterEach(() => proxy.disarm());
   afterAll(() => setup?.stop());
@@ -61,58 +62,111 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     }
   }
 
-  it('finds a COMMIT whose answer was lost through its audit row, and does not apply it twice', async () => {
-    const key = newKey();
-    const before = logged('a commit whose answer was lost had landed');
-    const fired = proxy.arm('dropAnswerTo', 'COMMIT');
-    const reply = await b.deposit(ada, ada.accountId, 1_234, key);
-    expect(fired()).toBe(1);
-    expect(reply.status).toBe(201);
-    expect(reply.body).toMatchObject({ amountMinor: 1_234, idempotencyKey: key });
-    expect((await keyState(url, key)).ledger).toEqual([{ account_id: ada.accountId, amount_minor: '1234' }]);
-    expect(logged('a commit whose answer was lost had landed')).toBe(before + 1);
-    expect((await b.deposit(ada, ada.accountId, 1_234, key)).body).toEqual(reply.body);
-  });
+  /**
+   * The two ways a money send commits, each tested against the same faults: a transfer's
+   * transaction ends with COMMIT (adr/0006); a deposit's one statement is its own commit
+   * (adr/0027), found on the wire by its audit payload, which carries the amount.
+   */
+  const commitForms = [
+    {
+      form: "a transfer's COMMIT",
+      commitText: () => 'COMMIT',
+      beforeCommitText: 'BEGIN',
+      lookText: 'FROM audit_rows WHERE request_id',
+      send: (amountMinor: number, key: ReturnType<typeof newKey>) => b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor, description: 'faults' }, key),
+      rows: 1, // the sender's row carries the key
+      moved: (amountMinor: number) => -amountMinor,
+      answers: (amountMinor: number) => ({ amountMinor, fromAccountId: ada.accountId, toHandle: grace.handle }),
+    },
+    {
+      form: "a deposit's one statement",
+      commitText: (amountMinor: number) => `"kind":"deposit","amountMinor":"${amountMinor}"`,
+      beforeCommitText: undefined,
+      lookText: 'SELECT response_body AS "responseBody" FROM idempotency_records',
+      send: (amountMinor: number, key: ReturnType<typeof newKey>) => b.deposit(ada, ada.accountId, amountMinor, key),
+      rows: 1,
+      moved: (amountMinor: number) => amountMinor,
+      answers: (amountMinor: number, key: string) => ({ amountMinor, idempotencyKey: key }),
+    },
+  ] as const;
 
-  it('runs a send again, once, when its COMMIT never reached the database', async () => {
-    const key = newKey();
-    const balance = await b.balance(ada, ada.accountId);
-    const fired = proxy.arm('cutBefore', 'COMMIT');
-    const reply = await b.deposit(ada, ada.accountId, 500, key);
-    expect(fired()).toBe(1);
-    expect(reply.status).toBe(201);
-    expect((await keyState(url, key)).ledger).toHaveLength(1);
-    expect(await b.balance(ada, ada.accountId)).toBe(balance + 500);
-  });
+  describe.each(commitForms)('$form', ({ commitText, beforeCommitText, lookText, send, rows, moved, answers }) => {
+    it('finds a commit whose answer was lost through its own rows, and does not apply it twice', async () => {
+      const key = newKey();
+      const balance = await b.balance(ada, ada.accountId);
+      const before = logged('a commit whose answer was lost had landed');
+      const fired = proxy.arm('dropAnswerTo', commitText(1_234));
+      const reply = await send(1_234, key);
+      expect(fired()).toBe(1);
+      expect(reply.status).toBe(201);
+      expect(reply.body).toMatchObject(answers(1_234, key));
+      expect((await keyState(url, key)).ledger).toHaveLength(rows);
+      expect(await b.balance(ada, ada.accountId)).toBe(balance + moved(1_234));
+      expect(logged('a commit whose answer was lost had landed')).toBe(before + 1);
+      expect(JSON.stringify((await send(1_234, key)).body)).toBe(JSON.stringify(reply.body));
+    });
 
-  it('answers an outage before any commit 503 with applied: false, and frees the key', async () => {
-    const key = newKey();
-    const fired = proxy.arm('cutBefore', 'BEGIN', 2); // the attempt and its one retry
-    const reply = await b.deposit(ada, ada.accountId, 300, key);
-    expect(fired()).toBe(2);
-    expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
-    expect(reply.body).toMatchObject({ applied: false, retryAfterSeconds: 10 });
-    expect(reply.headers.get('retry-after')).toBe('10');
-    expect(await keyState(url, key)).toEqual({ ledger: [], records: [] });
-    expect((await b.deposit(ada, ada.accountId, 300, key)).status).toBe(201);
-  });
+    it('runs a send again, once, when its commit never reached the database', async () => {
+      const key = newKey();
+      const balance = await b.balance(ada, ada.accountId);
+      const fired = proxy.arm('cutBefore', commitText(500));
+      const reply = await send(500, key);
+      expect(fired()).toBe(1);
+      expect(reply.status).toBe(201);
+      expect((await keyState(url, key)).ledger).toHaveLength(rows);
+      expect(await b.balance(ada, ada.accountId)).toBe(balance + moved(500));
+    });
 
-  it('says nothing of applied once a commit started and its outcome stays unknown; the answer landed with the money and the key replays it', async () => {
-    const key = newKey();
-    proxy.arm('dropAnswerTo', 'COMMIT');
-    // Every look for the audit row is cut too: the outcome cannot be learnt.
-    proxy.arm('cutBefore', 'FROM audit_rows WHERE request_id', 10);
-    const reply = await b.deposit(ada, ada.accountId, 200, key);
-    expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
-    expect(reply.body).not.toHaveProperty('applied');
-    proxy.disarm();
-    // It did land, and its answer with it (adr/0016): no "landed but answer lost", no 409 until stale.
-    const state = await keyState(url, key);
-    expect(state.ledger).toHaveLength(1);
-    expect(state.records[0]).toMatchObject({ status: 'Executed', landed_at: expect.any(Date) });
-    const replay = await b.deposit(ada, ada.accountId, 200, key);
-    expect(replay.status).toBe(201);
-    expect(replay.body).toMatchObject({ amountMinor: 200, idempotencyKey: key });
+    it('answers an outage before any commit 503 with applied: false, and frees the key', async () => {
+      const key = newKey();
+      // The attempt and its one retry each lose their connection before anything could commit
+      // (a deposit's statement was sent, and the look proves it never reached the database).
+      const fired = proxy.arm('cutBefore', beforeCommitText ?? commitText(300), 2);
+      const reply = await send(300, key);
+      expect(fired()).toBe(2);
+      expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      expect(reply.body).toMatchObject({ applied: false, retryAfterSeconds: 10 });
+      expect(reply.headers.get('retry-after')).toBe('10');
+      expect(await untilKeyReleased(url, key)).toEqual({ ledger: [], records: [] });
+      expect((await send(300, key)).status).toBe(201);
+    });
+
+    it('says nothing of applied once a commit started and its outcome stays unknown; the answer landed with the money and the key replays it', async () => {
+      const key = newKey();
+      proxy.arm('dropAnswerTo', commitText(200));
+      // Every look at the outcome is cut too: it cannot be learnt.
+      proxy.arm('cutBefore', lookText, 10);
+      const reply = await send(200, key);
+      expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      expect(reply.body).not.toHaveProperty('applied');
+      proxy.disarm();
+      // It did land, and its answer with it (adr/0016): no "landed but answer lost", no 409 until stale.
+      const state = await keyState(url, key);
+      expect(state.ledger).toHaveLength(rows);
+      expect(state.records[0]).toMatchObject({ status: 'Executed', landed_at: expect.any(Date) });
+      const replay = await send(200, key);
+      expect(replay.status).toBe(201);
+      expect(replay.body).toMatchObject(answers(200, key));
+    });
+
+    it('calls a lost commit "not landed" only once the backend that had it has ended: a slow commit lands once, and the send answers its 201', async () => {
+      // A deferred trigger holds the commit of 4,242 at the server for 1.5 s; the proxy cuts the
+      // connection as soon as it forwarded the commit, so the API looks for its rows while the
+      // database is still committing them. (CI's soak once met this under a reset: the send reran,
+      // found its own claim landed, and answered 500.)
+      const key = newKey();
+      const balance = await b.balance(ada, ada.accountId);
+      await atCommitOf(4_242, 'PERFORM pg_sleep(1.5)', async () => {
+        const fired = proxy.arm('cutAfter', commitText(4_242));
+        const reply = await send(4_242, key);
+        expect(fired()).toBe(1);
+        expect(outcome(reply)).toEqual([201, null]);
+        expect(reply.body).toMatchObject(answers(4_242, key));
+        expect((await keyState(url, key)).ledger).toHaveLength(rows);
+        expect(await b.balance(ada, ada.accountId)).toBe(balance + moved(4_242));
+        expect(JSON.stringify((await send(4_242, key)).body)).toBe(JSON.stringify(reply.body));
+      });
+    });
   });
 
   it('runs the send again, once, when the answer of the statement that lands its claim and answer is lost (inside the money transaction)', async () => {
@@ -128,25 +182,6 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     const replay = await b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 25, description: 'bytes' }, key);
     expect(replay.status).toBe(201);
     expect(JSON.stringify(replay.body)).toBe(JSON.stringify(first.body));
-  });
-
-  it('calls a lost COMMIT "not landed" only once the backend that had it has ended: a slow COMMIT lands once, and the send answers its 201', async () => {
-    // A deferred trigger holds the COMMIT of 4,242 at the server for 1.5 s; the proxy cuts the
-    // connection as soon as it forwarded COMMIT, so the API looks for its audit row while the
-    // database is still committing it. (CI's soak once met this under a reset: the send reran,
-    // found its own claim landed, and answered 500.)
-    const key = newKey();
-    const balance = await b.balance(ada, ada.accountId);
-    await atCommitOf(4_242, 'PERFORM pg_sleep(1.5)', async () => {
-      const fired = proxy.arm('cutAfter', 'COMMIT');
-      const reply = await b.deposit(ada, ada.accountId, 4_242, key);
-      expect(fired()).toBe(1);
-      expect(outcome(reply)).toEqual([201, null]);
-      expect(reply.body).toMatchObject({ amountMinor: 4_242, idempotencyKey: key });
-      expect((await keyState(url, key)).ledger).toEqual([{ account_id: ada.accountId, amount_minor: '4242' }]);
-      expect(await b.balance(ada, ada.accountId)).toBe(balance + 4_242);
-      expect(JSON.stringify((await b.deposit(ada, ada.accountId, 4_242, key)).body)).toBe(JSON.stringify(reply.body));
-    });
   });
 
   it('frees the key when a COMMIT is refused for good and its audit row proves nothing landed', async () => {
