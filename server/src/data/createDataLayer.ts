@@ -191,6 +191,8 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
           // statement that is its own commit did not, and the look reads its answer back.
           const answered = last.answer as { value: T } | undefined;
           const landedValue = answered ? () => answered.value : landedAnswer;
+          // Committed on the primary but perhaps not on its synchronous standby: no look can settle that.
+          if (commitStarted && attempt.commitUnconfirmed) throw error;
           if (commitStarted && landedValue && verifyCommitted && !classification?.confirmedNotApplied) {
             // The COMMIT was sent and its answer lost: ask before anything runs again.
             if (await verifyCommitted({ ...(attempt.commitBackend === undefined ? {} : { backendPid: attempt.commitBackend }) })) {

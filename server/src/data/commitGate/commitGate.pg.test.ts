@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { isDeadlineExceeded } from '../../request/deadlineExceeded.ts';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { queryOnce } from '@tidewater/test-support/pgProcesses';
 import { inRequest, memoryLogger } from '../../../test/support/inRequest.ts';
 import { createDataLayer } from '../createDataLayer.ts';
 import type { DataLayer } from '../dataLayer.ts';
@@ -22,13 +23,14 @@ describe('the commit gate on PostgreSQL', () => {
   let cluster: PgCluster;
   let database: Database;
   let data: DataLayer;
+  let config: ReturnType<typeof loadConfig>;
   let commitDelayMs = 0;
   let commitFailure: Error | undefined;
   const { logger } = memoryLogger();
 
   beforeAll(async () => {
     cluster = await startPrimary();
-    const config = { ...loadConfig({ DB_RETRY_BASE_DELAY_MS: '20' }), databaseUrl: cluster.urlFor('tidewater') };
+    config = { ...loadConfig({ DB_RETRY_BASE_DELAY_MS: '20' }), databaseUrl: cluster.urlFor('tidewater') };
     database = await openDatabase(config, {
       logger,
       commitGate: {
@@ -181,6 +183,46 @@ describe('the commit gate on PostgreSQL', () => {
       expect(commitStarted).toBeFalsy(); // so a 503 may say applied: false
       expect(Date.now() - started).toBeLessThan(2_500);
       expect(await exists(id)).toBe(false);
+    });
+
+    it('calls a statement that answered only after its cancel unknown, although it committed here: a synchronous standby may not have it (adr/0019)', async () => {
+      // PostgreSQL takes a cancel during the wait for a synchronous standby as a warning: the
+      // statement answers its rows, committed on this server only. No standby named here ever
+      // connects, so the statement's commit (synchronous_commit on for it alone) waits for good.
+      const id = randomUUID();
+      const admin = new pg.Client({ connectionString: cluster.urlFor('tidewater') });
+      await admin.connect();
+      let ghostDatabase: Database | undefined;
+      try {
+        await admin.query("ALTER SYSTEM SET synchronous_standby_names = 'ghost_standby'");
+        await admin.query('SELECT pg_reload_conf()');
+        const setting = () => queryOnce<{ s: string }>(cluster.urlFor('tidewater'), "SELECT current_setting('synchronous_standby_names') AS s");
+        for (let i = 0; i < 100 && (await setting())[0]?.s !== 'ghost_standby'; i++) await sleep(20);
+        // Fresh connections, which read the setting as they start (pooled ones take a reload only later).
+        ghostDatabase = await openDatabase(config, { logger });
+        const ghostData = createDataLayer({ database: ghostDatabase, config, logger });
+        const { outcome, commitStarted } = await inRequest(async (context) => {
+          const outcome = await ghostData.runStatementAsCommit(
+            (sql) => sql.query<{ id: string }>`
+              WITH sync AS (SELECT set_config('synchronous_commit', 'on', true))
+              INSERT INTO users (id, email, display_name, handle, password_hash, pin_hash)
+              SELECT ${id}::uuid, ${id} || '@example.com', 'Gate', replace(left(${id}, 20), '-', '_'), 'x', 'y' FROM sync
+              RETURNING id::text`,
+            // The look sees the row (it is committed here), and it must not be asked.
+            { verifyCommitted: async () => (await admin.query('SELECT 1 FROM users WHERE id = $1', [id])).rowCount === 1, landedAnswer: () => [{ id }] },
+          ).then((rows) => rows, (error: unknown) => error);
+          return { outcome, commitStarted: context.commitStarted };
+        }, { deadlineMs: 300 });
+        // Not its rows: the request hears its deadline (or the unknown outcome), with its commit started, so a 503 says nothing of applied.
+        expect(isDeadlineExceeded(outcome) || (outcome as { code?: string }).code === 'COMMIT_OUTCOME_UNKNOWN').toBe(true);
+        expect(commitStarted).toBe(true);
+        expect(await exists(id)).toBe(true); // committed on this server: a look would have found it
+      } finally {
+        await ghostDatabase?.close();
+        await admin.query('ALTER SYSTEM RESET synchronous_standby_names');
+        await admin.query('SELECT pg_reload_conf()');
+        await admin.end();
+      }
     });
 
     it('refuses a second statement: each would commit apart', async () => {

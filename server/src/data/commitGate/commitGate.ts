@@ -40,8 +40,8 @@ export interface CommitGateOptions {
 /** A COMMIT that did not answer within its bound: it may or may not have landed. */
 export class CommitOutcomeUnknown extends Error {
   readonly code = 'COMMIT_OUTCOME_UNKNOWN';
-  constructor(timeoutMs: number) {
-    super(`the commit did not answer within ${timeoutMs} ms; its outcome is unknown`);
+  constructor(timeoutMs: number, why = `the commit did not answer within ${timeoutMs} ms`) {
+    super(`${why}; its outcome is unknown`);
     this.name = 'CommitOutcomeUnknown';
   }
 }
@@ -237,7 +237,10 @@ function rolledBackByItsError(client: HeardErrors): boolean {
  * committed and answers so. Its answer is awaited `cancelAcknowledgeMs` beyond the deadline
  * (the commit timeout without one). Its outcome:
  *
- * - answered: committed (the attempt's commit is no longer pending);
+ * - answered before its cancel: committed (the attempt's commit is no longer pending);
+ * - answered after its cancel: committed on the primary, but perhaps not on a synchronous
+ *   standby, since PostgreSQL takes a cancel in that wait as a mere warning (adr/0019). So
+ *   unknown, and the attempt says no look may call it landed (`commitUnconfirmed`);
  * - answered with an error that ended only the statement (a lost lock wait, a cancel, a
  *   constraint): rolled back for sure, so the attempt's commit counts as never started,
  *   and the deadline is re-armed (firing at once when it has passed); the connection goes
@@ -276,11 +279,13 @@ async function statementAsCommit(inner: SqlDriverAdapter, query: SqlQuery, optio
       // One timer on the common path: the deadline's cancel, then the wait for its acknowledgement.
       const remainingMs = context?.deadline.remainingMs;
       const giveUp = (ms: number) => () => reject(new CommitOutcomeUnknown(ms));
+      let cancelled = false;
       let timer =
         remainingMs === undefined
           ? setTimeout(giveUp(options.commitTimeoutMs), options.commitTimeoutMs)
           : setTimeout(() => {
-              if (heard?.cancelInFlight()) context?.log.info({ processId: heard.processID }, 'cancelling a statement that is its own commit at the deadline');
+              cancelled = heard?.cancelInFlight() === true;
+              if (cancelled) context?.log.info({ processId: heard?.processID }, 'cancelling a statement that is its own commit at the deadline');
               timer = setTimeout(giveUp(options.cancelAcknowledgeMs), options.cancelAcknowledgeMs);
             }, Math.max(0, remainingMs));
       const settled = (error?: unknown) => {
@@ -291,7 +296,9 @@ async function statementAsCommit(inner: SqlDriverAdapter, query: SqlQuery, optio
       answer.then(
         (rows) => {
           settled();
-          resolve(rows);
+          if (!cancelled) return resolve(rows);
+          if (attempt) attempt.commitUnconfirmed = true;
+          reject(new CommitOutcomeUnknown(options.cancelAcknowledgeMs, 'the statement answered only after its cancel, so a synchronous standby may not have it'));
         },
         (error: unknown) => {
           settled(error);

@@ -21,6 +21,13 @@ export interface TransactionAttempt {
    * lost, "nothing found" proves nothing while that process may still be committing.
    */
   commitBackend?: number;
+  /**
+   * True when the commit answered only after it was cancelled (a statement that is its own
+   * commit, adr/0027): PostgreSQL takes a cancel in the wait for a synchronous standby as a
+   * warning, so it committed on the primary but perhaps not on the standby. Its outcome stays
+   * unknown, and no look may call it landed.
+   */
+  commitUnconfirmed?: boolean;
   /** The driver adapter's transaction this attempt started (statements.ts): where its direct statements run. */
   transaction?: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>;
 }
