@@ -41,7 +41,7 @@ export async function postOwnMovement(
 
 /**
  * A deposit's whole attempt in ONE statement (adr/0022), which is its own commit
- * (adr/0027): lock the claim, then the account (each lock wait bounded by `lockWaitMs`),
+ * (adr/0027): lock the account and this request's claim (each lock wait bounded by `lockWaitMs`),
  * post the movement with its audit row, whose link the statement computes from the head it
  * just locked (auditChain.ts `contentAroundLink`), and land the claim with its answer, as
  * idempotency.ts `land` does. So the account stays locked for no round trip at all.
