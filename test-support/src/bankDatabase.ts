@@ -45,16 +45,27 @@ export async function holdingLock<T>(url: string, lockSql: string, values: unkno
 export const holdingAccount = <T>(url: string, accountId: string, fn: (inside: pg.Client) => Promise<T>) =>
   holdingLock(url, 'SELECT id FROM accounts WHERE id = $1 FOR UPDATE', [accountId], fn);
 
-/** Resolves once some transaction of the API waits for a row lock (it passed `prepare`). */
-export async function untilSomeoneWaitsForALock(url: string, timeoutMs = 10_000): Promise<void> {
+/** Polls how many backends wait for a lock until `done` says so, for at most `timeoutMs`. */
+async function untilLockWaiters(url: string, done: (waiting: number) => boolean, timeoutMs: number, failure: string): Promise<void> {
   const started = Date.now();
   while (Date.now() - started < timeoutMs) {
     const [row] = await query<{ waiting: number }>(url, "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event_type = 'Lock'");
-    if ((row?.waiting ?? 0) > 0) return;
+    if (done(row?.waiting ?? 0)) return;
     await sleep(5);
   }
-  throw new Error('no transaction started waiting for a lock');
+  throw new Error(failure);
 }
+
+/** Resolves once some transaction of the API waits for a row lock (it passed `prepare`). */
+export const untilSomeoneWaitsForALock = (url: string, timeoutMs = 10_000) =>
+  untilLockWaiters(url, (waiting) => waiting > 0, timeoutMs, 'no transaction started waiting for a lock');
+
+/**
+ * Resolves once nothing waits for a lock: e.g. a statement cancelled while the database was
+ * paused has taken its cancel, so releasing the lock it waited for cannot let it commit.
+ */
+export const untilNoOneWaitsForALock = (url: string, timeoutMs = 10_000) =>
+  untilLockWaiters(url, (waiting) => waiting === 0, timeoutMs, 'a statement still waits for a lock');
 
 /** The ledger rows a key wrote, and the record of the key. */
 export async function keyState(url: string, key: string) {

@@ -12,7 +12,7 @@ import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import type { PgCluster } from '@tidewater/test-support/pgCluster';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
-import { holdingAccount, keyState, untilKeyReleased, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
+import { holdingAccount, keyState, untilKeyReleased, untilNoOneWaitsForALock, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 import { shortDeadlineEnv } from '../support/shortDeadline.ts';
 
 
@@ -94,6 +94,8 @@ describe('a money send at its deadline', () => {
         return await pending;
       } finally {
         await cluster.resume();
+        // Its cancel, sent at the deadline, reaches the database now: only then may the lock go.
+        await untilNoOneWaitsForALock(url);
       }
     });
     expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
