@@ -1,10 +1,11 @@
 /**
  * A loopback TCP proxy between an API process and PostgreSQL that can catch the one
- * moment no stopped or paused database can: right after a money send's COMMIT. Armed, it
- * waits on each connection for the idempotency fence (`SET landed_at = now()`, sent only
- * inside the transaction that moves money); when that connection then sends its COMMIT,
- * the proxy calls `onCommit` (the stack freezes the API there, SIGSTOP) and only then
- * forwards the COMMIT: PostgreSQL commits, and the API never hears it. Unarmed, it only
+ * moment no stopped or paused database can: right after a money send's commit. A money
+ * send commits in one of two ways: a transaction that moves money ends with COMMIT after
+ * the idempotency fence (`SET landed_at = now()`), and a deposit's one statement is its own
+ * commit (adr/0027), its audit payload (`"kind":"deposit"`) among its parameters. Armed, the
+ * trap calls `onCommit` (the stack freezes the API there, SIGSTOP) before it forwards the
+ * next of either: PostgreSQL commits, and the API never hears it. Unarmed, it only
  * forwards. Matching is on the bytes of each chunk, as test-support's tcpProxy.ts does.
  */
 import net from 'node:net';
@@ -12,11 +13,13 @@ import net from 'node:net';
 const FENCE = Buffer.from('SET landed_at = now()');
 /** A simple-protocol COMMIT: 'Q', its length (4 + 7), "COMMIT\0". */
 const COMMIT = Buffer.from([0x51, 0, 0, 0, 11, ...Buffer.from('COMMIT\0')]);
+/** A deposit's statement that is its own commit: its audit payload rides in its parameters. */
+const DEPOSIT_STATEMENT = Buffer.from('"kind":"deposit"');
 
 /** A running trap. */
 export interface CommitTrap {
   readonly port: number;
-  /** Arms the trap once: `onCommit` runs before the next fenced COMMIT is forwarded. */
+  /** Arms the trap once: `onCommit` runs before the next commit of a money send is forwarded. */
   arm(onCommit: () => void): void;
   /** How many times it fired since start. */
   fired(): number;
@@ -38,7 +41,7 @@ export async function startCommitTrap(targetPort: number): Promise<CommitTrap> {
     let fenced = false;
     client.on('data', (chunk: Buffer) => {
       if (chunk.includes(FENCE)) fenced = true;
-      if (armed && fenced && chunk.includes(COMMIT)) {
+      if (armed && ((fenced && chunk.includes(COMMIT)) || chunk.includes(DEPOSIT_STATEMENT))) {
         const onCommit = armed;
         armed = null;
         fired += 1;

@@ -6,10 +6,14 @@
  *   and several more deposits (same account, other keys) contend for it; every attempt of
  *   each loses its lock wait, so each answers 503 busy (`retryAfterSeconds: 1`,
  *   `applied: false`) and nothing moves; Try again with the same key then lands once.
- * - 503 `applied: false` with the database paused before the commit: the deposit waits for
- *   the held lock, the database is paused (SIGSTOP) meanwhile, and the API's deadline
- *   answers; the commit gate lets nothing commit after it.
- * - a lost answer: a second API (lostAnswerStack.ts) is frozen the instant its COMMIT
+ * - a 503 with the database paused under a waiting deposit: the deposit waits for the held
+ *   lock, the database is paused (SIGSTOP) meanwhile, and the API answers after its
+ *   deadline. A deposit's statement is its own commit (adr/0027): once it was sent, only the
+ *   database can say whether it committed, so the answer says nothing of `applied` and the
+ *   page says it cannot tell yet; when the pause caught it between attempts, the answer is
+ *   `applied: false` and the page says nothing changed. Either way its cancel rolls it back
+ *   once the database is back, and nothing moves.
+ * - a lost answer: a second API (lostAnswerStack.ts) is frozen the instant its commit
  *   passes, so the money lands and the answer is lost; the BFF gives up (503, the key is
  *   kept), the API crashes (SIGKILL) and restarts, and Try again replays the answer that
  *   committed with the money (adr/0016): the receipt, one movement. (409 RESULT_UNKNOWN
@@ -20,9 +24,10 @@ import type { APIResponse, Page, Response } from '@playwright/test';
 import { control, database, expect, expectNoSeriousA11yViolations, newCustomer, noteTiming, saveScreenshot, secondsSince, test, waitUntilServing } from './fixtures.ts';
 import { lostAnswerEnv } from './lostAnswerStack.ts';
 import { checkScripted } from './scripted.ts';
-import { untilASendWaitsForTheLock, whatTheKeyWrote, whileAccountIsLocked } from './sql.ts';
+import { untilASendWaitsForTheLock, untilNoSendWaitsForTheLock, whatTheKeyWrote, whileAccountIsLocked } from './sql.ts';
 
 const NOTHING_CHANGED = 'The service is temporarily unavailable, and nothing was changed.';
+const MAY_HAVE_LANDED = "The service is temporarily unavailable, and we can't tell yet whether it went through.";
 
 /** Checks a real answer against the spec, as the scripted ones are. */
 async function expectContract(operationId: string, answer: Response | APIResponse): Promise<Record<string, unknown>> {
@@ -82,7 +87,7 @@ test('a real busy account: deposits contend for one account, each is told nothin
   for (const other of otherKeys) expect((await whatTheKeyWrote(other)).ledger).toEqual([]);
 });
 
-test('a real 503 applied: false: the database paused while the deposit waits before its commit', async ({ page, signUpViaBff }) => {
+test('a real 503 with the database paused under a waiting deposit: the page says what the API knows, and nothing moved', async ({ page, signUpViaBff }) => {
   await signUpViaBff();
   const accountId = await openDeposit(page);
   const { answer, startedAt } = await whileAccountIsLocked(accountId, async () => {
@@ -93,20 +98,28 @@ test('a real 503 applied: false: the database paused while the deposit waits bef
     const started = Date.now();
     const response = await answered;
     await database('resume');
+    // Its cancel, sent at the deadline, reaches the database now: only then may the lock go.
+    await untilNoSendWaitsForTheLock();
     return { answer: response, startedAt: started };
   });
   expect(answer.status()).toBe(503);
-  expect(await expectContract('deposit', answer)).toMatchObject({ errorCode: 'SERVICE_UNAVAILABLE', applied: false, retryAfterSeconds: 10 });
-  await expect(page.getByRole('alert')).toHaveText(NOTHING_CHANGED);
-  noteTiming('paused before the commit: "nothing was changed" (from the pause)', secondsSince(startedAt));
+  const body = await expectContract('deposit', answer);
+  expect(body).toMatchObject({ errorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 10 });
+  if (body.applied === false) {
+    await expect(page.getByRole('alert')).toHaveText(NOTHING_CHANGED);
+  } else {
+    expect(body).not.toHaveProperty('applied');
+    await expect(page.getByRole('alert')).toHaveText(MAY_HAVE_LANDED);
+  }
+  noteTiming(`paused under a waiting deposit: ${body.applied === false ? '"nothing was changed"' : '"we can\'t tell yet"'} (from the pause)`, secondsSince(startedAt));
   await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
-  await saveScreenshot(page, 'applied-false-real');
-  // The transaction that waited behind the lock is not committed after its deadline.
-  await page.waitForTimeout(3_000);
+  await saveScreenshot(page, 'paused-under-a-deposit-real');
+  // Nothing committed: not after the deadline, and not once the database was back.
+  await page.waitForTimeout(1_000);
   expect((await whatTheKeyWrote(answer.request().headers()['idempotency-key']!)).ledger).toEqual([]);
 });
 
-test('an answer lost right after its COMMIT: the answer committed with the money, so Try again with the same key shows the receipt', async ({ page }) => {
+test('an answer lost right after its commit: the answer committed with the money, so Try again with the same key shows the receipt', async ({ page }) => {
   test.setTimeout(240_000);
   await control('/lost-answer/start');
   const base = process.env[lostAnswerEnv]!;

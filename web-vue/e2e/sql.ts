@@ -4,7 +4,7 @@
  * separate connection, wait until a send queues behind it, read what a key wrote.
  */
 import type pg from 'pg';
-import { holdingAccount, keyState, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
+import { holdingAccount, keyState, untilSomeoneWaitsForALock, untilNoOneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 import { stackEnv } from './stackTimings.ts';
 
 function url(): string {
@@ -18,6 +18,8 @@ export const whileAccountIsLocked = <T>(accountId: string, fn: (inside: pg.Clien
 
 /** Resolves once some transaction waits for a row lock. */
 export const untilASendWaitsForTheLock = (timeoutMs = 15_000) => untilSomeoneWaitsForALock(url(), timeoutMs);
+/** Resolves once no send waits for a lock any more (a cancelled statement took its cancel). */
+export const untilNoSendWaitsForTheLock = (timeoutMs = 15_000) => untilNoOneWaitsForALock(url(), timeoutMs);
 
 /** The ledger rows a key wrote, and its idempotency record. */
 export const whatTheKeyWrote = (key: string) => keyState(url(), key);
