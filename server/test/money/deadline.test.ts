@@ -103,5 +103,11 @@ describe('a money send at its deadline', () => {
     // Resumed, the database takes the cancel: the statement rolled back, and moved nothing.
     expect((await keyState(url, key)).ledger).toEqual([]);
     expect(await b.balance(ada, ada.accountId)).toBe(balance);
+    // Back while the API still looks (its own budget, after the answer), the database lets it learn
+    // that the statement rolled back: the claim is released, and the same send lands at once.
+    // (A hang that outlasts the look leaves the claim to go stale instead: 409 until then.)
+    expect(await untilKeyReleased(url, key)).toEqual({ ledger: [], records: [] });
+    expect((await b.deposit(ada, ada.accountId, 800, key)).status).toBe(201);
+    expect(await b.balance(ada, ada.accountId)).toBe(balance + 800);
   }, 30_000);
 });
