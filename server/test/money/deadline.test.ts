@@ -39,21 +39,31 @@ describe('a money send at its deadline', () => {
   const answeredBy = (reply: { body: { traceId: string } }, reason: string) =>
     api.logLines.some((line) => line.includes(reply.body.traceId) && line.includes('"msg":"request failed"') && line.includes(reason));
 
-  it("answers 503 with applied: false, and the key works again, when a transfer's transaction waits for a lock and the database hangs", async () => {
-    const key = newKey();
-    const started = Date.now();
-    const transfer = () => b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 700 }, key);
-    // The transfer owns its claim and waits for our lock inside its transaction; then the database hangs.
-    const reply = await holdingAccount(url, ada.accountId, async () => {
-      const pending = transfer();
+  /**
+   * Sends `send` while we hold ada's account lock; once it waits for that lock, the database
+   * hangs until its answer. Resumed, the lock goes only once nothing waits for it any more: a
+   * statement cancelled at the deadline takes its cancel first, so it can never commit late.
+   */
+  async function hungUnderOurLock<T>(send: () => Promise<T>): Promise<T> {
+    return holdingAccount(url, ada.accountId, async () => {
+      const pending = send();
       await untilSomeoneWaitsForALock(url);
       await cluster.pause();
       try {
         return await pending;
       } finally {
         await cluster.resume();
+        await untilNoOneWaitsForALock(url);
       }
     });
+  }
+
+  it("answers 503 with applied: false, and the key works again, when a transfer's transaction waits for a lock and the database hangs", async () => {
+    const key = newKey();
+    const started = Date.now();
+    const transfer = () => b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 700 }, key);
+    // The transfer owns its claim and waits for our lock inside its transaction; then the database hangs.
+    const reply = await hungUnderOurLock(transfer);
     const elapsed = Date.now() - started;
     expect(answeredBy(reply, 'DeadlineExceeded')).toBe(true);
     expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
@@ -86,18 +96,7 @@ describe('a money send at its deadline', () => {
     // none within the deadline and the cancel's acknowledgement (5 s), nor to the look (3 s).
     const key = newKey();
     const balance = await b.balance(ada, ada.accountId);
-    const reply = await holdingAccount(url, ada.accountId, async () => {
-      const pending = b.deposit(ada, ada.accountId, 800, key);
-      await untilSomeoneWaitsForALock(url);
-      await cluster.pause();
-      try {
-        return await pending;
-      } finally {
-        await cluster.resume();
-        // Its cancel, sent at the deadline, reaches the database now: only then may the lock go.
-        await untilNoOneWaitsForALock(url);
-      }
-    });
+    const reply = await hungUnderOurLock(() => b.deposit(ada, ada.accountId, 800, key));
     expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
     expect(reply.body).not.toHaveProperty('applied');
     // Resumed, the database takes the cancel: the statement rolled back, and moved nothing.
