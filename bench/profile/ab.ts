@@ -3,7 +3,8 @@
  * (A B B A per round). MODE=burst: BURST_SIZE (500) deposits at once into a fresh account,
  * each turn; prints the medians of p99, wall time and the API's CPU per deposit.
  * MODE=one: 24 clients depositing into one account for 3 s, each turn; prints the median
- * throughput. ROUNDS (4) rounds, after a 6 s warm-up of each.
+ * throughput. MODE=spread: the same, each client on an account of its own (no lock is
+ * shared: the API's CPU is the limit). ROUNDS (4) rounds, after a 6 s warm-up of each.
  */
 import { randomUUID } from 'node:crypto';
 import { openAccount, signUp, type ApiCustomer } from '../contention/apiPath.ts';
@@ -32,13 +33,13 @@ async function deposit(side: Side, accountId: string): Promise<void> {
   if (reply.status !== 201) throw new Error(`${side.name}: a deposit answered ${reply.status}: ${reply.text}`);
 }
 
-/** 24 clients on `accountId` for `ms`: deposits per second. */
-async function oneAccount(side: Side, accountId: string, ms: number): Promise<number> {
+/** 24 clients for `ms`, client i on `accountIds[i % length]`: deposits per second. */
+async function clients(side: Side, accountIds: string[], ms: number): Promise<number> {
   let done = 0;
   const end = Date.now() + ms;
-  await Promise.all(Array.from({ length: 24 }, async () => {
+  await Promise.all(Array.from({ length: 24 }, async (_, i) => {
     while (Date.now() < end) {
-      await deposit(side, accountId);
+      await deposit(side, accountIds[i % accountIds.length]!);
       done += 1;
     }
   }));
@@ -66,19 +67,22 @@ for (const [name, url, pid] of [['A', urlA, pidA], ['B', urlB, pidB]] as const) 
   const customer = await signUp(url!, `ab${name.toLowerCase()}`);
   sides.push({ name, url: url!, pid: Number(pid), customer, samples: { p99: [], wallMs: [], cpuMs: [], throughput: [] } });
 }
-const hot = new Map<Side, string>();
+const targets = new Map<Side, string[]>();
 for (const side of sides) {
-  hot.set(side, await openAccount(side.customer, 'hot'));
-  await oneAccount(side, hot.get(side)!, 6_000); // warm-up
+  const count = mode === 'spread' ? 24 : 1;
+  const ids: string[] = [];
+  for (let i = 0; i < count; i++) ids.push(await openAccount(side.customer, `load ${i}`));
+  targets.set(side, ids);
+  await clients(side, ids, 6_000); // warm-up
 }
 for (let round = 0; round < rounds; round++) {
   for (const side of [sides[0]!, sides[1]!, sides[1]!, sides[0]!]) {
-    if (mode === 'one') side.samples.throughput.push(await oneAccount(side, hot.get(side)!, 3_000));
+    if (mode === 'one' || mode === 'spread') side.samples.throughput.push(await clients(side, targets.get(side)!, 3_000));
     else await burst(side);
   }
 }
 for (const { name, samples } of sides) {
-  if (mode === 'one') console.log(`${name}: one account, 24 clients: median ${median(samples.throughput).toFixed(0)}/s [${samples.throughput.map((x) => x.toFixed(0)).join(' ')}]`);
+  if (mode === 'one' || mode === 'spread') console.log(`${name}: ${mode === 'one' ? 'one account' : 'an account each'}, 24 clients: median ${median(samples.throughput).toFixed(0)}/s [${samples.throughput.map((x) => x.toFixed(0)).join(' ')}]`);
   else console.log(`${name}: bursts of ${burstSize}: p99 median ${median(samples.p99).toFixed(0)} ms [${samples.p99.map((x) => x.toFixed(0)).join(' ')}], wall ${median(samples.wallMs).toFixed(0)} ms, API CPU ${median(samples.cpuMs).toFixed(2)} ms/deposit`);
 }
 process.exit(0);
