@@ -51,9 +51,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import express, { type Express } from 'express';
 import helmet from 'helmet';
-import { traceIdLogOptions, trustProxySetting } from '@tidewater/contract/http';
+import { trustProxySetting } from '@tidewater/contract/http';
 import * as OpenApiValidator from 'express-openapi-validator';
-import { pinoHttp } from 'pino-http';
 import type { Logger } from 'pino';
 import { resilienceOff, type ServerConfig } from './config.ts';
 import { type Database, databaseMarks, memoryMarks } from './data/connections/index.ts';
@@ -74,16 +73,13 @@ import { secretHashing } from './domain/secrets.ts';
 import type { Handlers } from './contract/operations.ts';
 import { mountOperations } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';
+import { requestLog } from './http/requestLog.ts';
 import { requestMetrics } from './http/requestMetrics.ts';
 import { requestScope } from './http/requestScope.ts';
 import { headAsGet, refuseMalformedJson } from './http/requestShape.ts';
 
 const require = createRequire(import.meta.url);
 const specPath = require.resolve('@tidewater/spec/openapi.json');
-
-/** The client left before its answer was written (the response closed unfinished). */
-const hungUp = (res: { writableFinished: boolean }) => !res.writableFinished;
-const hangUpMessage = 'client closed the request before its answer';
 
 /** Builds the API app on an open database, signing with `signingSecret` (signingSecret.ts). */
 export function createApp(options: {
@@ -125,26 +121,10 @@ export function createApp(options: {
   app.set('etag', false);
   // Timed from the first middleware on; /metrics itself is on its own port (main.ts), never here.
   app.use(requestMetrics());
-  app.use(
-    pinoHttp({
-      logger,
-      // The W3C trace id of the caller's traceparent (the BFF's span as the parent), else a W3C
-      // X-Trace-Id, else a new one (the BFF's rule too, adr/0018); every line this request logs
-      // (req.log, the retry warnings included) carries it as `traceId`.
-      ...traceIdLogOptions,
-      // A client that hung up is one line, whenever it left (mid-work, after a COMMIT started,
-      // on an operation exempt from hang-ups): 499 and the same words. The response closed
-      // before it finished, so pino-http logs it at 'close'.
-      customLogLevel: (_req, res, error) => (hungUp(res) ? 'info' : error || res.statusCode >= 500 ? 'error' : 'info'),
-      customSuccessMessage: (_req, res) => (hungUp(res) ? hangUpMessage : 'request completed'),
-      customErrorMessage: (_req, res) => (hungUp(res) ? hangUpMessage : 'request errored'),
-      // Method and URL only: headers carry bearer tokens, which never reach a log line.
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-        res: (res: { statusCode: number | null; raw: { writableFinished: boolean } }) => ({ statusCode: hungUp(res.raw) ? 499 : res.statusCode }),
-      },
-    }),
-  );
+  // The caller's trace id (traceparent, else a W3C X-Trace-Id, else a new one: adr/0018), and one
+  // line per request (adr/0028); every line the request logs (req.log, the retry warnings
+  // included) carries it as `traceId`.
+  app.use(requestLog(logger));
   app.use(helmet({ contentSecurityPolicy: { directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] } } }));
   app.use(requestScope());
   app.use(headAsGet());

@@ -7,7 +7,7 @@ export { answerClientError } from './clientError.ts';
 export { writeProblem, type ProblemResponse } from './writeProblem.ts';
 export { jsonShape, MAX_JSON_DEPTH } from './jsonShape.ts';
 export { trustProxySetting } from './trustProxy.ts';
-export { traceIdLogOptions, requestSpanOf } from './traceId.ts';
+export { assignTraceId, traceIdLogOptions, requestSpanOf } from './traceId.ts';
 export { childTraceparent, traceparentOf } from './traceContext.ts';
 export { stopOnSignals } from './shutdown.ts';
 export { startTracing } from './tracing.ts';

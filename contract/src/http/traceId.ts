@@ -33,8 +33,11 @@ function pathOf(req: IncomingMessage): string {
   return end === -1 ? url : url.slice(0, end);
 }
 
-/** pino-http's `genReqId`: starts the request's span; its trace id is the traceId, also set as the answer's X-Trace-Id. */
-function assignTraceId(req: IncomingMessage, res: ServerResponse): string {
+/**
+ * Starts the request's span; its trace id is the request's traceId, also set as the answer's
+ * X-Trace-Id. pino-http's `genReqId` at the BFF; the API's own request log calls it directly.
+ */
+export function assignTraceId(req: IncomingMessage, res: ServerResponse): string {
   const span = startRequestSpan({
     name: req.method ?? 'HTTP',
     trace: incomingTrace(req.headers),

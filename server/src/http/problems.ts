@@ -72,7 +72,7 @@ export function problemHandler(retryAfterSeconds: number): ErrorRequestHandler {
   return (error, req, res, _next) => {
     const traceId = String(req.id ?? '');
     if (clientHungUp(req, res)) {
-      // Its one 499 line is the request's completion line (app.ts); this is what the work ended in.
+      // Its one 499 line is the request's completion line (http/requestLog.ts); this is what the work ended in.
       req.log?.debug({ err: error }, 'the work of a request whose client hung up ended');
       return;
     }

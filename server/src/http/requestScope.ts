@@ -15,7 +15,15 @@ export function requestScope(): RequestHandler {
       if (!res.writableFinished) deadline.onClientGone();
       deadline.dispose();
     });
-    const context: RequestContext = { traceId: String(req.id), log: req.log, signal: deadline.signal, deadline };
+    const context: RequestContext = {
+      traceId: req.id,
+      // The request log makes the request's logger on its first use (adr/0028): not here.
+      get log() {
+        return req.log;
+      },
+      signal: deadline.signal,
+      deadline,
+    };
     // The error handler reads it from here: it may run outside the request's async context.
     res.locals.context = context;
     runWithContext(context, next);
