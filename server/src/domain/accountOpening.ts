@@ -13,7 +13,7 @@ import type { components } from '@tidewater/spec/openapi';
 import { verifyBy } from './auditedSave.ts';
 import { claimedRequests } from './claimedRequest.ts';
 import type { DomainDeps } from './deps.ts';
-import { hashRequest, idempotencyRecords, isClaimTakenOver } from './idempotency.ts';
+import { hashRequest, idempotencyRecords } from './idempotency.ts';
 import { toAccount } from './wireViews.ts';
 import { writtenText } from './writtenText.ts';
 
@@ -52,7 +52,8 @@ export function accountOpener({ data, config }: DomainDeps) {
       );
       return { status: 201, body: stored };
     } catch (error) {
-      if (isClaimTakenOver(error)) throw error;
+      const lost = claimed.claimLostAnswer(error);
+      if (lost) throw lost;
       const applied = await claimed.releaseUnlessCommitted(claim);
       throw claimed.outageAnswer(error, applied, 'The service is temporarily unavailable and no account was opened. Send it again later with the same Idempotency-Key.');
     }

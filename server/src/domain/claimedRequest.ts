@@ -8,7 +8,9 @@
  * - `appliedNow`: what a 503 may say of `applied` now (appliedRule.ts);
  * - `releaseUnlessCommitted`: after a failure, release the claim unless a commit of the
  *   request started (its outcome may be unknown), and answer what `applied` may say;
- * - `outageAnswer`: an outage the rule says moved nothing is a 503 with `applied: false`.
+ * - `outageAnswer`: an outage the rule says moved nothing is a 503 with `applied: false`;
+ * - `claimLostAnswer`: a request whose claim is no longer its own moved nothing itself, but
+ *   what its key moved is not its to say: a 503 without `applied` (adr/0029).
  */
 import type { Config } from '../config.ts';
 import { ApiProblem, isApiProblem } from '../errors/apiProblem.ts';
@@ -16,7 +18,7 @@ import { outageOf, unavailableCauseOf } from '../data/outage.ts';
 import { noteUnavailableCause } from '../metrics.ts';
 import { currentContext } from '../request/requestContext.ts';
 import { appliedExtras } from './appliedRule.ts';
-import type { Claim, ClaimOutcome, IdempotencyRecords } from './idempotency.ts';
+import { isClaimTakenOver, type Claim, type ClaimOutcome, type IdempotencyRecords } from './idempotency.ts';
 
 /** The steps over one protocol instance and the config's numbers. */
 export function claimedRequests(records: IdempotencyRecords, config: Pick<Config, 'idempotencyStaleAfterMs' | 'retryAfterSeconds'>) {
@@ -45,6 +47,24 @@ export function claimedRequests(records: IdempotencyRecords, config: Pick<Config
     async releaseUnlessCommitted(claim: Claim): Promise<{ applied?: false }> {
       if (currentContext()?.commitStarted !== true) await records.release(claim);
       return appliedNow(claim);
+    },
+
+    /**
+     * `error` as the request answers it when its claim is gone (`ClaimTakenOver`): taken over
+     * by another request, or lost with a failover to an asynchronous standby (adr/0019), which
+     * never had it. Its own transaction rolled back at the fence, so it moved nothing; the key
+     * may have moved money under its new owner, so no `applied`. Never released: not ours.
+     * Anything else: undefined.
+     */
+    claimLostAnswer(error: unknown): ApiProblem | undefined {
+      if (!isClaimTakenOver(error)) return undefined;
+      currentContext()?.log.error({ err: error }, 'the request no longer holds its idempotency claim: answering 503 without applied');
+      noteUnavailableCause('other');
+      return new ApiProblem(
+        'SERVICE_UNAVAILABLE',
+        'This request lost its hold on its Idempotency-Key before it could finish, and changed nothing itself. Send it again with the same Idempotency-Key, or look the key up, to learn what the key did.',
+        { retryAfterSeconds: config.retryAfterSeconds },
+      );
     },
 
     /** `error` as the request answers it: an outage that moved nothing (per `applied`) is a 503 saying so in `detail`. */

@@ -8,11 +8,11 @@
  *    replayed byte for byte; `Processing` → 409 IDEMPOTENCY_IN_FLIGHT, until it is stale.
  * 2. **Land**: the money's own transaction, after its save, marks the claim `landed_at`
  *    and stores the answer (`Executed`, status and body) in one statement, only while this
- *    request still owns the claim (else `ClaimTakenOver`: the original request's 500, and
- *    nothing moved). Both commit with the ledger rows (adr/0016), so a key moves money
- *    once, whoever holds it, and money never lands without its answer. The body sent is
- *    the one the database kept (jsonb orders keys its way), so the first answer and every
- *    replay are the same bytes. An empty 2xx is never stored.
+ *    request still owns the claim (else `ClaimTakenOver`: nothing moved, and the request
+ *    answers 503 without `applied`, adr/0029). Both commit with the ledger rows
+ *    (adr/0016), so a key moves money once, whoever holds it, and money never lands
+ *    without its answer. The body sent is the one the database kept (jsonb orders keys
+ *    its way), so the first answer and every replay are the same bytes. An empty 2xx is never stored.
  * 3. **Release** (delete) a claim whose request failed before any commit, under its own
  *    3 s budget, so the client can send the same key again. A claim whose release failed
  *    holds its key at 409 IN_FLIGHT until it is stale (120 s), then:

@@ -29,7 +29,7 @@ import { currentContext } from '../../request/requestContext.ts';
 import { noteUnavailableCause } from '../../metrics.ts';
 import { lookForOwnAuditRow, verifyBy } from '../auditedSave.ts';
 import { claimedRequests } from '../claimedRequest.ts';
-import { ClaimTakenOver, hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from '../idempotency.ts';
+import { ClaimTakenOver, hashRequest, idempotencyRecords, type Claim } from '../idempotency.ts';
 import { lockAccounts, lockCustomer, readAccounts } from './accountRows.ts';
 import { accountTurns } from './accountTurns.ts';
 import { NoTurnInTime, type ReleaseTurn } from '../turns.ts';
@@ -142,7 +142,8 @@ export function moneySendRunner({ data, config }: DomainDeps) {
 
   /** What a failed send answers (see the module's comment). */
   async function failureAnswer(error: unknown, claim: Claim): Promise<unknown> {
-    if (isClaimTakenOver(error)) return error;
+    const lost = claimed.claimLostAnswer(error);
+    if (lost) return lost;
     const applied = await claimed.releaseUnlessCommitted(claim);
     if (error instanceof AccountBusy) {
       currentContext()?.log.info({ attempts: error.attempts, ...applied }, 'account busy: answering 503 after re-checking');
