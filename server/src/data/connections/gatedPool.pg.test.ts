@@ -46,4 +46,38 @@ describe('the gated pool on PostgreSQL', () => {
     }
   });
 
+  it('keeps it out of the pool when taken by the callback form too (the commit gate takes its connections so)', async () => {
+    const gate = readinessGate({ name: 'primary', probe: async () => undefined, intervalMs: 1_000 });
+    const gated = new GatedPool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }, gate);
+    const connectByCallback = () =>
+      new Promise<pg.PoolClient>((resolve, reject) => {
+        (gated.connect as unknown as (callback: (error: Error | undefined, client: pg.PoolClient) => void) => void)((error, client) => (error ? reject(error) : resolve(client)));
+      });
+    try {
+      const client = await connectByCallback();
+      const before = await pidOf(client);
+      await client.query('SET default_transaction_read_only = on');
+      await expect(client.query('CREATE TEMP TABLE refused (n int)')).rejects.toMatchObject({ code: '25006' });
+      client.release();
+      const fresh = await connectByCallback();
+      try {
+        expect(await pidOf(fresh)).not.toBe(before);
+      } finally {
+        fresh.release();
+      }
+      // A healthy connection is pooled again, whichever form took it.
+      const again = await connectByCallback();
+      const kept = await pidOf(again);
+      again.release();
+      const reused = await connectByCallback();
+      try {
+        expect(await pidOf(reused)).toBe(kept);
+      } finally {
+        reused.release();
+      }
+    } finally {
+      await gated.end();
+      gate.stop();
+    }
+  });
 });

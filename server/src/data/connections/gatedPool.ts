@@ -13,6 +13,11 @@ import { DatabaseUnavailable, noteGateMet, type ReadinessGate } from './readines
 
 type ConnectCallback = (error: Error | undefined, client: pg.PoolClient | undefined, done: (release?: unknown) => void) => void;
 
+/** pg-pool's release of a checked-out connection (internal, but what every release form calls: `client.release`, pool.query's own). */
+type PoolRelease = (this: pg.Pool, client: pg.PoolClient, idleListener: unknown, error?: unknown) => void;
+const poolRelease = (Object.getPrototypeOf(CancellablePool.prototype) as { _release?: PoolRelease })._release;
+if (typeof poolRelease !== 'function') throw new Error('pg-pool has no _release: the gated pool cannot keep a lost primary\'s connections out (adr/0019)');
+
 /** A CancellablePool behind a readiness gate. */
 export class GatedPool extends CancellablePool {
   constructor(config: CancellablePoolConfig, readonly gate: ReadinessGate) {
@@ -41,20 +46,19 @@ export class GatedPool extends CancellablePool {
       return undefined as never;
     }
     const connect = super.connect as (this: GatedPool, callback?: ConnectCallback) => Promise<pg.PoolClient> | undefined;
-    if (!callback) return connect.call(this)!.then(discardingLostPrimary, (error: Error) => Promise.reject(this.failure(error))) as never;
+    if (!callback) return connect.call(this)!.catch((error: Error) => Promise.reject(this.failure(error))) as never;
     return connect.call(this, (error, client, done) => callback(error && this.failure(error), client, done)) as never;
   }
-}
 
-/**
- * A checked-out connection whose server refused a read-write statement with 25006 is not
- * given back to the pool (adr/0019): its release discards it, so the transaction's rerun
- * logs in afresh (on a host list, to the host a new probe finds). pool.query's own
- * release already passes the query's error.
- */
-function discardingLostPrimary(client: pg.PoolClient): pg.PoolClient {
-  const release = client.release.bind(client);
-  client.release = (error?: Error | boolean) =>
-    release(error ?? ((client as unknown as { [lostPrimary]?: boolean })[lostPrimary] ? new Error('the server is not the primary any more') : undefined));
-  return client;
+  /**
+   * A checked-out connection whose server refused a read-write statement with 25006 is not
+   * given back to the pool (adr/0019): its release discards it, so the transaction's rerun
+   * logs in afresh (on a host list, to the host a new probe finds). Here, in pg-pool's one
+   * release path, so it holds however the connection was taken (promise, callback,
+   * pool.query) and costs no wrapper per checkout (adr/0030).
+   */
+  _release(client: pg.PoolClient, idleListener: unknown, error?: unknown): void {
+    const lost = !error && (client as unknown as { [lostPrimary]?: boolean })[lostPrimary] === true;
+    poolRelease!.call(this, client, idleListener, lost ? new Error('the server is not the primary any more') : error);
+  }
 }
