@@ -72,12 +72,12 @@ export class CancellableClient extends pg.Client {
   private readonly sessionReadOnly: boolean;
   private connectedTo: Host | undefined;
   /**
-   * The text of the statement last sent, and the signal it was sent under (see `query`): a
-   * request's signal, shared by the copies of its context (a side write without a budget of
-   * its own), or a side write's own.
+   * The text of the statement last sent, and the context it was sent under (see `query`),
+   * whose signal is a request's, shared by the copies of its context (a side write without
+   * a budget of its own), or a side write's own.
    */
   private statementText = '';
-  private statementSignal: AbortSignal | undefined;
+  private statementContext: RequestContext | undefined;
   /**
    * The SQLSTATE and severity of the error the server sent for the statement last sent, if
    * any: the commit gate tells from it whether a statement sent as its own commit was
@@ -131,20 +131,21 @@ export class CancellableClient extends pg.Client {
     const context = (typeof first === 'object' && first?.[madeBy]) || currentContext();
     const text = typeof first === 'string' ? first : (first?.text ?? '');
     this.statementText = text;
-    this.statementSignal = context?.signal;
+    this.statementContext = context;
     this.statementFailure = undefined;
     // A COMMIT notes the backend it goes to, for the look at its outcome should its answer be lost.
     if (isCommit.test(text)) noteCommitBackend(this);
-    else if (context && !context.signal.aborted) requestClients(context).add(this);
+    else if (context && !context.signal.aborted) cancelWhenFired(context, this);
     return (super.query as (...a: unknown[]) => never).apply(this, args);
   }
 
-  /** `context`'s signal fired: cancel this client's statement if it was sent under that signal and still runs. */
-  cancelFor(context: RequestContext): void {
+  /** `signal` fired: cancel this client's statement if it was sent under that signal and still runs. */
+  cancelOnFire(signal: AbortSignal): void {
+    const context = this.statementContext;
     // pg's statement in flight: none once it answered, failed, or ended with its connection
     // (a CancelRequest then would only be one more login into an outage).
     const busy = (this as unknown as { _getActiveQuery(): unknown })._getActiveQuery() != null;
-    if (!busy || this.statementSignal !== context.signal || neverCancelled.test(this.statementText)) return;
+    if (!busy || context?.signal !== signal || neverCancelled.test(this.statementText)) return;
     context.log.info({ processId: (this as unknown as { processID: number }).processID }, 'cancelling a statement at the database');
     sendCancelRequest(this);
   }
@@ -161,27 +162,32 @@ export class CancellableClient extends pg.Client {
 }
 
 /**
- * The clients that ran a statement for each request, by its signal: one abort listener per
- * request (not one per statement) asks each of them to cancel what it still runs for it.
+ * Asks `client` to cancel what it still runs under `context`'s signal when that fires. The
+ * request's own signal: its deadline keeps the set and tells each client (no listener per
+ * request; adr/0030). A side write's own budget: one abort listener per signal, as before.
  */
-const clientsByRequest = new WeakMap<AbortSignal, Set<CancellableClient>>();
-
-function requestClients(context: RequestContext): Set<CancellableClient> {
-  const { signal } = context;
-  const known = clientsByRequest.get(signal);
-  if (known) return known;
-  const clients = new Set<CancellableClient>();
-  clientsByRequest.set(signal, clients);
-  signal.addEventListener(
-    'abort',
-    () => {
-      for (const client of clients) client.cancelFor(context);
-      clients.clear();
-    },
-    { once: true },
-  );
-  return clients;
+function cancelWhenFired(context: RequestContext, client: CancellableClient): void {
+  const { signal, deadline } = context;
+  if (signal === deadline.signal) return deadline.cancelOnFire(client);
+  let clients = clientsBySideSignal.get(signal);
+  if (!clients) {
+    const known = new Set<CancellableClient>();
+    clientsBySideSignal.set(signal, known);
+    signal.addEventListener(
+      'abort',
+      () => {
+        for (const each of known) each.cancelOnFire(signal);
+        known.clear();
+      },
+      { once: true },
+    );
+    clients = known;
+  }
+  clients.add(client);
 }
+
+/** The clients that ran a statement under each side write's own signal (sideWrites.ts with a budget). */
+const clientsBySideSignal = new WeakMap<AbortSignal, Set<CancellableClient>>();
 
 /**
  * A pg.Pool that stamps each query with the request that made it, synchronously where the
