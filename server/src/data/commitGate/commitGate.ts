@@ -249,10 +249,10 @@ function rolledBackByItsError(client: HeardErrors): boolean {
  *   data layer's look (`verifyCommitted`); the connection is discarded once the statement
  *   settles, never handed on mid-statement.
  */
-async function statementAsCommit(inner: SqlDriverAdapter, query: SqlQuery, options: CommitGateOptions): Promise<SqlResultSet> {
+async function statementAsCommit(connections: Connections, query: SqlQuery, options: CommitGateOptions): Promise<SqlResultSet> {
   refuseAfterSignal();
-  const pool = poolOf(inner);
-  const client = pool ? await pool.connect() : undefined;
+  const { pool } = connections;
+  const client = pool ? await takeConnection(pool) : undefined;
   const context = currentContext();
   if (context && !context.deadline.disarmForCommit()) {
     countCommitGateRefusal('commit');
@@ -271,37 +271,36 @@ async function statementAsCommit(inner: SqlDriverAdapter, query: SqlQuery, optio
       if (heard?.processID != null) attempt.commitBackend = heard.processID;
     }
     if (context) context.commitStarted = true;
-    // adapter-pg's statement (its argument and row conversions) on the connection taken above.
-    const onConnection: SqlDriverAdapter = client ? Object.create(inner, { client: { value: client } }) : inner;
     sent = true;
-    const answer = onConnection.queryRaw(query);
+    // adapter-pg's statement (its argument and row conversions) on the connection taken above.
+    const answer = (client ? connections.on(client) : connections.inner).queryRaw(query);
+    // Hot: every deposit waits here. Inline arrows, not named ones (tsx names each named closure per call).
     return await new Promise<SqlResultSet>((resolve, reject) => {
       // One timer on the common path: the deadline's cancel, then the wait for its acknowledgement.
       const remainingMs = context?.deadline.remainingMs;
-      const giveUp = (ms: number) => () => reject(new CommitOutcomeUnknown(ms));
       let cancelled = false;
-      let timer =
-        remainingMs === undefined
-          ? setTimeout(giveUp(options.commitTimeoutMs), options.commitTimeoutMs)
-          : setTimeout(() => {
-              cancelled = heard?.cancelInFlight() === true;
-              if (cancelled) context?.log.info({ processId: heard?.processID }, 'cancelling a statement that is its own commit at the deadline');
-              timer = setTimeout(giveUp(options.cancelAcknowledgeMs), options.cancelAcknowledgeMs);
-            }, Math.max(0, remainingMs));
-      const settled = (error?: unknown) => {
-        clearTimeout(timer);
-        if (attempt) attempt.commitPending = false;
-        client?.release(error === undefined || (heard && rolledBackByItsError(heard)) ? undefined : asError(error));
-      };
+      let timer = setTimeout(
+        () => {
+          if (remainingMs === undefined) return reject(new CommitOutcomeUnknown(options.commitTimeoutMs));
+          cancelled = heard?.cancelInFlight() === true;
+          if (cancelled) context?.log.info({ processId: heard?.processID }, 'cancelling a statement that is its own commit at the deadline');
+          timer = setTimeout(() => reject(new CommitOutcomeUnknown(options.cancelAcknowledgeMs)), options.cancelAcknowledgeMs);
+        },
+        remainingMs === undefined ? options.commitTimeoutMs : Math.max(0, remainingMs),
+      );
       answer.then(
         (rows) => {
-          settled();
+          clearTimeout(timer);
+          if (attempt) attempt.commitPending = false;
+          client?.release();
           if (!cancelled) return resolve(rows);
           if (attempt) attempt.commitUnconfirmed = true;
           reject(new CommitOutcomeUnknown(options.cancelAcknowledgeMs, 'the statement answered only after its cancel, so a synchronous standby may not have it'));
         },
         (error: unknown) => {
-          settled(error);
+          clearTimeout(timer);
+          if (attempt) attempt.commitPending = false;
+          client?.release(error === undefined || (heard && rolledBackByItsError(heard)) ? undefined : asError(error));
           reject(error);
         },
       );
@@ -319,11 +318,46 @@ async function statementAsCommit(inner: SqlDriverAdapter, query: SqlQuery, optio
   }
 }
 
+/** A pooled connection, taken by pg-pool's callback form: one promise, where its promise form makes two here (adr/0030). */
+function takeConnection(pool: pg.Pool): Promise<pg.PoolClient> {
+  return new Promise((resolve, reject) => {
+    pool.connect((error, client) => (error ? reject(error) : resolve(client!)));
+  });
+}
+
+/**
+ * Where a gated adapter's statements that are their own commits run: its pg pool (none on
+ * PGlite), and adapter-pg's adapter bound to each pool connection, made once per
+ * connection and not per statement (the adapter reads `this.client`).
+ */
+interface Connections {
+  readonly inner: SqlDriverAdapter;
+  readonly pool: pg.Pool | undefined;
+  on(client: pg.PoolClient): SqlDriverAdapter;
+}
+
+function connectionsOf(inner: SqlDriverAdapter): Connections {
+  const views = new WeakMap<pg.PoolClient, SqlDriverAdapter>();
+  return {
+    inner,
+    pool: poolOf(inner),
+    on(client) {
+      let view = views.get(client);
+      if (!view) {
+        view = Object.create(inner, { client: { value: client } }) as SqlDriverAdapter;
+        views.set(client, view);
+      }
+      return view;
+    },
+  };
+}
+
 const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
 
 function gateAdapter(inner: SqlDriverAdapter, options: CommitGateOptions): CommittingAdapter {
+  const connections = connectionsOf(inner);
   return {
-    queryRawAsCommit: (query) => statementAsCommit(inner, query, options),
+    queryRawAsCommit: (query) => statementAsCommit(connections, query, options),
     provider: inner.provider,
     adapterName: inner.adapterName,
     ...guardedStatements(inner),
