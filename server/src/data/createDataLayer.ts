@@ -67,20 +67,26 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
   function execute<T>(fn: () => Promise<T>, isSafeToRetry?: (reason: RetryReason) => boolean): Promise<T> {
     const requestSignal = signal();
     let gateMet: ReadinessGate | undefined;
-    const attempt = async () => {
-      const watched = watchGates(fn);
-      try {
-        return await watched.result;
-      } finally {
-        gateMet = watched.gateMet();
-      }
-    };
-    const waitForDatabase = () => {
-      const gate = gateMet;
-      gateMet = undefined;
-      return requestSignal && gate ? gate.whenOpen(requestSignal) : undefined;
-    };
-    return policy.execute(attempt, { signal: requestSignal, isSafeToRetry, waitForDatabase });
+    // Hot: inline arrows and methods, not named closures (tsx names each named one on every call; adr/0030).
+    return policy.execute(
+      async () => {
+        const watched = watchGates(fn);
+        try {
+          return await watched.result;
+        } finally {
+          gateMet = watched.gateMet();
+        }
+      },
+      {
+        signal: requestSignal,
+        isSafeToRetry,
+        waitForDatabase() {
+          const gate = gateMet;
+          gateMet = undefined;
+          return requestSignal && gate ? gate.whenOpen(requestSignal) : undefined;
+        },
+      },
+    );
   }
 
   /**
@@ -160,62 +166,59 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     const { contentionAttempts, verifyCommitted, label } = transactionOptions;
     let lostLocks = 0;
     let commitStarted = false;
-    const last: { answer?: { value: T } } = {};
-    const answered = (value: T): T => {
-      last.answer = { value };
-      return value;
+    // Hot (every money send): methods and inline arrows, not named closures (tsx names each named one on every call; adr/0030).
+    const last: { answer?: { value: T }; answered(value: T): T } = {
+      answered(value) {
+        last.answer = { value };
+        return value;
+      },
     };
 
-    const attemptOnce = async (): Promise<T> => {
-      for (;;) {
-        last.answer = undefined;
-        const context = currentContext();
-        const commitStartedBefore = context?.commitStarted;
-        const { attempt, result } = runAttempt(() => open(answered));
-        try {
-          const value = await underSignal(() => result);
-          noteWrite();
-          return value;
-        } catch (caught) {
-          const error = onReadWritePath(caught);
-          commitStarted = attempt.commitStarted;
-          const classification = classify(error);
-          // A lost lock wait is contention, not an outage: its own bounded count of attempts.
-          if (contentionAttempts !== undefined && !commitStarted && classification?.kind === 'lockNotAvailable') {
-            lostLocks += 1;
-            countLostLockWait();
-            if (lostLocks >= contentionAttempts) throw new ContentionExhausted(contentionAttempts, error);
-            continue;
-          }
-          // fn answered in this attempt (TypeScript cannot see the callback's assignment); a
-          // statement that is its own commit did not, and the look reads its answer back.
-          const answered = last.answer as { value: T } | undefined;
-          const landedValue = answered ? () => answered.value : landedAnswer;
-          // Committed on the primary but perhaps not on its synchronous standby: no look can settle that.
-          if (commitStarted && attempt.commitUnconfirmed) throw error;
-          if (commitStarted && landedValue && verifyCommitted && !classification?.confirmedNotApplied) {
-            // The COMMIT was sent and its answer lost: ask before anything runs again.
-            if (await verifyCommitted({ ...(attempt.commitBackend === undefined ? {} : { backendPid: attempt.commitBackend }) })) {
-              (context?.log ?? logger).info({ label }, 'a commit whose answer was lost had landed');
-              noteWrite();
-              return landedValue();
-            }
-            // Not visible yet, but the COMMIT has not answered (a paused synchronous standby holds
-            // it, adr/0019): it may still land, so the outcome stays unknown (503, applied unknown).
-            if (attempt.commitPending) throw error;
-            // Proven not landed: for the request, this commit moved nothing (its claim may be released).
-            if (context) context.commitStarted = commitStartedBefore;
-            throw new CommitNotLanded(error);
-          }
-          throw error;
-        }
-      }
-    };
-
-    const isSafeToRetry = (reason: RetryReason) => !commitStarted || reason.confirmedNotApplied;
     return execute(async () => {
       try {
-        return await attemptOnce();
+        for (;;) {
+          last.answer = undefined;
+          const context = currentContext();
+          const commitStartedBefore = context?.commitStarted;
+          const { attempt, result } = runAttempt(() => open(last.answered));
+          try {
+            const value = await underSignal(() => result);
+            noteWrite();
+            return value;
+          } catch (caught) {
+            const error = onReadWritePath(caught);
+            commitStarted = attempt.commitStarted;
+            const classification = classify(error);
+            // A lost lock wait is contention, not an outage: its own bounded count of attempts.
+            if (contentionAttempts !== undefined && !commitStarted && classification?.kind === 'lockNotAvailable') {
+              lostLocks += 1;
+              countLostLockWait();
+              if (lostLocks >= contentionAttempts) throw new ContentionExhausted(contentionAttempts, error);
+              continue;
+            }
+            // fn answered in this attempt (TypeScript cannot see the callback's assignment); a
+            // statement that is its own commit did not, and the look reads its answer back.
+            const answered = last.answer as { value: T } | undefined;
+            const landedValue = answered ? () => answered.value : landedAnswer;
+            // Committed on the primary but perhaps not on its synchronous standby: no look can settle that.
+            if (commitStarted && attempt.commitUnconfirmed) throw error;
+            if (commitStarted && landedValue && verifyCommitted && !classification?.confirmedNotApplied) {
+              // The COMMIT was sent and its answer lost: ask before anything runs again.
+              if (await verifyCommitted({ ...(attempt.commitBackend === undefined ? {} : { backendPid: attempt.commitBackend }) })) {
+                (context?.log ?? logger).info({ label }, 'a commit whose answer was lost had landed');
+                noteWrite();
+                return landedValue();
+              }
+              // Not visible yet, but the COMMIT has not answered (a paused synchronous standby holds
+              // it, adr/0019): it may still land, so the outcome stays unknown (503, applied unknown).
+              if (attempt.commitPending) throw error;
+              // Proven not landed: for the request, this commit moved nothing (its claim may be released).
+              if (context) context.commitStarted = commitStartedBefore;
+              throw new CommitNotLanded(error);
+            }
+            throw error;
+          }
+        }
       } catch (error) {
         // verifyCommitted said it did not land: rerunning the whole transaction is safe.
         if (error instanceof CommitNotLanded) {
@@ -224,7 +227,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
         }
         throw error;
       }
-    }, isSafeToRetry);
+    }, (reason) => !commitStarted || reason.confirmedNotApplied);
   }
 
   /**

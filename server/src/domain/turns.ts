@@ -66,6 +66,8 @@ export function turns(concurrency: number, queue: number, whenFull: () => Error)
         else running -= 1;
       };
     },
-    state: () => ({ running, waiting: waiting.length }),
+    state() {
+      return { running, waiting: waiting.length };
+    },
   };
 }

@@ -155,5 +155,10 @@ export function noteGateMet(gate: ReadinessGate): void {
 /** Runs one attempt, remembering the closed gate it met (if any). */
 export function watchGates<T>(fn: () => Promise<T>): { result: Promise<T>; gateMet(): ReadinessGate | undefined } {
   const watch: { gate?: ReadinessGate } = {};
-  return { result: metGates.run(watch, fn), gateMet: () => watch.gate };
+  return {
+    result: metGates.run(watch, fn),
+    gateMet() {
+      return watch.gate;
+    },
+  };
 }

@@ -11,11 +11,14 @@ export function depositSend(accountId: string, body: components['schemas']['Depo
   return (request) => ({
     label: 'deposit',
     async prepare() {},
-    accountIds: () => [accountId],
+    accountIds() {
+      return [accountId];
+    },
     async check(_plan, { accounts }) {
       holds(ownOpenAccount(accounts, accountId, request.userId), BigInt(body.amountMinor));
     },
-    atOnce: (sql, _plan, claim, lockWaitMs) =>
-      depositAtOnce(sql, claim, accountId, { amountMinor: BigInt(body.amountMinor), description: body.description }, request, lockWaitMs),
+    atOnce(sql, _plan, claim, lockWaitMs) {
+      return depositAtOnce(sql, claim, accountId, { amountMinor: BigInt(body.amountMinor), description: body.description }, request, lockWaitMs);
+    },
   });
 }

@@ -91,7 +91,12 @@ export function moneySendRunner({ data, config }: DomainDeps) {
    * is a 500; and a statement that refused what `check` allows is a bug.
    */
   async function afterOneStatement<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, claim: Claim, done: AtOnce<Body>): Promise<Body> {
-    const look: Parameters<typeof send.check>[1] = { accounts: done.accounts, query: (fn) => data.read(fn) };
+    const look: Parameters<typeof send.check>[1] = {
+      accounts: done.accounts,
+      query(fn) {
+        return data.read(fn);
+      },
+    };
     if (done.moved && done.body !== undefined) {
       // Committed already: a `check` that refuses now cannot take it back, only say that the two rules differ.
       if (done.accounts.size > 0) await send.check(plan, look).catch((error: unknown) =>
@@ -118,7 +123,9 @@ export function moneySendRunner({ data, config }: DomainDeps) {
           label: send.label,
           contentionAttempts: attempts,
           verifyCommitted: verifyBy(data, async () => (landedBody = await records.landedAnswer<Body>(claim)) !== undefined, config.idempotencyStoreBudgetMs),
-          landedAnswer: () => ({ accounts: new Map(), moved: true, owned: true, body: landedBody }),
+          landedAnswer() {
+            return { accounts: new Map(), moved: true, owned: true, body: landedBody };
+          },
         });
         return await afterOneStatement(send, plan, claim, done);
       }
