@@ -4,7 +4,9 @@
  * each turn; prints the medians of p99, wall time and the API's CPU per deposit.
  * MODE=one: 24 clients depositing into one account for 3 s, each turn; prints the median
  * throughput. MODE=spread: the same, each client on an account of its own (no lock is
- * shared: the API's CPU is the limit). ROUNDS (4) rounds, after a 6 s warm-up of each.
+ * shared: the API's CPU is the limit). MODE=random: each deposit into a random one of 200
+ * accounts, as the bench's overhead scenario sends them. ROUNDS (4) rounds, after a 6 s
+ * warm-up of each.
  */
 import { randomUUID } from 'node:crypto';
 import { openAccount, signUp, type ApiCustomer } from '../contention/apiPath.ts';
@@ -36,13 +38,15 @@ async function deposit(side: Side, accountId: string): Promise<void> {
 /** 24 clients for `ms`, client i on `accountIds[i % length]`: deposits per second. */
 async function clients(side: Side, accountIds: string[], ms: number): Promise<number> {
   let done = 0;
+  const cpuBefore = cpuMsOfTrees([side.pid])[0]!;
   const end = Date.now() + ms;
   await Promise.all(Array.from({ length: 24 }, async (_, i) => {
     while (Date.now() < end) {
-      await deposit(side, accountIds[i % accountIds.length]!);
+      await deposit(side, mode === 'random' ? accountIds[Math.floor(Math.random() * accountIds.length)]! : accountIds[i % accountIds.length]!);
       done += 1;
     }
   }));
+  side.samples.cpuMs.push((cpuMsOfTrees([side.pid])[0]! - cpuBefore) / done);
   return done / (ms / 1000);
 }
 
@@ -69,20 +73,21 @@ for (const [name, url, pid] of [['A', urlA, pidA], ['B', urlB, pidB]] as const) 
 }
 const targets = new Map<Side, string[]>();
 for (const side of sides) {
-  const count = mode === 'spread' ? 24 : 1;
+  const count = mode === 'spread' ? 24 : mode === 'random' ? 200 : 1;
   const ids: string[] = [];
   for (let i = 0; i < count; i++) ids.push(await openAccount(side.customer, `load ${i}`));
   targets.set(side, ids);
   await clients(side, ids, 6_000); // warm-up
+  side.samples.cpuMs.length = 0;
 }
 for (let round = 0; round < rounds; round++) {
   for (const side of [sides[0]!, sides[1]!, sides[1]!, sides[0]!]) {
-    if (mode === 'one' || mode === 'spread') side.samples.throughput.push(await clients(side, targets.get(side)!, 3_000));
+    if (mode !== 'burst') side.samples.throughput.push(await clients(side, targets.get(side)!, 3_000));
     else await burst(side);
   }
 }
 for (const { name, samples } of sides) {
-  if (mode === 'one' || mode === 'spread') console.log(`${name}: ${mode === 'one' ? 'one account' : 'an account each'}, 24 clients: median ${median(samples.throughput).toFixed(0)}/s [${samples.throughput.map((x) => x.toFixed(0)).join(' ')}]`);
+  if (mode !== 'burst') console.log(`${name}: ${{ one: 'one account', spread: 'an account each', random: 'a random one of 200 accounts each time' }[mode]}, 24 clients: median ${median(samples.throughput).toFixed(0)}/s [${samples.throughput.map((x) => x.toFixed(0)).join(' ')}], API CPU median ${median(samples.cpuMs).toFixed(3)} ms/deposit [${samples.cpuMs.map((x) => x.toFixed(2)).join(' ')}]`);
   else console.log(`${name}: bursts of ${burstSize}: p99 median ${median(samples.p99).toFixed(0)} ms [${samples.p99.map((x) => x.toFixed(0)).join(' ')}], wall ${median(samples.wallMs).toFixed(0)} ms, API CPU ${median(samples.cpuMs).toFixed(2)} ms/deposit`);
 }
 process.exit(0);
