@@ -9,6 +9,7 @@
  *   npm run bench -- --runs 3      limit, overhead and the bank's contention 3 times; each ratio (and p99) is the median
  *   npm run bench -- --smoke       2 s per measurement, contention 24, the scaled chain only (CI)
  *   npm run bench -- --seconds 4   another measurement length
+ *   npm run bench -- --warm-up 15  seconds of load per operation that warm each fresh API of the overhead scenario (default 15; 2 with --smoke)
  *   npm run bench -- --only overhead,limit   only those scenarios (to look at one; the checks count only them)
  *   npm run bench -- --only overhead --control   the overhead's A/A control: both sides with the layers on
  *
@@ -45,8 +46,10 @@ function sizeOf(args: string[]): Size {
   const smoke = args.includes('--smoke');
   const runs = Number(value('--runs') ?? 1);
   const seconds = Number(value('--seconds') ?? (smoke ? 2 : 8));
-  if (!(runs >= 1) || !(seconds > 0)) throw new Error('usage: npm run bench -- [--smoke] [--runs N] [--seconds S]');
-  return { clients: 24, seconds, runs: Math.floor(runs), contentionSizes: smoke ? [24] : [24, 100, 500], realDefaults: !smoke, naiveBudgetMs: smoke ? 5_000 : 60_000, control: args.includes('--control') };
+  const warmUpSeconds = Number(value('--warm-up') ?? (smoke ? 2 : 15));
+  if (!(runs >= 1) || !(seconds > 0) || !(warmUpSeconds >= 0)) throw new Error('usage: npm run bench -- [--smoke] [--runs N] [--seconds S] [--warm-up S]');
+  const control = args.includes('--control');
+  return { clients: 24, seconds, runs: Math.floor(runs), contentionSizes: smoke ? [24] : [24, 100, 500], realDefaults: !smoke, naiveBudgetMs: smoke ? 5_000 : 60_000, control, warmUpSeconds };
 }
 
 /** Runs one scenario; a failure is recorded (its check then fails), not thrown. */

@@ -31,6 +31,13 @@ export interface Size {
   naiveBudgetMs: number;
   /** The overhead scenario's A/A control: both sides with the layers on (`--control`). */
   control: boolean;
+  /**
+   * Seconds of full load that warm each fresh API process of the overhead scenario, per
+   * operation, before it is measured: a fresh API spends about twice its settled CPU per
+   * deposit over its first 10-15 s of load (V8 tiering its code up), so a shorter warm-up
+   * measures that slope, not the layers (adr/0031).
+   */
+  warmUpSeconds: number;
 }
 
 /**
@@ -222,21 +229,22 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
         }
         const { on, off } = started as Record<'on' | 'off', ApiProcess>;
         warned &&= size.control || off.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'));
-        for (const server of [on, off]) {
-          await warmUp(listAccounts(server.url, customer.token), size);
-          await warmUp(depositVia({ ...customer, baseUrl: server.url }, pick(accounts)), size);
+        const getOn = listAccounts(on.url, customer.token);
+        const getOff = listAccounts(off.url, customer.token);
+        const depositOn = depositVia({ ...customer, baseUrl: on.url }, pick(accounts));
+        const depositOff = depositVia({ ...customer, baseUrl: off.url }, pick(accounts));
+        // Warmed side by side in the measurement's own alternation (results dropped): warmed
+        // one after the other, the first sat idle through the other's warm-up, and a V8 heap
+        // that idles shrinks and is measured growing back (adr/0031).
+        const warmUpMs = size.warmUpSeconds * 1000;
+        if (warmUpMs > 0) {
+          await comparison().measure(size.clients, warmUpMs, sliceMs, getOn, getOff);
+          await comparison().measure(size.clients, warmUpMs, sliceMs, depositOn, depositOff);
         }
         const meters: [CpuMeter, CpuMeter] = [() => cpuMsOfTrees([on.child.pid!])[0]!, () => cpuMsOfTrees([off.child.pid!])[0]!];
         const half = durationMs / 2;
-        await gets.measure(size.clients, half, sliceMs, listAccounts(on.url, customer.token), listAccounts(off.url, customer.token), meters);
-        await deposits.measure(
-          size.clients,
-          half,
-          sliceMs,
-          depositVia({ ...customer, baseUrl: on.url }, pick(accounts)),
-          depositVia({ ...customer, baseUrl: off.url }, pick(accounts)),
-          meters,
-        );
+        await gets.measure(size.clients, half, sliceMs, getOn, getOff, meters);
+        await deposits.measure(size.clients, half, sliceMs, depositOn, depositOff, meters);
       } finally {
         for (const server of Object.values(started)) await server.stop();
       }
@@ -264,7 +272,7 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
     ratios: Object.entries(runs).map(([name, values]) => ratioOf(name, values, against, name.includes(' CPU ') ? undefined : '≤ 1.05')),
     figures: meanFigures(figures),
     notes: [
-      `two fresh pairs of APIs per run (on started first, then off first), on and off interleaved in slices of ${sliceMs} ms, ${size.seconds} s each${size.control ? '; CONTROL run: both sides with the layers on' : `; every layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`}`,
+      `two fresh pairs of APIs per run (on started first, then off first), each warmed by ${size.warmUpSeconds} s of each operation, then on and off interleaved in slices of ${sliceMs} ms, ${size.seconds} s each${size.control ? '; CONTROL run: both sides with the layers on' : `; every layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`}`,
       ...notes,
     ],
   };
