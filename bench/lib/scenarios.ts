@@ -34,7 +34,7 @@ export interface Size {
   /**
    * Seconds of full load that warm each fresh API process of the overhead scenario, per
    * operation, before it is measured: a fresh API spends about twice its settled CPU per
-   * deposit over its first 10-15 s of load (V8 tiering its code up), so a shorter warm-up
+   * deposit over its first 10-15 s of load (V8's compilers, heap sizing), so a shorter warm-up
    * measures that slope, not the layers (adr/0031).
    */
   warmUpSeconds: number;
@@ -234,8 +234,8 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
         const depositOn = depositVia({ ...customer, baseUrl: on.url }, pick(accounts));
         const depositOff = depositVia({ ...customer, baseUrl: off.url }, pick(accounts));
         // Warmed side by side in the measurement's own alternation (results dropped): warmed
-        // one after the other, the first sat idle through the other's warm-up, and a V8 heap
-        // that idles shrinks and is measured growing back (adr/0031).
+        // one after the other, the on side sat idle through the off side's warm-up and
+        // measured about 10 % dearer per deposit, for a cause not isolated (adr/0031).
         const warmUpMs = size.warmUpSeconds * 1000;
         if (warmUpMs > 0) {
           await comparison().measure(size.clients, warmUpMs, sliceMs, getOn, getOff);
