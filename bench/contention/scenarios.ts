@@ -14,18 +14,21 @@
  * latency, and the ledger check (each balance is the sum of its ledger rows; the total is
  * what the run says: no lost update, money conserved). Bounded: every request times out
  * after 120 s and each scenario after BENCH_SCENARIO_TIMEOUT_MS (180 s); the baseline
- * starts no attempt after BENCH_NAIVE_BUDGET_MS (60 s) of a scenario and counts what is
- * left as "other" (its opposite transfers deadlock, and each deadlock costs PostgreSQL's
- * deadlock_timeout of 1 s to notice).
+ * starts no attempt after BENCH_NAIVE_BUDGET_MS of a scenario (default: the bank's own
+ * request deadline, 40 s: every request of a scenario starts at once, so each gets as long
+ * as the bank would give it) and counts what is left as "other" (its opposite transfers
+ * deadlock, and each deadlock costs PostgreSQL's deadlock_timeout of 1 s to notice).
  */
 import pg from 'pg';
+import { defaults } from '../../server/src/config.ts';
 import { apiDeposit, apiTransfer, apiWithdraw, authorizations, openAccount, signUp } from './apiPath.ts';
 import { ledgerCheck } from './ledgerCheck.ts';
 import { naiveBaseline } from './naiveBaseline.ts';
 import { runAll, type Tally } from './stats.ts';
 
 const scenarioTimeoutMs = Number(process.env.BENCH_SCENARIO_TIMEOUT_MS ?? 180_000);
-const defaultNaiveBudgetMs = Number(process.env.BENCH_NAIVE_BUDGET_MS ?? 60_000);
+/** How long the naive baseline keeps starting attempts in one scenario (adr/0032). */
+export const naiveBudgetMs = Number(process.env.BENCH_NAIVE_BUDGET_MS ?? defaults.requestDeadlineMs);
 
 /** One scenario at one size on one path (the bank's path may run several times: `run` counts from 1). */
 export interface Row extends Tally {
@@ -67,14 +70,14 @@ export function print(rows: Row[]): void {
  * naive baseline runs once (its transfers spend their whole budget).
  */
 export async function runContention(apiUrl: string, databaseUrl: string, sizes: number[], options: { naiveBudgetMs?: number; bankRuns?: number } = {}): Promise<Row[]> {
-  const naiveBudgetMs = options.naiveBudgetMs ?? defaultNaiveBudgetMs;
+  const budgetMs = options.naiveBudgetMs ?? naiveBudgetMs;
   const runsOf = (path: Row['path']) => Array.from({ length: path === 'bank' ? (options.bankRuns ?? 1) : 1 }, (_, i) => i + 1);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 12 });
   let giveUpAt = 0;
-  const naive = naiveBaseline(pool, () => giveUpAt || Date.now() + naiveBudgetMs);
+  const naive = naiveBaseline(pool, () => giveUpAt || Date.now() + budgetMs);
   const rows: Row[] = [];
   const record = async (scenario: string, n: number, path: Row['path'], run: number, tallyOf: () => Promise<Tally>, check: () => Promise<string>) => {
-    giveUpAt = Date.now() + naiveBudgetMs;
+    giveUpAt = Date.now() + budgetMs;
     const result = await bounded(`${scenario} N=${n} ${path}`, tallyOf);
     rows.push({ ...result, scenario, n, path, run, ledger: await check() });
     console.error(`done: ${scenario} N=${n} ${path}${run > 1 ? ` #${run}` : ''}`);

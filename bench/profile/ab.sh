@@ -3,9 +3,14 @@
 # B with B_ENV (e.g. A_ENV="ACCOUNT_SENDS_AT_ONCE=10000" B_ENV="ACCOUNT_SENDS_AT_ONCE=2"),
 # A_DIR/B_DIR another checkout's server/. bench/profile/ab.ts loads them in alternating
 # turns (A B B A …), so the machine's drift falls on both: MODE=burst (bursts of BURST_SIZE
-# deposits into a fresh account) or MODE=one (24 clients on one account for 3 s); ROUNDS.
+# deposits into a fresh account), MODE=one (24 clients on one account for 3 s), MODE=spread
+# (an account each) or MODE=random (a random one of 200 accounts per deposit); ROUNDS.
 # Usage: flock /tmp/tidewater-heavy.lock bench/profile/ab.sh
 set -euo pipefail
+case "${MODE:-burst}" in
+  burst|one|spread|random) ;;
+  *) echo "ab.sh: MODE must be burst, one, spread or random; got \"$MODE\"" >&2; exit 2 ;;
+esac
 cd "$(dirname "$0")/../.."
 DIR=$(mktemp -d /tmp/perf-ab.XXXX)
 # The bench's settings (bench/lib/scenarios.ts benchSettings): room for two APIs' pools.

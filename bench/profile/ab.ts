@@ -14,7 +14,13 @@ import { send } from '../lib/http.ts';
 import { cpuMsOfTrees } from '../lib/processCpu.ts';
 
 const [urlA, pidA, urlB, pidB] = process.argv.slice(2);
-const mode = process.env.MODE ?? 'burst';
+const modes = ['burst', 'one', 'spread', 'random'] as const;
+type Mode = (typeof modes)[number];
+const mode = (process.env.MODE ?? 'burst') as Mode;
+if (!modes.includes(mode)) {
+  console.error(`ab: MODE must be one of ${modes.join(', ')}; got "${mode}"`);
+  process.exit(2);
+}
 const burstSize = Number(process.env.BURST_SIZE ?? 500);
 const rounds = Number(process.env.ROUNDS ?? 4);
 
@@ -35,7 +41,7 @@ async function deposit(side: Side, accountId: string): Promise<void> {
   if (reply.status !== 201) throw new Error(`${side.name}: a deposit answered ${reply.status}: ${reply.text}`);
 }
 
-/** 24 clients for `ms`, client i on `accountIds[i % length]`: deposits per second. */
+/** 24 clients for `ms`: client i on `accountIds[i % length]`, or with MODE=random each deposit on a random one of them; deposits per second. */
 async function clients(side: Side, accountIds: string[], ms: number): Promise<number> {
   let done = 0;
   const cpuBefore = cpuMsOfTrees([side.pid])[0]!;
