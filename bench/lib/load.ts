@@ -17,6 +17,8 @@ export interface LoadResult {
   failures: string[];
   /** CPU milliseconds the measured server spent per successful operation, when a meter was given. */
   cpuMsPerOp?: number;
+  /** CPU milliseconds its database connections' server processes spent per successful operation, when a meter was given. */
+  databaseCpuMsPerOp?: number;
 }
 
 /** One operation: resolves true when it succeeded, else a short reason. */
@@ -30,9 +32,10 @@ interface Tally {
   failed: number;
   wallMs: number;
   cpuMs: number;
+  databaseCpuMs: number;
 }
 
-const emptyTally = (): Tally => ({ latencies: [], failures: new Set(), ok: 0, failed: 0, wallMs: 0, cpuMs: 0 });
+const emptyTally = (): Tally => ({ latencies: [], failures: new Set(), ok: 0, failed: 0, wallMs: 0, cpuMs: 0, databaseCpuMs: 0 });
 
 /** Runs `clients` workers for `durationMs` and adds what they saw to `tally`. */
 async function runInto(tally: Tally, clients: number, durationMs: number, operation: Operation): Promise<void> {
@@ -55,9 +58,10 @@ async function runInto(tally: Tally, clients: number, durationMs: number, operat
   tally.wallMs += performance.now() - started;
 }
 
-function resultOf(t: Tally, metered: boolean): LoadResult {
+function resultOf(t: Tally, metered: { api: boolean; database: boolean }): LoadResult {
   return {
-    ...(metered ? { cpuMsPerOp: t.cpuMs / t.ok } : {}),
+    ...(metered.api ? { cpuMsPerOp: t.cpuMs / t.ok } : {}),
+    ...(metered.database ? { databaseCpuMsPerOp: t.databaseCpuMs / t.ok } : {}),
     ok: t.ok,
     failed: t.failed,
     throughput: (t.ok * 1000) / t.wallMs,
@@ -71,11 +75,17 @@ function resultOf(t: Tally, metered: boolean): LoadResult {
 export async function closedLoop(clients: number, durationMs: number, operation: Operation): Promise<LoadResult> {
   const tally = emptyTally();
   await runInto(tally, clients, durationMs, operation);
-  return resultOf(tally, false);
+  return resultOf(tally, { api: false, database: false });
 }
 
 /** Reads a cumulative CPU counter in milliseconds (e.g. a server process's, from /proc). */
-export type CpuMeter = () => number;
+export type CpuMeter = () => number | Promise<number>;
+
+/** Each side's meters: its server's CPU, and optionally its database connections' (PostgreSQL's backends for them). */
+export interface CpuMeters {
+  api: [CpuMeter, CpuMeter];
+  database?: [CpuMeter, CpuMeter];
+}
 
 /**
  * Two loads compared side by side. Each `measure` runs both for `durationMs`, cut into
@@ -85,27 +95,31 @@ export type CpuMeter = () => number;
  * one comparison. A drift of the machine's speed over the measurement then falls on both
  * sides alike, where two long runs back to back would give it all to one of them
  * (adr/0015). With `meters`, each side's server CPU during its own slices is counted too
- * (`cpuMsPerOp`).
+ * (`cpuMsPerOp`), and its database backends' (`databaseCpuMsPerOp`) when given.
  */
 export interface Comparison {
-  measure(clients: number, durationMs: number, sliceMs: number, a: Operation, b: Operation, meters?: [CpuMeter, CpuMeter]): Promise<void>;
+  measure(clients: number, durationMs: number, sliceMs: number, a: Operation, b: Operation, meters?: CpuMeters): Promise<void>;
   /** Side a's and side b's results so far. */
   results(): [LoadResult, LoadResult];
 }
 
 export function comparison(): Comparison {
   const tallies = [emptyTally(), emptyTally()] as const;
-  let metered = true;
+  const metered = { api: true, database: true };
   return {
     async measure(clients, durationMs, sliceMs, a, b, meters) {
-      metered &&= !!meters;
+      metered.api &&= !!meters;
+      metered.database &&= !!meters?.database;
       const slices = Math.max(2, 2 * Math.round(durationMs / sliceMs / 2));
       const perSlice = durationMs / slices;
       for (let i = 0; i < slices; i++) {
         for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) {
-          const before = meters?.[side]!();
+          const api = meters?.api[side]!;
+          const database = meters?.database?.[side]!;
+          const before = [await api?.(), await database?.()];
           await runInto(tallies[side]!, clients, perSlice, side === 0 ? a : b);
-          if (before !== undefined) tallies[side]!.cpuMs += meters![side]!() - before;
+          if (api) tallies[side]!.cpuMs += (await api()) - before[0]!;
+          if (database) tallies[side]!.databaseCpuMs += (await database()) - before[1]!;
         }
       }
     },

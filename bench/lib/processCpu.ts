@@ -1,5 +1,6 @@
 /**
- * The CPU a process has spent with all its live descendants (an API's cluster workers),
+ * The CPU a process has spent with all its live descendants (an API's cluster workers), or a
+ * set of processes together (the PostgreSQL backends serving one API),
  * from /proc: Linux only, as the bench machine is.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -27,4 +28,14 @@ export function cpuMsOfTrees(pids: number[]): number[] {
     return own + (children.get(pid) ?? []).reduce((sum, child) => sum + tree(child), 0);
   };
   return pids.map((pid) => tree(pid) * 10);
+}
+
+/** CPU milliseconds (user + system) of the processes in `pids` together, without descendants; a process that ended counts nothing. */
+export function cpuMsOf(pids: number[]): number {
+  let ticks = 0;
+  for (const pid of pids) {
+    const fields = statFields(pid);
+    if (fields) ticks += Number(fields[11]) + Number(fields[12]);
+  }
+  return ticks * 10;
 }

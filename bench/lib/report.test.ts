@@ -137,7 +137,8 @@ describe('two loads side by side', () => {
       cpu[side] += perCall;
       return note(side, ms, outcome)();
     };
-    await compared.measure(2, 400, 100, metered('a', 5, true, 1), metered('b', 20, 'refused', 2), [() => cpu.a, () => cpu.b]);
+    // Each side's database meter: twice a's server CPU, and b's own.
+    await compared.measure(2, 400, 100, metered('a', 5, true, 1), metered('b', 20, 'refused', 2), { api: [() => cpu.a, () => cpu.b], database: [() => 2 * cpu.a, () => cpu.b] });
     const [a, b] = compared.results();
     // Four slices of 100 ms each, a b | b a | a b | b a: the two b and the two a in the middle run back to back.
     expect(order).toEqual(['a', 'b', 'a', 'b', 'a']);
@@ -153,9 +154,14 @@ describe('two loads side by side', () => {
     expect(a.cpuMsPerOp).toBe(1);
     // b succeeded never: CPU per successful operation is infinite, not hidden.
     expect(b.cpuMsPerOp).toBe(Infinity);
+    expect(a.databaseCpuMsPerOp).toBe(2);
+    expect(b.databaseCpuMsPerOp).toBe(Infinity);
     // A second measure adds to the same sides.
     const okBefore = a.ok;
-    await compared.measure(2, 200, 100, metered('a', 5, true, 1), metered('b', 20, 'refused', 2), [() => cpu.a, () => cpu.b]);
+    await compared.measure(2, 200, 100, metered('a', 5, true, 1), metered('b', 20, 'refused', 2), { api: [() => cpu.a, () => cpu.b] });
     expect(compared.results()[0].ok).toBeGreaterThan(okBefore + 30);
+    // That measure had no database meter: a per-operation figure over part of the operations would lie, so there is none.
+    expect(compared.results()[0].databaseCpuMsPerOp).toBeUndefined();
+    expect(compared.results()[0].cpuMsPerOp).toBe(1);
   });
 });

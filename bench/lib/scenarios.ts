@@ -14,8 +14,8 @@ import { apiDeposit, signUp, type ApiCustomer } from '../contention/apiPath.ts';
 import { runContention, type Row } from '../contention/scenarios.ts';
 import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
 import { send } from './http.ts';
-import { closedLoop, comparison, type CpuMeter, type LoadResult, type Operation } from './load.ts';
-import { cpuMsOfTrees } from './processCpu.ts';
+import { closedLoop, comparison, type CpuMeters, type LoadResult, type Operation } from './load.ts';
+import { cpuMsOf, cpuMsOfTrees } from './processCpu.ts';
 import { median, ratio, ratioOf, type Figure, type ScenarioResult } from './report.ts';
 
 /** How big a run is. */
@@ -98,7 +98,7 @@ const listAccounts = (baseUrl: string, token: string): Operation => async () => 
 
 const pick = (ids: string[]) => () => ids[Math.floor(Math.random() * ids.length)]!;
 const describe = (name: string, r: LoadResult) =>
-  `${name}: ${r.throughput.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.cpuMsPerOp === undefined ? '' : `, API CPU ${r.cpuMsPerOp.toFixed(2)} ms/op`}, ok ${r.ok}, failed ${r.failed}${r.failures.length ? ` (${r.failures.join('; ')})` : ''}`;
+  `${name}: ${r.throughput.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.cpuMsPerOp === undefined ? '' : `, API CPU ${r.cpuMsPerOp.toFixed(2)} ms/op`}${r.databaseCpuMsPerOp === undefined ? '' : `, database CPU ${r.databaseCpuMsPerOp.toFixed(2)} ms/op`}, ok ${r.ok}, failed ${r.failed}${r.failures.length ? ` (${r.failures.join('; ')})` : ''}`;
 
 /**
  * Warms a path up (JIT, pools, plans, prepared statements) so the first measurement is not
@@ -218,6 +218,7 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
   const figures: Figure[][] = [];
   const notes: string[] = [];
   let warned = true;
+  const backendCounts: string[] = [];
   for (let run = 0; run < size.runs; run++) {
     const gets = comparison();
     const deposits = comparison();
@@ -225,7 +226,8 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
       const started: Partial<Record<'on' | 'off', ApiProcess>> = {};
       try {
         for (const side of order) {
-          started[side] = await startApi({ ...apiEnv, DATABASE_URL: databaseUrl, BENCH_RESILIENCE: side === 'off' && !size.control ? 'off' : 'on' });
+          // PGAPPNAME names the side's connections, so its PostgreSQL backends can be found and metered.
+          started[side] = await startApi({ ...apiEnv, DATABASE_URL: databaseUrl, PGAPPNAME: `bench-overhead-${side}`, BENCH_RESILIENCE: side === 'off' && !size.control ? 'off' : 'on' });
         }
         const { on, off } = started as Record<'on' | 'off', ApiProcess>;
         warned &&= size.control || off.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'));
@@ -243,10 +245,15 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
           await comparison().measure(size.clients, warmUpMs / 3, sliceMs, getOn, getOff);
           await comparison().measure(size.clients, warmUpMs, sliceMs, depositOn, depositOff);
         }
-        const meters: [CpuMeter, CpuMeter] = [() => cpuMsOfTrees([on.child.pid!])[0]!, () => cpuMsOfTrees([off.child.pid!])[0]!];
+        const backends = { on: backendMeter(pool, 'bench-overhead-on'), off: backendMeter(pool, 'bench-overhead-off') };
+        const meters: CpuMeters = {
+          api: [() => cpuMsOfTrees([on.child.pid!])[0]!, () => cpuMsOfTrees([off.child.pid!])[0]!],
+          database: [backends.on.read, backends.off.read],
+        };
         const half = durationMs / 2;
         await gets.measure(size.clients, half, sliceMs, getOn, getOff, meters);
         await deposits.measure(size.clients, half, sliceMs, depositOn, depositOff, meters);
+        backendCounts.push(`${backends.on.seen()} on, ${backends.off.seen()} off`);
       } finally {
         for (const server of Object.values(started)) await server.stop();
       }
@@ -259,6 +266,8 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
     add('deposit: throughput off/on', ratio(depositOff.throughput, depositOn.throughput));
     add('GET /api/accounts: API CPU per request on/off', ratio(getOn.cpuMsPerOp!, getOff.cpuMsPerOp!));
     add('deposit: API CPU per deposit on/off', ratio(depositOn.cpuMsPerOp!, depositOff.cpuMsPerOp!));
+    add('GET /api/accounts: database CPU per request on/off', ratio(getOn.databaseCpuMsPerOp!, getOff.databaseCpuMsPerOp!));
+    add('deposit: database CPU per deposit on/off', ratio(depositOn.databaseCpuMsPerOp!, depositOff.databaseCpuMsPerOp!));
     figures.push([
       { label: 'GET /api/accounts, layers on', value: getOn.throughput, unit: 'requests/s' },
       { label: 'GET /api/accounts, layers off', value: getOff.throughput, unit: 'requests/s' },
@@ -275,8 +284,29 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
     figures: meanFigures(figures),
     notes: [
       `two fresh pairs of APIs per run (on started first, then off first), each warmed by ${+(size.warmUpSeconds / 3).toFixed(1)} s of GETs and ${size.warmUpSeconds} s of deposits, then on and off interleaved in slices of ${sliceMs} ms, ${size.seconds} s each${size.control ? '; CONTROL run: both sides with the layers on' : `; every layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`}`,
+      `the database CPU: PostgreSQL's backends of each side's connections (named by PGAPPNAME), found again at each slice; backends seen per pair: ${backendCounts.join('; ')}`,
       ...notes,
     ],
+  };
+}
+
+/**
+ * A cumulative CPU meter of the PostgreSQL server processes of the connections named
+ * `applicationName`: each reading finds them again (a pool closes connections idle for
+ * 30 s and opens new ones), counts a new one's CPU from its start (it was opened for this
+ * side's load) and keeps the last reading of one that ended. `seen`: how many there were.
+ */
+function backendMeter(pool: pg.Pool, applicationName: string): { read: () => Promise<number>; seen: () => number } {
+  const last = new Map<number, number>();
+  return {
+    async read() {
+      const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
+      for (const { pid } of rows) last.set(pid, Math.max(last.get(pid) ?? 0, cpuMsOf([pid])));
+      let total = 0;
+      for (const ms of last.values()) total += ms;
+      return total;
+    },
+    seen: () => last.size,
   };
 }
 
