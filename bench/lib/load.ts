@@ -79,7 +79,7 @@ export async function closedLoop(clients: number, durationMs: number, operation:
 }
 
 /** Reads a cumulative CPU counter in milliseconds (e.g. a server process's, from /proc). */
-export type CpuMeter = () => number | Promise<number>;
+type CpuMeter = () => number | Promise<number>;
 
 /** Each side's meters: its server's CPU, and optionally its database connections' (PostgreSQL's backends for them). */
 export interface CpuMeters {
@@ -114,8 +114,8 @@ export function comparison(): Comparison {
       const perSlice = durationMs / slices;
       for (let i = 0; i < slices; i++) {
         for (const side of i % 2 === 0 ? [0, 1] : [1, 0]) {
-          const api = meters?.api[side]!;
-          const database = meters?.database?.[side]!;
+          const api = meters?.api[side];
+          const database = meters?.database?.[side];
           const before = [await api?.(), await database?.()];
           await runInto(tallies[side]!, clients, perSlice, side === 0 ? a : b);
           if (api) tallies[side]!.cpuMs += (await api()) - before[0]!;
