@@ -22,20 +22,17 @@ export function cpuMsOfTrees(pids: number[]): number[] {
     const parent = Number(statFields(entry)?.[1]);
     children.set(parent, [...(children.get(parent) ?? []), Number(entry)]);
   }
-  const tree = (pid: number): number => {
-    const fields = statFields(pid);
-    const own = fields ? Number(fields[11]) + Number(fields[12]) : 0;
-    return own + (children.get(pid) ?? []).reduce((sum, child) => sum + tree(child), 0);
-  };
+  const tree = (pid: number): number => ownTicks(pid) + (children.get(pid) ?? []).reduce((sum, child) => sum + tree(child), 0);
   return pids.map((pid) => tree(pid) * 10);
 }
 
-/** CPU milliseconds (user + system) of the processes in `pids` together, without descendants; a process that ended counts nothing. */
-export function cpuMsOf(pids: number[]): number {
-  let ticks = 0;
-  for (const pid of pids) {
-    const fields = statFields(pid);
-    if (fields) ticks += Number(fields[11]) + Number(fields[12]);
-  }
-  return ticks * 10;
+/** CPU milliseconds (user + system) of one process, without its descendants; a process that ended counts nothing. */
+export function cpuMsOfProcess(pid: number): number {
+  return ownTicks(pid) * 10;
+}
+
+/** A process's own user + system CPU in clock ticks (utime and stime); 0 once it ended. */
+function ownTicks(pid: number): number {
+  const fields = statFields(pid);
+  return fields ? Number(fields[11]) + Number(fields[12]) : 0;
 }

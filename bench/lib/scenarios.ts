@@ -15,7 +15,7 @@ import { runContention, type Row } from '../contention/scenarios.ts';
 import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
 import { send } from './http.ts';
 import { closedLoop, comparison, type CpuMeters, type LoadResult, type Operation } from './load.ts';
-import { cpuMsOf, cpuMsOfTrees } from './processCpu.ts';
+import { cpuMsOfProcess, cpuMsOfTrees } from './processCpu.ts';
 import { median, ratio, ratioOf, type Figure, type ScenarioResult } from './report.ts';
 
 /** How big a run is. */
@@ -301,7 +301,7 @@ function backendMeter(pool: pg.Pool, applicationName: string): { read: () => Pro
   return {
     async read() {
       const { rows } = await pool.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [applicationName]);
-      for (const { pid } of rows) last.set(pid, Math.max(last.get(pid) ?? 0, cpuMsOf([pid])));
+      for (const { pid } of rows) last.set(pid, Math.max(last.get(pid) ?? 0, cpuMsOfProcess(pid)));
       let total = 0;
       for (const ms of last.values()) total += ms;
       return total;
