@@ -2,7 +2,7 @@
  * The load of bench/profile/ab.sh: two APIs, A and B, loaded in alternating turns
  * (A B B A per round). MODE=burst: BURST_SIZE (500) deposits at once into a fresh account,
  * each turn; prints the medians of p99, wall time and the API's CPU per deposit.
- * MODE=one: 24 clients depositing into one account for 3 s, each turn; prints the median
+ * MODE=one: 24 clients depositing into one account for TURN_MS (3 s), each turn; prints the median
  * throughput. MODE=spread: the same, each client on an account of its own (no lock is
  * shared: the API's CPU is the limit). MODE=random: each deposit into a random one of 200
  * accounts, as the bench's overhead scenario sends them. ROUNDS (4) rounds, after a 6 s
@@ -23,6 +23,7 @@ if (!modes.includes(mode)) {
 }
 const burstSize = Number(process.env.BURST_SIZE ?? 500);
 const rounds = Number(process.env.ROUNDS ?? 4);
+const turnMs = Number(process.env.TURN_MS ?? 3_000);
 
 interface Side {
   name: 'A' | 'B';
@@ -88,7 +89,7 @@ for (const side of sides) {
 }
 for (let round = 0; round < rounds; round++) {
   for (const side of [sides[0]!, sides[1]!, sides[1]!, sides[0]!]) {
-    if (mode !== 'burst') side.samples.throughput.push(await clients(side, targets.get(side)!, 3_000));
+    if (mode !== 'burst') side.samples.throughput.push(await clients(side, targets.get(side)!, turnMs));
     else await burst(side);
   }
 }
