@@ -47,6 +47,9 @@ async function run(side: SideName, n: number): Promise<void> {
   for (let i = 0; i < n; i++) await operation(urls[side]);
 }
 
+/** Sites are shown relative to the repository (or to node_modules). */
+const repositoryRoot = new URL('../../', import.meta.url).href;
+
 interface SamplingNode { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: SamplingNode[] }
 async function sampled(side: SideName, n: number): Promise<{ bytes: number; sites: Map<string, number> }> {
   const session = new Session();
@@ -60,7 +63,7 @@ async function sampled(side: SideName, n: number): Promise<{ bytes: number; site
   const walk = (node: SamplingNode) => {
     bytes += node.selfSize;
     if (node.selfSize) {
-      const where = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/.*node_modules\//, '').replace(/.*\/work\/main\//, '')}:${node.callFrame.lineNumber + 1}`;
+      const where = `${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/.*node_modules\//, '').replace(repositoryRoot, '')}:${node.callFrame.lineNumber + 1}`;
       sites.set(where, (sites.get(where) ?? 0) + node.selfSize);
     }
     node.children.forEach(walk);
