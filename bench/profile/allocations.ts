@@ -11,31 +11,13 @@
  *   OP=deposit BLOCK=400 npx tsx bench/profile/allocations.ts
  */
 import { Session } from 'node:inspector/promises';
-import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
-import { startPrimary } from '@tidewater/test-support/pgCluster';
-import { createApp } from '../../server/src/app.ts';
-import { loadConfig } from '../../server/src/config.ts';
-import { openBankDatabase } from '../../server/src/data/connections/openBankDatabase.ts';
 import { apiDeposit, openAccount, signUp } from '../contention/apiPath.ts';
 import { send } from '../lib/http.ts';
+import { sides, startSides, type SideName } from './inProcessSides.ts';
 
 const op = process.env.OP ?? 'deposit';
 const block = Number(process.env.BLOCK ?? 400);
-const cluster = await startPrimary();
-const logger = pino({ level: 'warn' });
-const sides = ['on', 'off'] as const;
-type SideName = (typeof sides)[number];
-const urls = {} as Record<SideName, string>;
-const closers: Array<() => Promise<unknown>> = [];
-for (const side of sides) {
-  const config = { ...loadConfig({ BENCH_RESILIENCE: side, LOG_LEVEL: 'warn' }), databaseUrl: cluster.urlFor('tidewater') };
-  const { database } = await openBankDatabase(config, logger);
-  const server = createApp({ config, database, logger, signingSecret: 'allocations-bench' }).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  urls[side] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  closers.push(() => new Promise((resolve) => server.close(resolve)), () => database.close());
-}
+const { urls, close } = await startSides('allocations-bench');
 const customer = await signUp(urls.on, 'allocations');
 const accountIds = await Promise.all(Array.from({ length: 20 }, (_, i) => openAccount(customer, `counted ${i}`)));
 let next = 0;
@@ -82,6 +64,5 @@ try {
   console.log('allocation sites that differ most (bytes per request, on / off):');
   for (const { key, on, off } of differences.slice(0, 30)) console.log(`  ${on.toFixed(0).padStart(7)} ${off.toFixed(0).padStart(7)}  ${key}`);
 } finally {
-  for (const close of closers) await close();
-  await cluster.destroy();
+  await close();
 }

@@ -9,28 +9,11 @@
  *   npx tsx bench/profile/resources.ts
  */
 import { createHook } from 'node:async_hooks';
-import type { AddressInfo } from 'node:net';
-import { pino } from 'pino';
-import { startPrimary } from '@tidewater/test-support/pgCluster';
-import { createApp } from '../../server/src/app.ts';
-import { loadConfig } from '../../server/src/config.ts';
-import { openBankDatabase } from '../../server/src/data/connections/openBankDatabase.ts';
 import { apiDeposit, openAccount, signUp } from '../contention/apiPath.ts';
 import { send } from '../lib/http.ts';
+import { sides, startSides } from './inProcessSides.ts';
 
-const cluster = await startPrimary();
-const logger = pino({ level: 'warn' });
-const sides = ['on', 'off'] as const;
-const urls = {} as Record<(typeof sides)[number], string>;
-const closers: Array<() => Promise<unknown>> = [];
-for (const side of sides) {
-  const config = { ...loadConfig({ BENCH_RESILIENCE: side, LOG_LEVEL: 'warn' }), databaseUrl: cluster.urlFor('tidewater') };
-  const { database } = await openBankDatabase(config, logger);
-  const server = createApp({ config, database, logger, signingSecret: 'resources-bench' }).listen(0, '127.0.0.1');
-  await new Promise((resolve) => server.once('listening', resolve));
-  urls[side] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  closers.push(() => new Promise((resolve) => server.close(resolve)), () => database.close());
-}
+const { urls, close } = await startSides('resources-bench');
 const customer = await signUp(urls.on, 'resources');
 const accountId = await openAccount(customer, 'counted');
 const operations = {
@@ -52,6 +35,5 @@ try {
     console.log(`${name.padEnd(18)} ${line.join('  |  ')}`);
   }
 } finally {
-  for (const close of closers) await close();
-  await cluster.destroy();
+  await close();
 }
