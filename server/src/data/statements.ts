@@ -43,18 +43,27 @@ export interface Statements {
  * Each call site's template is one SQL text, prepared once per connection under a name of
  * its own (`tw_1`, `tw_2`, …): PostgreSQL then parses and plans it once, not per send.
  * The names are as many as the call sites (a handful), so nothing grows without bound.
+ * The text is joined once per call site too, not per statement: a text joined afresh is a
+ * string V8 must flatten again wherever it is read (the cancellable client looks at its
+ * first letter; adr/0035).
  */
-const names = new WeakMap<TemplateStringsArray, string>();
+interface Prepared {
+  readonly name: string;
+  readonly sql: string;
+}
+const prepared = new WeakMap<TemplateStringsArray, Prepared>();
 const statementName = Symbol('tidewater.statementName');
 let named = 0;
 
-function nameOf(strings: TemplateStringsArray): string {
-  let name = names.get(strings);
-  if (!name) {
-    name = `tw_${++named}`;
-    names.set(strings, name);
+function preparedOf(strings: TemplateStringsArray): Prepared {
+  let known = prepared.get(strings);
+  if (!known) {
+    let sql = strings[0]!;
+    for (let i = 1; i < strings.length; i++) sql += `$${i}${strings[i]}`;
+    known = { name: `tw_${++named}`, sql };
+    prepared.set(strings, known);
   }
-  return name;
+  return known;
 }
 
 /** adapter-pg's `statementNameGenerator`: a direct statement's name; undefined (unnamed, not kept) for every query of Prisma's own. */
@@ -67,11 +76,10 @@ const list: ArgType = { scalarType: 'string', arity: 'list' };
 
 /** A tagged template as the adapter's query: `$1…$n` placeholders, values as text. */
 function toQuery(strings: TemplateStringsArray, values: SqlValue[]) {
-  let sql = strings[0]!;
-  for (let i = 1; i < strings.length; i++) sql += `$${i}${strings[i]}`;
+  const { name, sql } = preparedOf(strings);
   const args = values.map((value) => (value === null || Array.isArray(value) ? value : String(value)));
   const argTypes = values.map((value) => (Array.isArray(value) ? list : scalar));
-  return { sql, args, argTypes, [statementName]: nameOf(strings) };
+  return { sql, args, argTypes, [statementName]: name };
 }
 
 /** The statements of one adapter queryable (a transaction, or a connected adapter). */

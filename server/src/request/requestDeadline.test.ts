@@ -77,4 +77,44 @@ describe('the request deadline', () => {
     deadline.onClientGone();
     expect(late.told).toEqual([]);
   });
+
+  it('held for a statement that is its own commit: calls it, not the signal, at the deadline, even once the response is disposed', async () => {
+    const deadline = new RequestDeadline();
+    const item = recorder();
+    deadline.cancelOnFire(item);
+    deadline.arm(30);
+    let calls = 0;
+    expect(deadline.holdForOwnCommit(() => void calls++)).toBe('held');
+    deadline.dispose(); // the client hung up and the response closed: the statement still has its bound
+    deadline.onClientGone();
+    await sleep(150);
+    expect(calls).toBe(1);
+    expect(deadline.signal.aborted).toBe(false);
+    expect(item.told).toEqual([]);
+    // The statement failed after its cancel: the deadline, re-armed, fires at once.
+    deadline.endOwnCommit();
+    deadline.rearmAfterFailedCommit();
+    expect(deadline.signal.aborted).toBe(true);
+  });
+
+  it('held, then answered: its instant calls nothing; unarmed or fired, nothing is held', async () => {
+    const answered = new RequestDeadline();
+    answered.arm(30);
+    let calls = 0;
+    expect(answered.holdForOwnCommit(() => void calls++)).toBe('held');
+    answered.endOwnCommit();
+    await sleep(150);
+    expect(calls).toBe(0);
+    expect(answered.signal.aborted).toBe(false);
+
+    expect(new RequestDeadline().holdForOwnCommit(() => void calls++)).toBe('disarmed');
+    const committedBefore = new RequestDeadline();
+    committedBefore.arm(10_000);
+    committedBefore.disarmForCommit();
+    expect(committedBefore.holdForOwnCommit(() => void calls++)).toBe('disarmed');
+    const fired = new RequestDeadline();
+    fired.onClientGone();
+    expect(fired.holdForOwnCommit(() => void calls++)).toBe('refused');
+    expect(calls).toBe(0);
+  });
 });

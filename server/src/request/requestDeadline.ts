@@ -39,6 +39,12 @@ export class RequestDeadline {
    * listener per request cost a few microseconds on every money send (adr/0030).
    */
   private cancellables: Set<Cancellable> | undefined;
+  /**
+   * While a statement that is its own commit runs (`holdForOwnCommit`): the deadline's timer,
+   * kept apart so that nothing but the statement's answer clears it, and what it calls.
+   */
+  private heldTimer: NodeJS.Timeout | undefined;
+  private atDeadline: (() => void) | undefined;
 
   /** Milliseconds until the deadline (negative once past); undefined before it is armed. */
   get remainingMs(): number | undefined {
@@ -90,6 +96,34 @@ export class RequestDeadline {
     return true;
   }
 
+  /**
+   * The commit gate's statement that is its own commit (adr/0027): refuse when the signal
+   * fired, else disarm as for a COMMIT, but let the deadline's own timer, when it
+   * still runs, call `atDeadline` at its instant instead of firing the signal (the gate
+   * then cancels the statement at the database). Answers 'held' when it will, 'disarmed'
+   * when no timer runs (not armed, or a commit disarmed it earlier): the caller times the
+   * statement itself then. One timer per request: a second per statement, its duration
+   * different every time, made a timer list of its own on every money send (adr/0035).
+   * `endOwnCommit()` ends the hold, whatever the statement answered; `dispose()` does not.
+   */
+  holdForOwnCommit(atDeadline: () => void): 'refused' | 'held' | 'disarmed' {
+    if (this.controller.signal.aborted) return 'refused';
+    this.disarmed = true;
+    if (this.timer === undefined) return 'disarmed';
+    this.heldTimer = this.timer;
+    this.timer = undefined;
+    this.atDeadline = atDeadline;
+    return 'held';
+  }
+
+  /** The statement that held the deadline answered: its instant calls nothing any more. */
+  endOwnCommit(): void {
+    if (this.heldTimer === undefined) return;
+    clearTimeout(this.heldTimer);
+    this.heldTimer = undefined;
+    this.atDeadline = undefined;
+  }
+
   /** A commit failed: arm again at the original instant (firing now if it has passed). */
   rearmAfterFailedCommit(): void {
     if (!this.disarmed) return;
@@ -104,7 +138,7 @@ export class RequestDeadline {
     this.clear();
   }
 
-  /** Ends the request's timers (called when the response finishes). */
+  /** Ends the request's timer (called when the response finishes); a held statement keeps its own until it answers. */
   dispose(): void {
     this.clear();
   }
@@ -114,7 +148,19 @@ export class RequestDeadline {
     if (this.expiresAt === undefined || this.disarmed) return;
     const remaining = this.expiresAt - Date.now();
     if (remaining <= 0) return this.fire(new DeadlineExceeded(this.deadlineMs));
-    this.timer = setTimeout(() => this.fire(new DeadlineExceeded(this.deadlineMs)), remaining);
+    this.timer = setTimeout(() => this.expire(), remaining);
+  }
+
+  /** The deadline's instant: a held statement's cancel (`holdForOwnCommit`), and the signal unless disarmed. */
+  private expire(): void {
+    const atDeadline = this.atDeadline;
+    if (atDeadline === undefined) this.timer = undefined;
+    else {
+      this.heldTimer = undefined;
+      this.atDeadline = undefined;
+      atDeadline();
+    }
+    if (!this.disarmed) this.fire(new DeadlineExceeded(this.deadlineMs));
   }
 
   private fire(reason: Error): void {

@@ -37,6 +37,16 @@ function sendCancelRequest(client: pg.Client): void {
 const neverCancelled = /^\s*(COMMIT|ROLLBACK|END|ABORT)\b/i;
 const isCommit = /^\s*(COMMIT|END)\b/i;
 
+/**
+ * `isCommit.test(text)`, with the regex run only for a text that starts with C, E or what
+ * may be a space: every statement passes here, and nearly none is a COMMIT.
+ */
+function isCommitText(text: string): boolean {
+  const first = text.charCodeAt(0) | 0x20;
+  if (first > 0x7f || first === 0x63 || first === 0x65 || text.charCodeAt(0) <= 0x20) return isCommit.test(text);
+  return false;
+}
+
 /** Tells the transaction attempt whose COMMIT this is which server process receives it. */
 function noteCommitBackend(client: pg.Client): void {
   const attempt = currentTransactionAttempt();
@@ -125,18 +135,26 @@ export class CancellableClient extends pg.Client {
   // nothing. It notes who the statement is for and its text; the request's one abort
   // listener decides from those, and from pg's statement in flight, which backends to cancel.
   // Errors are seen on the connection itself (the constructor), not per statement.
-  override query(...args: unknown[]): never {
-    const first = args[0] as string | ({ text?: string } & Stamped) | undefined;
-    // A pool query may reach its client from another request's release; its stamp says whose it is.
-    const context = (typeof first === 'object' && first?.[madeBy]) || currentContext();
-    const text = typeof first === 'string' ? first : (first?.text ?? '');
+  override query(config: unknown, values?: unknown, callback?: unknown): never {
+    let text: string;
+    let context: RequestContext | undefined;
+    if (typeof config === 'string') {
+      text = config;
+      context = currentContext();
+    } else {
+      const first = config as ({ text?: string } & Stamped) | null | undefined;
+      text = first?.text ?? '';
+      // A pool query may reach its client from another request's release; its stamp says whose it is.
+      context = first?.[madeBy] ?? currentContext();
+    }
     this.statementText = text;
     this.statementContext = context;
     this.statementFailure = undefined;
     // A COMMIT notes the backend it goes to, for the look at its outcome should its answer be lost.
-    if (isCommit.test(text)) noteCommitBackend(this);
+    if (isCommitText(text)) noteCommitBackend(this);
     else if (context && !context.signal.aborted) cancelWhenFired(context, this);
-    return (super.query as (...a: unknown[]) => never).apply(this, args);
+    // pg's query reads its three arguments by position (a missing one is undefined): no rest array, no apply.
+    return (super.query as unknown as (this: pg.Client, config: unknown, values: unknown, callback: unknown) => never).call(this, config, values, callback);
   }
 
   /** `signal` fired: cancel this client's statement if it was sent under that signal and still runs. */

@@ -23,7 +23,7 @@ import type {
   SqlResultSet,
   Transaction,
 } from '@prisma/driver-adapter-utils';
-import { currentContext } from '../../request/requestContext.ts';
+import { currentContext, type RequestContext } from '../../request/requestContext.ts';
 import { currentTransactionAttempt, type TransactionAttempt } from '../retry/index.ts';
 import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 
@@ -254,10 +254,13 @@ async function statementAsCommit(connections: Connections, query: SqlQuery, opti
   const { pool } = connections;
   const client = pool ? await takeConnection(pool) : undefined;
   const context = currentContext();
-  if (context && !context.deadline.disarmForCommit()) {
+  // The deadline's own timer, held for this statement, calls the wait's `atDeadline` at its instant (adr/0035).
+  let wait: DeadlineWait | undefined;
+  const hold = context ? context.deadline.holdForOwnCommit(() => wait?.atDeadline()) : 'disarmed';
+  if (hold === 'refused') {
     countCommitGateRefusal('commit');
     client?.release();
-    throw context.signal.reason;
+    throw context!.signal.reason;
   }
   if (context) countCommitGateDisarm();
   const attempt = currentTransactionAttempt();
@@ -276,29 +279,27 @@ async function statementAsCommit(connections: Connections, query: SqlQuery, opti
     const answer = (client ? connections.on(client) : connections.inner).queryRaw(query);
     // Hot: every deposit waits here. Inline arrows, not named ones (tsx names each named closure per call).
     return await new Promise<SqlResultSet>((resolve, reject) => {
-      // One timer on the common path: the deadline's cancel, then the wait for its acknowledgement.
+      const bound = new DeadlineWait(heard, context, options.cancelAcknowledgeMs, reject);
       const remainingMs = context?.deadline.remainingMs;
-      let cancelled = false;
-      let timer = setTimeout(
-        () => {
-          if (remainingMs === undefined) return reject(new CommitOutcomeUnknown(options.commitTimeoutMs));
-          cancelled = heard?.cancelInFlight() === true;
-          if (cancelled) context?.log.info({ processId: heard?.processID }, 'cancelling a statement that is its own commit at the deadline');
-          timer = setTimeout(() => reject(new CommitOutcomeUnknown(options.cancelAcknowledgeMs)), options.cancelAcknowledgeMs);
-        },
-        remainingMs === undefined ? options.commitTimeoutMs : Math.max(0, remainingMs),
-      );
+      if (remainingMs === undefined) bound.timer = setTimeout(() => reject(new CommitOutcomeUnknown(options.commitTimeoutMs)), options.commitTimeoutMs);
+      else {
+        wait = bound;
+        // The common path: the deadline's timer, held for us, calls it. Else (a commit disarmed it before, or its instant passed): a timer of our own.
+        if (hold !== 'held' || remainingMs <= 0) bound.timer = setTimeout(() => bound.atDeadline(), Math.max(0, remainingMs));
+      }
       answer.then(
         (rows) => {
-          clearTimeout(timer);
+          clearTimeout(bound.timer);
+          context?.deadline.endOwnCommit();
           if (attempt) attempt.commitPending = false;
           client?.release();
-          if (!cancelled) return resolve(rows);
+          if (!bound.cancelled) return resolve(rows);
           if (attempt) attempt.commitUnconfirmed = true;
           reject(new CommitOutcomeUnknown(options.cancelAcknowledgeMs, 'the statement answered only after its cancel, so a synchronous standby may not have it'));
         },
         (error: unknown) => {
-          clearTimeout(timer);
+          clearTimeout(bound.timer);
+          context?.deadline.endOwnCommit();
           if (attempt) attempt.commitPending = false;
           client?.release(error === undefined || (heard && rolledBackByItsError(heard)) ? undefined : asError(error));
           reject(error);
@@ -313,8 +314,36 @@ async function statementAsCommit(connections: Connections, query: SqlQuery, opti
       if (attempt) attempt.commitStarted = attempt.commitPending = false;
       if (context) context.commitStarted = commitStartedBefore;
     }
+    context?.deadline.endOwnCommit();
     context?.deadline.rearmAfterFailedCommit();
     throw error;
+  }
+}
+
+/**
+ * A statement that is its own commit, from its deadline on: cancelled at the database at
+ * that instant, then given `acknowledgeMs` to answer. A class, not closures: one per deposit
+ * (tsx names every named closure on each call; adr/0030).
+ */
+class DeadlineWait {
+  cancelled = false;
+  timer: NodeJS.Timeout | undefined;
+  private passed = false;
+
+  constructor(
+    private readonly heard: { processID: number | null; cancelInFlight(): boolean } | undefined,
+    private readonly context: RequestContext | undefined,
+    private readonly acknowledgeMs: number,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  /** The deadline's instant (once, whichever timer says it first). */
+  atDeadline(): void {
+    if (this.passed) return;
+    this.passed = true;
+    this.cancelled = this.heard?.cancelInFlight() === true;
+    if (this.cancelled) this.context?.log.info({ processId: this.heard?.processID }, 'cancelling a statement that is its own commit at the deadline');
+    this.timer = setTimeout(() => this.reject(new CommitOutcomeUnknown(this.acknowledgeMs)), this.acknowledgeMs);
   }
 }
 

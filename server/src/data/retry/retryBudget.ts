@@ -74,6 +74,9 @@ export function retryBudget(options: RetryBudgetOptions = {}): RetryBudget {
       return true;
     },
     recordSuccess() {
+      // Full (nearly always): nothing to add, and no clock to read on every unit of work. The
+      // time it skips is not lost: trySpend refills by time first, and a full budget caps it.
+      if (tokens >= capacity) return;
       refillByTime();
       add(perSuccess);
     },
