@@ -28,6 +28,14 @@ export interface Cancellable {
 /** The deadline of one request; every method is synchronous, so each is atomic. */
 export class RequestDeadline {
   private readonly controller = new AbortController();
+  /**
+   * Fires when the deadline passes or the client hangs up (unless disarmed or exempt).
+   * The controller's signal, read once: every statement asks for it, and AbortController's
+   * getters check their receiver on each call (as AbortSignal's `aborted` does: `fired`).
+   */
+  readonly signal: AbortSignal = this.controller.signal;
+  /** Whether the signal fired: the same as `signal.aborted`, a plain field. */
+  private fired = false;
   private timer: NodeJS.Timeout | undefined;
   private expiresAt: number | undefined;
   private deadlineMs = 0;
@@ -56,14 +64,9 @@ export class RequestDeadline {
     return this.disarmed;
   }
 
-  /** Fires when the deadline passes or the client hangs up (unless disarmed or exempt). */
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
   /** `item.cancelOnFire(signal)` runs right after the signal fires, once; never after it fired. */
   cancelOnFire(item: Cancellable): void {
-    if (this.controller.signal.aborted) return;
+    if (this.fired) return;
     (this.cancellables ??= new Set()).add(item);
   }
 
@@ -90,7 +93,7 @@ export class RequestDeadline {
    * nothing fires while the commit runs. Synchronous, so check and disarm are one step.
    */
   disarmForCommit(): boolean {
-    if (this.controller.signal.aborted) return false;
+    if (this.fired) return false;
     this.disarmed = true;
     this.clear();
     return true;
@@ -107,7 +110,7 @@ export class RequestDeadline {
    * `endOwnCommit()` ends the hold, whatever the statement answered; `dispose()` does not.
    */
   holdForOwnCommit(atDeadline: () => void): 'refused' | 'held' | 'disarmed' {
-    if (this.controller.signal.aborted) return 'refused';
+    if (this.fired) return 'refused';
     this.disarmed = true;
     if (this.timer === undefined) return 'disarmed';
     this.heldTimer = this.timer;
@@ -165,11 +168,12 @@ export class RequestDeadline {
 
   private fire(reason: Error): void {
     this.clear();
-    if (this.controller.signal.aborted) return;
+    if (this.fired) return;
+    this.fired = true;
     this.controller.abort(reason);
     const items = this.cancellables;
     this.cancellables = undefined;
-    if (items) for (const item of items) item.cancelOnFire(this.controller.signal);
+    if (items) for (const item of items) item.cancelOnFire(this.signal);
   }
 
   private clear(): void {
