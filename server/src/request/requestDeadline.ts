@@ -108,6 +108,8 @@ export class RequestDeadline {
    * statement itself then. One timer per request: a second per statement, its duration
    * different every time, made a timer list of its own on every money send (adr/0035).
    * `endOwnCommit()` ends the hold, whatever the statement answered; `dispose()` does not.
+   * Only the caller answered 'held' ends it: a second statement while one holds is answered
+   * 'disarmed' and times itself.
    */
   holdForOwnCommit(atDeadline: () => void): 'refused' | 'held' | 'disarmed' {
     if (this.fired) return 'refused';

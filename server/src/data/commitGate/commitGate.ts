@@ -290,7 +290,7 @@ async function statementAsCommit(connections: Connections, query: SqlQuery, opti
       answer.then(
         (rows) => {
           clearTimeout(bound.timer);
-          context?.deadline.endOwnCommit();
+          if (hold === 'held') context!.deadline.endOwnCommit();
           if (attempt) attempt.commitPending = false;
           client?.release();
           if (!bound.cancelled) return resolve(rows);
@@ -299,7 +299,7 @@ async function statementAsCommit(connections: Connections, query: SqlQuery, opti
         },
         (error: unknown) => {
           clearTimeout(bound.timer);
-          context?.deadline.endOwnCommit();
+          if (hold === 'held') context!.deadline.endOwnCommit();
           if (attempt) attempt.commitPending = false;
           client?.release(error === undefined || (heard && rolledBackByItsError(heard)) ? undefined : asError(error));
           reject(error);
@@ -314,7 +314,7 @@ async function statementAsCommit(connections: Connections, query: SqlQuery, opti
       if (attempt) attempt.commitStarted = attempt.commitPending = false;
       if (context) context.commitStarted = commitStartedBefore;
     }
-    context?.deadline.endOwnCommit();
+    if (hold === 'held') context!.deadline.endOwnCommit();
     context?.deadline.rearmAfterFailedCommit();
     throw error;
   }
