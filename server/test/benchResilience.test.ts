@@ -46,18 +46,6 @@ describe('BENCH_RESILIENCE in the config', () => {
   });
 });
 
-/** Signs up, again after a failure: on a loaded 2-core machine a password hash can outlast this short deadline. */
-async function signUpPatiently(url: string): Promise<Customer> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await bank(url).signUp();
-    } catch (error) {
-      if (attempt >= 6) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
-    }
-  }
-}
-
 describe('BENCH_RESILIENCE=off against a real database', () => {
   let cluster: PgCluster;
   let on: ApiProcess;
@@ -69,7 +57,7 @@ describe('BENCH_RESILIENCE=off against a real database', () => {
     const url = cluster.urlFor('tidewater');
     on = await startApi({ ...env, DATABASE_URL: url });
     off = await startApi({ ...env, DATABASE_URL: url, BENCH_RESILIENCE: 'off' });
-    ada = await signUpPatiently(on.url);
+    ada = await bank(on.url).signUpPatiently();
   });
   afterAll(async () => {
     await on?.stop();

@@ -36,7 +36,7 @@ describe('the account line', () => {
       env: { ...shortDeadlineEnv, ACCOUNT_SENDS_AT_ONCE: '2' },
     });
     ({ url, bank: b } = setup);
-    ada = await b.signUp();
+    ada = await b.signUpPatiently();
   });
   afterAll(() => setup?.stop());
 
@@ -90,7 +90,7 @@ describe('the account line of a held account', () => {
     // A send's lock waits (4 × 100 ms) fit the deadline (1.5 s) once, not four times over.
     setup = await bankOnPostgres({ env: { ...shortDeadlineEnv, ACCOUNT_SENDS_AT_ONCE: '2', ACCOUNT_LOCK_WAIT_MS: '100', ACCOUNT_WRITE_ATTEMPTS: '4' } });
     ({ url, bank: b } = setup);
-    ada = await b.signUp();
+    ada = await b.signUpPatiently();
   });
   afterAll(() => setup?.stop());
 
