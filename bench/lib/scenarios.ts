@@ -203,8 +203,11 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
  * accounts. Each run starts two
  * fresh pairs of processes on the same database, one on first and one off first (two
  * processes of the same code differ by a few per cent, and the order of starting showed
- * in them), and measures each pair for half the time side by side, in interleaved slices
- * of `sliceMs`, counting each process's CPU during its own slices; the pairs are pooled.
+ * in them), and measures each pair side by side, in interleaved slices of `sliceMs`,
+ * counting each process's CPU during its own slices; the pairs are pooled. A pair's GETs
+ * take the whole time, its deposits half: a GET is about half a deposit's CPU, so the
+ * machine's drift from slice to slice weighs twice as much in its ratios, and twice the
+ * slices halve that share of their variance (adr/0036).
  * Overhead = on/off p50 and off/on throughput (1.0: free; target ≤ 1.05); the CPU per
  * operation on/off is reported beside them. `--control` starts both with the layers on:
  * an A/A run whose ratios show the method's own spread.
@@ -256,9 +259,8 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
           api: [() => cpuMsOfTrees([on.child.pid!])[0]!, () => cpuMsOfTrees([off.child.pid!])[0]!],
           database: [backends.on.read, backends.off.read],
         };
-        const half = durationMs / 2;
-        await gets.measure(size.clients, half, sliceMs, getOn, getOff, meters);
-        await deposits.measure(size.clients, half, sliceMs, depositOn, depositOff, meters);
+        await gets.measure(size.clients, durationMs, sliceMs, getOn, getOff, meters);
+        await deposits.measure(size.clients, durationMs / 2, sliceMs, depositOn, depositOff, meters);
         backendCounts.push(`${backends.on.seen()} on, ${backends.off.seen()} off`);
       } finally {
         for (const server of Object.values(started)) await server.stop();
@@ -289,7 +291,7 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
     ratios: Object.entries(runs).map(([name, values]) => ratioOf(name, values, against, name.includes(' CPU ') ? undefined : '≤ 1.05')),
     figures: meanFigures(figures),
     notes: [
-      `GET: a customer with two accounts; two fresh pairs of APIs per run (on started first, then off first), each warmed by ${+(size.warmUpSeconds / 3).toFixed(1)} s of GETs and ${size.warmUpSeconds} s of deposits, then on and off interleaved in slices of ${sliceMs} ms, ${size.seconds} s each${size.control ? '; CONTROL run: both sides with the layers on' : `; every layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`}`,
+      `GET: a customer with two accounts; two fresh pairs of APIs per run (on started first, then off first), each warmed by ${+(size.warmUpSeconds / 3).toFixed(1)} s of GETs and ${size.warmUpSeconds} s of deposits, then on and off interleaved in slices of ${sliceMs} ms, for ${size.seconds} s of GETs and ${+(size.seconds / 2).toFixed(1)} s of deposits each${size.control ? '; CONTROL run: both sides with the layers on' : `; every layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`}`,
       `the database CPU: PostgreSQL's backends of each side's connections (named by PGAPPNAME), found again at each slice; backends seen per pair: ${backendCounts.join('; ')}`,
       ...notes,
     ],

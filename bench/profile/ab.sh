@@ -5,7 +5,10 @@
 # turns (A B B A …), so the machine's drift falls on both: MODE=burst (bursts of BURST_SIZE
 # deposits into a fresh account), MODE=one (24 clients on one account for 3 s), MODE=spread
 # (an account each) or MODE=random (a random one of 200 accounts per deposit); ROUNDS;
-# TURN_MS, the length of a turn (3 s; not with burst).
+# MODE=list (GET /api/accounts of two accounts); TURN_MS, the length of a turn (3 s; not
+# with burst). PROFILE_DIR: each API runs under `node --cpu-prof` (250 µs samples) and
+# writes its profile into PROFILE_DIR/a or /b when it ends (bench/profile/topFrames.mjs
+# reads one; give each side API_WORKERS=1 so the profile is the worker's).
 # Usage: flock /tmp/tidewater-heavy.lock bench/profile/ab.sh
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -14,9 +17,10 @@ DIR=$(mktemp -d /tmp/perf-ab.XXXX)
 URL=$(npx tsx test-support/src/pgCluster.ts start --dir "$DIR" --set max_connections=200 --set shared_buffers=128MB | sed -n 's/^DATABASE_URL=//p')
 PIDS=()
 start() { # side, port, server dir, env words; appends the pid to PIDS
-  local port=$2
+  local port=$2 prof=()
+  if [ -n "${PROFILE_DIR:-}" ]; then prof=(--cpu-prof --cpu-prof-interval 250 "--cpu-prof-dir=$PROFILE_DIR/$1"); fi
   (cd "$3" && exec env $4 DATABASE_URL="$URL" API_PORT=$port API_METRICS_PORT=0 JWT_SECRET="ab-$(openssl rand -hex 24)" LOG_LEVEL=warn \
-    node --import tsx src/main.ts >"$DIR/$1.log" 2>&1) &
+    node "${prof[@]}" --import tsx src/main.ts >"$DIR/$1.log" 2>&1) &
   PIDS+=($!)
 }
 PORT_A=$((20000 + RANDOM % 10000)); PORT_B=$((30000 + RANDOM % 10000))

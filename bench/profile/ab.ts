@@ -5,8 +5,9 @@
  * MODE=one: 24 clients depositing into one account for TURN_MS (3 s), each turn; prints the median
  * throughput. MODE=spread: the same, each client on an account of its own (no lock is
  * shared: the API's CPU is the limit). MODE=random: each deposit into a random one of 200
- * accounts, as the bench's overhead scenario sends them. ROUNDS (4) rounds, after a 6 s
- * warm-up of each.
+ * accounts, as the bench's overhead scenario sends them. MODE=list: 24 clients reading
+ * `GET /api/accounts` of a customer with two accounts, as the overhead scenario's GET does.
+ * ROUNDS (4) rounds, after a 6 s warm-up of each.
  */
 import { randomUUID } from 'node:crypto';
 import { openAccount, signUp, type ApiCustomer } from '../contention/apiPath.ts';
@@ -14,7 +15,7 @@ import { send } from '../lib/http.ts';
 import { cpuMsOfTrees } from '../lib/processCpu.ts';
 
 const [urlA, pidA, urlB, pidB] = process.argv.slice(2);
-const modes = ['burst', 'one', 'spread', 'random'] as const;
+const modes = ['burst', 'one', 'spread', 'random', 'list'] as const;
 type Mode = (typeof modes)[number];
 const mode = (process.env.MODE ?? 'burst') as Mode;
 if (!modes.includes(mode)) {
@@ -42,14 +43,25 @@ async function deposit(side: Side, accountId: string): Promise<void> {
   if (reply.status !== 201) throw new Error(`${side.name}: a deposit answered ${reply.status}: ${reply.text}`);
 }
 
-/** 24 clients for `ms`: client i on `accountIds[i % length]`, or with MODE=random each deposit on a random one of them; deposits per second. */
+async function list(side: Side): Promise<void> {
+  const reply = await send(`${side.url}/api/accounts`, { headers: { authorization: `Bearer ${side.customer.token}` } });
+  if (reply.status !== 200) throw new Error(`${side.name}: a GET answered ${reply.status}: ${reply.text}`);
+}
+
+/** One client's next call: the list, or a deposit on client i's account (a random one with MODE=random). */
+function nextCall(side: Side, accountIds: string[], i: number): Promise<void> {
+  if (mode === 'list') return list(side);
+  return deposit(side, mode === 'random' ? accountIds[Math.floor(Math.random() * accountIds.length)]! : accountIds[i % accountIds.length]!);
+}
+
+/** 24 clients for `ms`, each making `nextCall` after the last; calls per second. */
 async function clients(side: Side, accountIds: string[], ms: number): Promise<number> {
   let done = 0;
   const cpuBefore = cpuMsOfTrees([side.pid])[0]!;
   const end = Date.now() + ms;
   await Promise.all(Array.from({ length: 24 }, async (_, i) => {
     while (Date.now() < end) {
-      await deposit(side, mode === 'random' ? accountIds[Math.floor(Math.random() * accountIds.length)]! : accountIds[i % accountIds.length]!);
+      await nextCall(side, accountIds, i);
       done += 1;
     }
   }));
@@ -80,7 +92,7 @@ for (const [name, url, pid] of [['A', urlA, pidA], ['B', urlB, pidB]] as const) 
 }
 const targets = new Map<Side, string[]>();
 for (const side of sides) {
-  const count = mode === 'spread' ? 24 : mode === 'random' ? 200 : 1;
+  const count = mode === 'spread' ? 24 : mode === 'random' ? 200 : 1; // list: the customer's first account and this one
   const ids: string[] = [];
   for (let i = 0; i < count; i++) ids.push(await openAccount(side.customer, `load ${i}`));
   targets.set(side, ids);
@@ -94,7 +106,7 @@ for (let round = 0; round < rounds; round++) {
   }
 }
 for (const { name, samples } of sides) {
-  if (mode !== 'burst') console.log(`${name}: ${{ one: 'one account', spread: 'an account each', random: 'a random one of 200 accounts each time' }[mode]}, 24 clients: median ${median(samples.throughput).toFixed(0)}/s [${samples.throughput.map((x) => x.toFixed(0)).join(' ')}], API CPU median ${median(samples.cpuMs).toFixed(3)} ms/deposit [${samples.cpuMs.map((x) => x.toFixed(2)).join(' ')}]`);
+  if (mode !== 'burst') console.log(`${name}: ${{ one: 'one account', spread: 'an account each', random: 'a random one of 200 accounts each time', list: 'GET /api/accounts of two accounts' }[mode]}, 24 clients: median ${median(samples.throughput).toFixed(0)}/s [${samples.throughput.map((x) => x.toFixed(0)).join(' ')}], API CPU median ${median(samples.cpuMs).toFixed(3)} ms/call [${samples.cpuMs.map((x) => x.toFixed(2)).join(' ')}]`);
   else console.log(`${name}: bursts of ${burstSize}: p99 median ${median(samples.p99).toFixed(0)} ms [${samples.p99.map((x) => x.toFixed(0)).join(' ')}], wall ${median(samples.wallMs).toFixed(0)} ms, API CPU ${median(samples.cpuMs).toFixed(2)} ms/deposit`);
 }
 process.exit(0);
