@@ -205,9 +205,10 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
  * processes of the same code differ by a few per cent, and the order of starting showed
  * in them), and measures each pair side by side, in interleaved slices of `sliceMs`,
  * counting each process's CPU during its own slices; the pairs are pooled. A pair's GETs
- * take the whole time, its deposits half: a GET is about half a deposit's CPU, so the
- * machine's drift from slice to slice weighs twice as much in its ratios, and twice the
- * slices halve that share of their variance (adr/0036).
+ * take the whole time, its deposits half: four slices a side left the GET's ratios to the
+ * machine's drift from slice to slice (1.055 / 1.07 in a sitting where the layers cost it
+ * 1.3 % of its CPU side by side), and twice the slices halve that share of their variance
+ * (adr/0036).
  * Overhead = on/off p50 and off/on throughput (1.0: free; target ≤ 1.05); the CPU per
  * operation on/off is reported beside them. `--control` starts both with the layers on:
  * an A/A run whose ratios show the method's own spread.
