@@ -205,10 +205,10 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
  * processes of the same code differ by a few per cent, and the order of starting showed
  * in them), and measures each pair side by side, in interleaved slices of `sliceMs`,
  * counting each process's CPU during its own slices; the pairs are pooled. A pair's GETs
- * take the whole time, its deposits half: four slices a side left the GET's ratios to the
- * machine's drift from slice to slice (1.055 / 1.07 in a sitting where the layers cost it
- * 1.3 % of its CPU side by side), and twice the slices halve that share of their variance
- * (adr/0036).
+ * and its deposits each take the whole time: four slices a side left a ratio to the
+ * machine's drift from slice to slice (the GET's 1.055 / 1.07 in a sitting where the
+ * layers cost it 1.3 % of its CPU side by side), and twice the slices halve that share of
+ * its variance (adr/0036 for the GET, adr/0037 for the deposit).
  * Overhead = on/off p50 and off/on throughput (1.0: free; target ≤ 1.05); the CPU per
  * operation on/off is reported beside them. `--control` starts both with the layers on:
  * an A/A run whose ratios show the method's own spread.
@@ -261,7 +261,7 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
           database: [backends.on.read, backends.off.read],
         };
         await gets.measure(size.clients, durationMs, sliceMs, getOn, getOff, meters);
-        await deposits.measure(size.clients, durationMs / 2, sliceMs, depositOn, depositOff, meters);
+        await deposits.measure(size.clients, durationMs, sliceMs, depositOn, depositOff, meters);
         backendCounts.push(`${backends.on.seen()} on, ${backends.off.seen()} off`);
       } finally {
         for (const server of Object.values(started)) await server.stop();
@@ -292,7 +292,7 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
     ratios: Object.entries(runs).map(([name, values]) => ratioOf(name, values, against, name.includes(' CPU ') ? undefined : '≤ 1.05')),
     figures: meanFigures(figures),
     notes: [
-      `GET: a customer with two accounts; two fresh pairs of APIs per run (on started first, then off first), each warmed by ${+(size.warmUpSeconds / 3).toFixed(1)} s of GETs and ${size.warmUpSeconds} s of deposits, then on and off interleaved in slices of ${sliceMs} ms, for ${size.seconds} s of GETs and ${+(size.seconds / 2).toFixed(1)} s of deposits each${size.control ? '; CONTROL run: both sides with the layers on' : `; every layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`}`,
+      `GET: a customer with two accounts; two fresh pairs of APIs per run (on started first, then off first), each warmed by ${+(size.warmUpSeconds / 3).toFixed(1)} s of GETs and ${size.warmUpSeconds} s of deposits, then on and off interleaved in slices of ${sliceMs} ms, for ${size.seconds} s of GETs and ${size.seconds} s of deposits each${size.control ? '; CONTROL run: both sides with the layers on' : `; every layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`}`,
       `the database CPU: PostgreSQL's backends of each side's connections (named by PGAPPNAME), found again at each slice; backends seen per pair: ${backendCounts.join('; ')}`,
       ...notes,
     ],

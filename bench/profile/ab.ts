@@ -32,6 +32,8 @@ interface Side {
   pid: number;
   customer: ApiCustomer;
   samples: { p99: number[]; wallMs: number[]; cpuMs: number[]; throughput: number[] };
+  /** Every call made of it, warm-up included: what its whole-life profile (PROFILE_DIR) divides by. */
+  calls: number;
 }
 
 async function deposit(side: Side, accountId: string): Promise<void> {
@@ -63,6 +65,7 @@ async function clients(side: Side, accountIds: string[], ms: number): Promise<nu
     while (Date.now() < end) {
       await nextCall(side, accountIds, i);
       done += 1;
+      side.calls += 1;
     }
   }));
   side.samples.cpuMs.push((cpuMsOfTrees([side.pid])[0]! - cpuBefore) / done);
@@ -88,7 +91,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const sides: Side[] = [];
 for (const [name, url, pid] of [['A', urlA, pidA], ['B', urlB, pidB]] as const) {
   const customer = await signUp(url!, `ab${name.toLowerCase()}`);
-  sides.push({ name, url: url!, pid: Number(pid), customer, samples: { p99: [], wallMs: [], cpuMs: [], throughput: [] } });
+  sides.push({ name, url: url!, pid: Number(pid), customer, samples: { p99: [], wallMs: [], cpuMs: [], throughput: [] }, calls: 0 });
 }
 const targets = new Map<Side, string[]>();
 for (const side of sides) {
@@ -105,8 +108,8 @@ for (let round = 0; round < rounds; round++) {
     else await burst(side);
   }
 }
-for (const { name, samples } of sides) {
-  if (mode !== 'burst') console.log(`${name}: ${{ one: 'one account', spread: 'an account each', random: 'a random one of 200 accounts each time', list: 'GET /api/accounts of two accounts' }[mode]}, 24 clients: median ${median(samples.throughput).toFixed(0)}/s [${samples.throughput.map((x) => x.toFixed(0)).join(' ')}], API CPU median ${median(samples.cpuMs).toFixed(3)} ms/call [${samples.cpuMs.map((x) => x.toFixed(2)).join(' ')}]`);
+for (const { name, samples, calls } of sides) {
+  if (mode !== 'burst') console.log(`${name}: ${{ one: 'one account', spread: 'an account each', random: 'a random one of 200 accounts each time', list: 'GET /api/accounts of two accounts' }[mode]}, 24 clients: median ${median(samples.throughput).toFixed(0)}/s [${samples.throughput.map((x) => x.toFixed(0)).join(' ')}], API CPU median ${median(samples.cpuMs).toFixed(3)} ms/call [${samples.cpuMs.map((x) => x.toFixed(2)).join(' ')}], ${calls} calls in all`);
   else console.log(`${name}: bursts of ${burstSize}: p99 median ${median(samples.p99).toFixed(0)} ms [${samples.p99.map((x) => x.toFixed(0)).join(' ')}], wall ${median(samples.wallMs).toFixed(0)} ms, API CPU ${median(samples.cpuMs).toFixed(2)} ms/deposit`);
 }
 process.exit(0);
