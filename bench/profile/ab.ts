@@ -32,7 +32,7 @@ interface Side {
   pid: number;
   customer: ApiCustomer;
   samples: { p99: number[]; wallMs: number[]; cpuMs: number[]; throughput: number[] };
-  /** Every call made of it, warm-up included: what its whole-life profile (PROFILE_DIR) divides by. */
+  /** Every call of the turns and the warm-up (not the bursts): what its whole-life profile (PROFILE_DIR) divides by. */
   calls: number;
 }
 
