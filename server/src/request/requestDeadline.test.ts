@@ -84,7 +84,7 @@ describe('the request deadline', () => {
     deadline.cancelOnFire(item);
     deadline.arm(30);
     let calls = 0;
-    expect(deadline.holdForOwnCommit(() => void calls++)).toBe('held');
+    expect(deadline.holdForOwnCommit({ atDeadline: () => void calls++ })).toBe('held');
     deadline.dispose(); // the client hung up and the response closed: the statement still has its bound
     deadline.onClientGone();
     await sleep(150);
@@ -101,20 +101,20 @@ describe('the request deadline', () => {
     const answered = new RequestDeadline();
     answered.arm(30);
     let calls = 0;
-    expect(answered.holdForOwnCommit(() => void calls++)).toBe('held');
+    expect(answered.holdForOwnCommit({ atDeadline: () => void calls++ })).toBe('held');
     answered.endOwnCommit();
     await sleep(150);
     expect(calls).toBe(0);
     expect(answered.signal.aborted).toBe(false);
 
-    expect(new RequestDeadline().holdForOwnCommit(() => void calls++)).toBe('disarmed');
+    expect(new RequestDeadline().holdForOwnCommit({ atDeadline: () => void calls++ })).toBe('disarmed');
     const committedBefore = new RequestDeadline();
     committedBefore.arm(10_000);
     committedBefore.disarmForCommit();
-    expect(committedBefore.holdForOwnCommit(() => void calls++)).toBe('disarmed');
+    expect(committedBefore.holdForOwnCommit({ atDeadline: () => void calls++ })).toBe('disarmed');
     const fired = new RequestDeadline();
     fired.onClientGone();
-    expect(fired.holdForOwnCommit(() => void calls++)).toBe('refused');
+    expect(fired.holdForOwnCommit({ atDeadline: () => void calls++ })).toBe('refused');
     expect(calls).toBe(0);
   });
 });

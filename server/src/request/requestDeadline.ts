@@ -20,6 +20,11 @@ class ClientHungUp extends Error {
   }
 }
 
+/** Told at the deadline's instant instead of the signal firing, while it holds the deadline (the commit gate's statement that is its own commit). */
+export interface OwnCommitHolder {
+  atDeadline(): void;
+}
+
 /** Told right after a request's signal fires (the data layer's connections: cancellableClient.ts). */
 export interface Cancellable {
   cancelOnFire(signal: AbortSignal): void;
@@ -52,7 +57,7 @@ export class RequestDeadline {
    * kept apart so that nothing but the statement's answer clears it, and what it calls.
    */
   private heldTimer: NodeJS.Timeout | undefined;
-  private atDeadline: (() => void) | undefined;
+  private holder: OwnCommitHolder | undefined;
 
   /** Milliseconds until the deadline (negative once past); undefined before it is armed. */
   get remainingMs(): number | undefined {
@@ -102,7 +107,7 @@ export class RequestDeadline {
   /**
    * The commit gate's statement that is its own commit (adr/0027): refuse when the signal
    * fired, else disarm as for a COMMIT, but let the deadline's own timer, when it
-   * still runs, call `atDeadline` at its instant instead of firing the signal (the gate
+   * still runs, call `holder.atDeadline()` at its instant instead of firing the signal (the gate
    * then cancels the statement at the database). Answers 'held' when it will, 'disarmed'
    * when no timer runs (not armed, or a commit disarmed it earlier): the caller times the
    * statement itself then. One timer per request: a second per statement, its duration
@@ -111,13 +116,13 @@ export class RequestDeadline {
    * Only the caller answered 'held' ends it: a second statement while one holds is answered
    * 'disarmed' and times itself.
    */
-  holdForOwnCommit(atDeadline: () => void): 'refused' | 'held' | 'disarmed' {
+  holdForOwnCommit(holder: OwnCommitHolder): 'refused' | 'held' | 'disarmed' {
     if (this.fired) return 'refused';
     this.disarmed = true;
     if (this.timer === undefined) return 'disarmed';
     this.heldTimer = this.timer;
     this.timer = undefined;
-    this.atDeadline = atDeadline;
+    this.holder = holder;
     return 'held';
   }
 
@@ -126,7 +131,7 @@ export class RequestDeadline {
     if (this.heldTimer === undefined) return;
     clearTimeout(this.heldTimer);
     this.heldTimer = undefined;
-    this.atDeadline = undefined;
+    this.holder = undefined;
   }
 
   /** A commit failed: arm again at the original instant (firing now if it has passed). */
@@ -158,12 +163,12 @@ export class RequestDeadline {
 
   /** The deadline's instant: a held statement's cancel (`holdForOwnCommit`), and the signal unless disarmed. */
   private expire(): void {
-    const atDeadline = this.atDeadline;
-    if (atDeadline === undefined) this.timer = undefined;
+    const holder = this.holder;
+    if (holder === undefined) this.timer = undefined;
     else {
       this.heldTimer = undefined;
-      this.atDeadline = undefined;
-      atDeadline();
+      this.holder = undefined;
+      holder.atDeadline();
     }
     if (!this.disarmed) this.fire(new DeadlineExceeded(this.deadlineMs));
   }

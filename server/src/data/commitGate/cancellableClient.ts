@@ -11,9 +11,13 @@ import { connectToListedHost, type Host, type HostSelector } from '@tidewater/co
 import { currentTransactionAttempt, isReadOnlyRefusal } from '../retry/index.ts';
 import { currentContext, type RequestContext } from '../../request/requestContext.ts';
 
-/** Where a pool query carries the context of the request that made it (see CancellablePool). */
-const madeBy = Symbol('tidewater.requestContext');
-type Stamped = { [madeBy]?: RequestContext };
+/**
+ * The context of the request that made each pool query (see CancellablePool), by its
+ * config object. A table, not a property of the config: pg copies every own property of a
+ * config (`cloneQueryConfig`), and a stamped config is a second shape for pg's hot code
+ * beside the commit gate's unstamped ones (adr/0038).
+ */
+const madeBy = new WeakMap<object, RequestContext>();
 
 /** PostgreSQL's CancelRequest code (protocol §55.2.7): 1234 in the high half, 5678 in the low. */
 const CANCEL_REQUEST_CODE = 80877102;
@@ -94,6 +98,12 @@ export class CancellableClient extends pg.Client {
    * rolled back by its error (commitGate.ts `statementAsCommit`).
    */
   statementFailure: { code?: string; severity?: string } | undefined;
+  /**
+   * Set by the commit gate while the statement it sent as its own commit runs here: the gate
+   * times that statement and cancels it at the deadline itself (commitGate.ts), so no
+   * request's signal does, and nothing is noted for one.
+   */
+  timedByGate = false;
 
   constructor(config?: string | CancellablePoolConfig) {
     super(config);
@@ -136,25 +146,31 @@ export class CancellableClient extends pg.Client {
   // listener decides from those, and from pg's statement in flight, which backends to cancel.
   // Errors are seen on the connection itself (the constructor), not per statement.
   override query(config: unknown, values?: unknown, callback?: unknown): never {
+    this.statementFailure = undefined;
+    if (this.timedByGate) this.statementContext = undefined;
+    else this.noteStatement(config);
+    // pg's query reads its three arguments by position (a missing one is undefined): no rest array, no apply.
+    return (super.query as unknown as (this: pg.Client, config: unknown, values: unknown, callback: unknown) => never).call(this, config, values, callback);
+  }
+
+  /** Who a statement is for and its text; a COMMIT's backend, or else a cancel when its request's signal fires. */
+  private noteStatement(config: unknown): void {
     let text: string;
     let context: RequestContext | undefined;
     if (typeof config === 'string') {
       text = config;
       context = currentContext();
     } else {
-      const first = config as ({ text?: string } & Stamped) | null | undefined;
+      const first = config as { text?: string } | null | undefined;
       text = first?.text ?? '';
       // A pool query may reach its client from another request's release; its stamp says whose it is.
-      context = first?.[madeBy] ?? currentContext();
+      context = (first && madeBy.get(first)) ?? currentContext();
     }
     this.statementText = text;
     this.statementContext = context;
-    this.statementFailure = undefined;
     // A COMMIT notes the backend it goes to, for the look at its outcome should its answer be lost.
     if (isCommitText(text)) noteCommitBackend(this);
     else if (context && !context.signal.aborted) cancelWhenFired(context, this);
-    // pg's query reads its three arguments by position (a missing one is undefined): no rest array, no apply.
-    return (super.query as unknown as (this: pg.Client, config: unknown, values: unknown, callback: unknown) => never).call(this, config, values, callback);
   }
 
   /** `signal` fired: cancel this client's statement if it was sent under that signal and still runs. */
@@ -213,10 +229,12 @@ const clientsBySideSignal = new WeakMap<AbortSignal, Set<CancellableClient>>();
  * later reads the stamp.
  */
 export class CancellablePool extends pg.Pool {
-  override query(...args: unknown[]): never {
-    const first = args[0];
-    const context = currentContext();
-    if (context && typeof first === 'object' && first !== null) (first as Stamped)[madeBy] = context;
-    return (super.query as (...a: unknown[]) => never)(...args);
+  // pg-pool's query reads its three arguments by position (a missing one is undefined): no rest array.
+  override query(config: unknown, values?: unknown, callback?: unknown): never {
+    if (typeof config === 'object' && config !== null) {
+      const context = currentContext();
+      if (context) madeBy.set(config, context);
+    }
+    return (super.query as unknown as (this: pg.Pool, config: unknown, values: unknown, callback: unknown) => never).call(this, config, values, callback);
   }
 }

@@ -224,6 +224,12 @@ function rolledBackByItsError(client: HeardErrors): boolean {
   return !/^(08|57P0|XX)/.test(failure.code);
 }
 
+/** A connection of our pool (cancellableClient.ts), as the gate uses it while it holds it. */
+type HeldClient = pg.PoolClient & HeardErrors & {
+  cancelInFlight(): boolean;
+  timedByGate: boolean;
+};
+
 /**
  * One statement as its own commit (adr/0027). The connection is taken while the deadline
  * still runs (a pool wait stays bounded by it); then, in one synchronous step, the gate
@@ -249,109 +255,176 @@ function rolledBackByItsError(client: HeardErrors): boolean {
  *   data layer's look (`verifyCommitted`); the connection is discarded once the statement
  *   settles, never handed on mid-statement.
  */
-async function statementAsCommit(connections: Connections, query: SqlQuery, options: CommitGateOptions): Promise<SqlResultSet> {
-  refuseAfterSignal();
-  const { pool } = connections;
-  const client = pool ? await takeConnection(pool) : undefined;
+function statementAsCommit(connections: Connections, query: SqlQuery, options: CommitGateOptions): Promise<SqlResultSet> {
+  // The request and the attempt, read once: the connection may come from another request's
+  // release, in that request's async scope, so nothing after it reads the scope (adr/0038).
   const context = currentContext();
-  // The deadline's own timer, held for this statement, calls the wait's `atDeadline` at its instant (adr/0035).
-  let wait: DeadlineWait | undefined;
-  const hold = context ? context.deadline.holdForOwnCommit(() => wait?.atDeadline()) : 'disarmed';
-  if (hold === 'refused') {
-    countCommitGateRefusal('commit');
-    client?.release();
-    throw context!.signal.reason;
+  if (context?.signal.aborted) {
+    countCommitGateRefusal('statement');
+    return Promise.reject(context.signal.reason);
   }
-  if (context) countCommitGateDisarm();
-  const attempt = currentTransactionAttempt();
-  const commitStartedBefore = context?.commitStarted;
-  const heard = client as unknown as (HeardErrors & { cancelInFlight(): boolean }) | undefined;
-  let sent = false;
-  try {
-    if (options.beforeCommitSent) await options.beforeCommitSent();
-    if (attempt) {
-      attempt.commitStarted = attempt.commitPending = true;
-      if (heard?.processID != null) attempt.commitBackend = heard.processID;
-    }
-    if (context) context.commitStarted = true;
-    sent = true;
-    // adapter-pg's statement (its argument and row conversions) on the connection taken above.
-    const answer = (client ? connections.on(client) : connections.inner).queryRaw(query);
-    // Hot: every deposit waits here. Inline arrows, not named ones (tsx names each named closure per call).
-    return await new Promise<SqlResultSet>((resolve, reject) => {
-      const bound = new DeadlineWait(heard, context, options.cancelAcknowledgeMs, reject);
-      const remainingMs = context?.deadline.remainingMs;
-      if (remainingMs === undefined) bound.timer = setTimeout(() => reject(new CommitOutcomeUnknown(options.commitTimeoutMs)), options.commitTimeoutMs);
-      else {
-        wait = bound;
-        // The common path: the deadline's timer, held for us, calls it. Else (a commit disarmed it before, or its instant passed): a timer of our own.
-        if (hold !== 'held' || remainingMs <= 0) bound.timer = setTimeout(() => bound.atDeadline(), Math.max(0, remainingMs));
-      }
-      answer.then(
-        (rows) => {
-          clearTimeout(bound.timer);
-          if (hold === 'held') context!.deadline.endOwnCommit();
-          if (attempt) attempt.commitPending = false;
-          client?.release();
-          if (!bound.cancelled) return resolve(rows);
-          if (attempt) attempt.commitUnconfirmed = true;
-          reject(new CommitOutcomeUnknown(options.cancelAcknowledgeMs, 'the statement answered only after its cancel, so a synchronous standby may not have it'));
-        },
-        (error: unknown) => {
-          clearTimeout(bound.timer);
-          if (hold === 'held') context!.deadline.endOwnCommit();
-          if (attempt) attempt.commitPending = false;
-          client?.release(error === undefined || (heard && rolledBackByItsError(heard)) ? undefined : asError(error));
-          reject(error);
-        },
-      );
-    });
-  } catch (error) {
-    if (!sent) client?.release();
-    // Its own error rolled it back; so does any error of in-process PGlite, which cannot lose an answer.
-    const rolledBack = !sent || (!(error instanceof CommitOutcomeUnknown) && (!heard || rolledBackByItsError(heard)));
-    if (rolledBack) {
-      if (attempt) attempt.commitStarted = attempt.commitPending = false;
-      if (context) context.commitStarted = commitStartedBefore;
-    }
-    if (hold === 'held') context!.deadline.endOwnCommit();
-    context?.deadline.rearmAfterFailedCommit();
-    throw error;
-  }
+  return new OwnCommit(connections, query, options, context, currentTransactionAttempt()).run();
 }
 
 /**
- * A statement that is its own commit, from its deadline on: cancelled at the database at
- * that instant, then given `acknowledgeMs` to answer. A class, not closures: one per deposit
- * (tsx names every named closure on each call; adr/0030).
+ * One statement that is its own commit, from taking its connection to its outcome (see
+ * `statementAsCommit`). One object and one promise per deposit, its steps methods and
+ * callbacks, not awaits: in Node 20 every promise and every await of a request pays the
+ * async scope's hooks (adr/0025, adr/0038).
  */
-class DeadlineWait {
-  cancelled = false;
-  timer: NodeJS.Timeout | undefined;
+class OwnCommit {
+  private client: HeldClient | undefined;
+  private hold: 'held' | 'disarmed' = 'disarmed';
+  private commitStartedBefore: boolean | undefined;
+  /** The statement went to the driver: only its deadline, its answer or its timeout end it now. */
+  private sent = false;
+  /** The caller has its outcome; what comes later only tidies up. */
+  private settled = false;
+  /** The deadline's instant came (once, whichever timer says it first). */
   private passed = false;
+  /** The gate asked the database to cancel the statement at the deadline. */
+  private cancelled = false;
+  private timer: NodeJS.Timeout | undefined;
+  private resolve!: (rows: SqlResultSet) => void;
+  private reject!: (error: unknown) => void;
 
   constructor(
-    private readonly heard: { processID: number | null; cancelInFlight(): boolean } | undefined,
+    private readonly connections: Connections,
+    private readonly query: SqlQuery,
+    private readonly options: CommitGateOptions,
     private readonly context: RequestContext | undefined,
-    private readonly acknowledgeMs: number,
-    private readonly reject: (error: unknown) => void,
+    private readonly attempt: TransactionAttempt | undefined,
   ) {}
 
-  /** The deadline's instant (once, whichever timer says it first). */
-  atDeadline(): void {
-    if (this.passed) return;
-    this.passed = true;
-    this.cancelled = this.heard?.cancelInFlight() === true;
-    if (this.cancelled) this.context?.log.info({ processId: this.heard?.processID }, 'cancelling a statement that is its own commit at the deadline');
-    this.timer = setTimeout(() => this.reject(new CommitOutcomeUnknown(this.acknowledgeMs)), this.acknowledgeMs);
+  run(): Promise<SqlResultSet> {
+    return new Promise<SqlResultSet>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      const { pool } = this.connections;
+      if (!pool) return this.start(undefined);
+      // pg-pool's callback form: no promise of its own (adr/0030). A failed take sent nothing.
+      pool.connect((error, client) => (error ? reject(error) : this.start(client as HeldClient)));
+    });
   }
-}
 
-/** A pooled connection, taken by pg-pool's callback form: one promise, where its promise form makes two here (adr/0030). */
-function takeConnection(pool: pg.Pool): Promise<pg.PoolClient> {
-  return new Promise((resolve, reject) => {
-    pool.connect((error, client) => (error ? reject(error) : resolve(client!)));
-  });
+  /** The connection is ours (none on PGlite): refuse when the signal fired meanwhile, else hold the deadline and send. */
+  private start(client: HeldClient | undefined): void {
+    this.client = client;
+    const { context } = this;
+    try {
+      // The deadline's own timer, held for this statement, calls `atDeadline` at its instant (adr/0035).
+      const hold = context ? context.deadline.holdForOwnCommit(this) : 'disarmed';
+      if (hold === 'refused') {
+        countCommitGateRefusal('commit');
+        client?.release();
+        return this.reject(context!.signal.reason);
+      }
+      this.hold = hold;
+      if (context) {
+        countCommitGateDisarm();
+        this.commitStartedBefore = context.commitStarted;
+      }
+      const seam = this.options.beforeCommitSent;
+      if (!seam) return this.send();
+      seam().then(
+        () => this.send(),
+        (error: unknown) => this.failBeforeSent(error),
+      );
+    } catch (error) {
+      this.failBeforeSent(error);
+    }
+  }
+
+  private send(): void {
+    const { attempt, context, client, options } = this;
+    let answer: Promise<SqlResultSet>;
+    try {
+      if (attempt) {
+        attempt.commitStarted = attempt.commitPending = true;
+        if (client?.processID != null) attempt.commitBackend = client.processID;
+      }
+      if (context) context.commitStarted = true;
+      // The gate times and cancels this statement itself: no request's signal does (cancellableClient.ts).
+      if (client) client.timedByGate = true;
+      // adapter-pg's statement (its argument and row conversions) on the connection taken above.
+      answer = (client ? this.connections.on(client) : this.connections.inner).queryRaw(this.query);
+    } catch (error) {
+      if (client) client.timedByGate = false;
+      return this.failBeforeSent(error);
+    }
+    this.sent = true;
+    const remainingMs = context?.deadline.remainingMs;
+    if (remainingMs === undefined) this.timer = setTimeout(() => this.fail(new CommitOutcomeUnknown(options.commitTimeoutMs), false), options.commitTimeoutMs);
+    // The common path: the deadline's timer, held for us, calls `atDeadline`. Else (a commit disarmed it before, or its instant passed): a timer of our own.
+    else if (this.hold !== 'held' || remainingMs <= 0) this.timer = setTimeout(() => this.atDeadline(), Math.max(0, remainingMs));
+    // Hot: every deposit waits here. Inline arrows, not named ones (tsx names each named closure per call).
+    answer.then(
+      (rows) => this.answered(rows),
+      (error: unknown) => this.failedAtDatabase(error),
+    );
+  }
+
+  /** The deadline's instant: cancel the statement at the database, then give it `cancelAcknowledgeMs` to answer. */
+  atDeadline(): void {
+    if (!this.sent || this.passed) return;
+    this.passed = true;
+    const { client, options } = this;
+    this.cancelled = client?.cancelInFlight() === true;
+    if (this.cancelled) this.context?.log.info({ processId: client?.processID }, 'cancelling a statement that is its own commit at the deadline');
+    this.timer = setTimeout(() => this.fail(new CommitOutcomeUnknown(options.cancelAcknowledgeMs), false), options.cancelAcknowledgeMs);
+  }
+
+  private answered(rows: SqlResultSet): void {
+    this.ended();
+    this.client?.release();
+    if (!this.cancelled) {
+      if (!this.settled) {
+        this.settled = true;
+        this.resolve(rows);
+      }
+      return;
+    }
+    if (this.attempt) this.attempt.commitUnconfirmed = true;
+    this.fail(new CommitOutcomeUnknown(this.options.cancelAcknowledgeMs, 'the statement answered only after its cancel, so a synchronous standby may not have it'), false);
+  }
+
+  private failedAtDatabase(error: unknown): void {
+    const { client } = this;
+    // Read before the release: the connection's next holder clears what it heard. PGlite, in
+    // process, cannot lose an answer: any error of its rolled the statement back.
+    const rolledBack = !client || rolledBackByItsError(client);
+    this.ended();
+    client?.release(error === undefined || rolledBack ? undefined : asError(error));
+    this.fail(error, rolledBack && !(error instanceof CommitOutcomeUnknown));
+  }
+
+  /** The statement settled (answered or failed): nothing times it any more, and the connection goes back. */
+  private ended(): void {
+    clearTimeout(this.timer);
+    if (this.hold === 'held') this.context!.deadline.endOwnCommit();
+    if (this.attempt) this.attempt.commitPending = false;
+    if (this.client) this.client.timedByGate = false;
+  }
+
+  /** Failed before anything was sent: the connection goes back, and nothing started. */
+  private failBeforeSent(error: unknown): void {
+    this.client?.release();
+    this.fail(error, true);
+  }
+
+  /** The caller learns a failure, once; `rolledBack`: the attempt's commit counts as never started. */
+  private fail(error: unknown, rolledBack: boolean): void {
+    if (this.settled) return;
+    this.settled = true;
+    const { attempt, context } = this;
+    if (rolledBack) {
+      if (attempt) attempt.commitStarted = attempt.commitPending = false;
+      if (context) context.commitStarted = this.commitStartedBefore;
+    }
+    if (this.hold === 'held') context!.deadline.endOwnCommit();
+    context?.deadline.rearmAfterFailedCommit();
+    this.reject(error);
+  }
 }
 
 /**

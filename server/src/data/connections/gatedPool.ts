@@ -36,8 +36,7 @@ export class GatedPool extends CancellablePool {
   }
 
   // pg's connect() has a promise form and a callback form (pool.query uses the latter).
-  override connect(...args: unknown[]): never {
-    const callback = args[0] as ConnectCallback | undefined;
+  override connect(callback?: ConnectCallback): never {
     if (!this.gate.isOpen) {
       noteGateMet(this.gate);
       const refused = new DatabaseUnavailable(this.gate.name);
