@@ -398,7 +398,7 @@ class OwnCommit {
     this.fail(error, rolledBack && !(error instanceof CommitOutcomeUnknown));
   }
 
-  /** The statement settled (answered or failed): nothing times it any more, and the connection goes back. */
+  /** The statement settled (answered or failed): nothing times it any more, and its connection is the pool's again to hand on (the caller releases it). */
   private ended(): void {
     clearTimeout(this.timer);
     if (this.hold === 'held') this.context!.deadline.endOwnCommit();
