@@ -225,11 +225,19 @@ describe('the commit gate on PostgreSQL', () => {
       }
     });
 
-    it("gives its connection back to the request's cancel: the next statement on it is cancelled at its own deadline", async () => {
-      // One connection, so the read below runs on the one the statement that was its own commit used.
+    /** Runs `fn` on a data layer of its own whose pool has one connection, so its statements take turns on it. */
+    const onOneConnection = async (fn: (singleData: DataLayer) => Promise<void>) => {
       const single = await openDatabase({ ...config, dbPoolMax: 1 }, { logger });
       try {
-        const singleData = createDataLayer({ database: single, config, logger });
+        await fn(createDataLayer({ database: single, config, logger }));
+      } finally {
+        await single.close();
+      }
+    };
+
+    it("gives its connection back to the request's cancel: the next statement on it is cancelled at its own deadline", () =>
+      // One connection, so the read below runs on the one the statement that was its own commit used.
+      onOneConnection(async (singleData) => {
         const id = randomUUID();
         const rows = await inRequest(
           () => singleData.runStatementAsCommit((sql) => sql.query<{ id: string }>`SELECT ${id}::text AS id`, { verifyCommitted: async () => false, landedAnswer: () => [] }),
@@ -243,56 +251,51 @@ describe('the commit gate on PostgreSQL', () => {
         );
         expect(isDeadlineExceeded(outcome)).toBe(true);
         expect(Date.now() - started).toBeLessThan(3_000);
-      } finally {
-        await single.close();
-      }
-    });
+      }));
 
-    it('reads what ended a statement before it gives the connection to a request waiting for it', async () => {
+    it('reads what ended a statement before it gives the connection to a request waiting for it', () =>
       // One connection: the second statement below waits for it while the first loses its lock
       // wait, and takes it, sending itself, the moment the first gives it back.
-      const single = await openDatabase({ ...config, dbPoolMax: 1 }, { logger });
-      const holder = new pg.Client({ connectionString: cluster.urlFor('tidewater') });
-      await holder.connect();
-      try {
-        const singleData = createDataLayer({ database: single, config, logger });
-        const id = randomUUID();
-        await inRequest(() => singleData.runStatementAsCommit((sql) => sql.query`
-          INSERT INTO users (id, email, display_name, handle, password_hash, pin_hash)
-          VALUES (${id}::uuid, ${id} || '@example.com', 'Gate', replace(left(${id}, 20), '-', '_'), 'x', 'y') RETURNING id::text`,
-          { verifyCommitted: async () => exists(id), landedAnswer: () => [] }));
-        await holder.query('BEGIN');
-        await holder.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [id]);
-        let looks = 0;
-        let sent = 0;
-        const locked = inRequest(
-          () =>
-            singleData.runStatementAsCommit(
-              (sql) => {
-                sent += 1;
-                return sql.query`
-                  UPDATE users SET display_name = 'Locked'
-                  FROM (SELECT set_config('lock_timeout', '200ms', true)) AS bound
-                  WHERE id = ${id}::uuid RETURNING id::text`;
-              },
-              { contentionAttempts: 1, verifyCommitted: async () => ((looks += 1), false), landedAnswer: () => [] },
-            ).then(() => 'updated', (error: unknown) => error),
-          { deadlineMs: 5_000 },
-        );
-        await sleep(50); // the statement holds the one connection, waiting for its lock
-        const waiting = inRequest(() => singleData.runStatementAsCommit((sql) => sql.query`SELECT 1 AS one`, { verifyCommitted: async () => false, landedAnswer: () => [] }), { deadlineMs: 5_000 });
-        // A lost lock wait rolled the statement back: contention, once, never a commit started
-        // (misread, it was run again as a temporary failure, spending the retry budget).
-        expect(await locked).toMatchObject({ name: 'ContentionExhausted', attempts: 1 });
-        expect(sent).toBe(1);
-        expect(looks).toBe(0);
-        await waiting;
-      } finally {
-        await holder.query('ROLLBACK').catch(() => undefined);
-        await holder.end();
-        await single.close();
-      }
-    });
+      onOneConnection(async (singleData) => {
+        const holder = new pg.Client({ connectionString: cluster.urlFor('tidewater') });
+        await holder.connect();
+        try {
+          const id = randomUUID();
+          await inRequest(() => singleData.runStatementAsCommit((sql) => sql.query`
+            INSERT INTO users (id, email, display_name, handle, password_hash, pin_hash)
+            VALUES (${id}::uuid, ${id} || '@example.com', 'Gate', replace(left(${id}, 20), '-', '_'), 'x', 'y') RETURNING id::text`,
+            { verifyCommitted: async () => exists(id), landedAnswer: () => [] }));
+          await holder.query('BEGIN');
+          await holder.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [id]);
+          let looks = 0;
+          let sent = 0;
+          const locked = inRequest(
+            () =>
+              singleData.runStatementAsCommit(
+                (sql) => {
+                  sent += 1;
+                  return sql.query`
+                    UPDATE users SET display_name = 'Locked'
+                    FROM (SELECT set_config('lock_timeout', '200ms', true)) AS bound
+                    WHERE id = ${id}::uuid RETURNING id::text`;
+                },
+                { contentionAttempts: 1, verifyCommitted: async () => ((looks += 1), false), landedAnswer: () => [] },
+              ).then(() => 'updated', (error: unknown) => error),
+            { deadlineMs: 5_000 },
+          );
+          await sleep(50); // the statement holds the one connection, waiting for its lock
+          const waiting = inRequest(() => singleData.runStatementAsCommit((sql) => sql.query`SELECT 1 AS one`, { verifyCommitted: async () => false, landedAnswer: () => [] }), { deadlineMs: 5_000 });
+          // A lost lock wait rolled the statement back: contention, once, never a commit started
+          // (misread, it was run again as a temporary failure, spending the retry budget).
+          expect(await locked).toMatchObject({ name: 'ContentionExhausted', attempts: 1 });
+          expect(sent).toBe(1);
+          expect(looks).toBe(0);
+          await waiting;
+        } finally {
+          await holder.query('ROLLBACK').catch(() => undefined);
+          await holder.end();
+        }
+      }));
 
     it('refuses a second statement: each would commit apart', async () => {
       const outcome = await inRequest(
