@@ -13,7 +13,7 @@
  * honour the budget. A write the copy made still marks the request as one that wrote.
  */
 import { DeadlineExceeded } from '../request/deadlineExceeded.ts';
-import { currentContext, runWithContext } from '../request/requestContext.ts';
+import { currentContext, runWithContext, type RequestContext } from '../request/requestContext.ts';
 
 /** Options of one side write. */
 export interface SideWriteOptions {
@@ -26,7 +26,17 @@ export async function runSideWrite<T>(work: () => Promise<T>, options: SideWrite
   const context = currentContext();
   const controller = options.budgetMs === undefined ? undefined : new AbortController();
   const timer = controller && setTimeout(() => controller.abort(new DeadlineExceeded(options.budgetMs!)), options.budgetMs);
-  const scope = context && { ...context, commitStarted: false, signal: controller?.signal ?? context.signal };
+  // The logger is read through the request's own context when a line is written: a request's
+  // logger is made on its first use (adr/0028), and a copied value would make one for every
+  // side write. (A getter of the request's context is not an own property: a spread drops it.)
+  const scope: RequestContext | undefined = context && {
+    ...context,
+    commitStarted: false,
+    signal: controller?.signal ?? context.signal,
+    get log() {
+      return context.log;
+    },
+  };
   const run = scope ? runWithContext(scope, work) : work();
   try {
     if (!controller) return await run;

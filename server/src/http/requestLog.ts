@@ -23,6 +23,27 @@ declare module 'node:http' {
     id: string;
     /** A logger whose every line carries the request's traceId. */
     log: Logger;
+    /** The same logger through an object that does not hold the request (the request's context keeps this one). */
+    logger: RequestLogger;
+  }
+}
+
+/**
+ * A request's logger, made on its first use. An object of its own, not a closure of the
+ * middleware: the request's context holds it, and Node's keep-alive timer of the
+ * connection holds that context until the next request comes (requestScope.ts), so
+ * nothing it holds may lead back to the request.
+ */
+export class RequestLogger {
+  private made: Logger | undefined;
+
+  constructor(
+    private readonly parent: Logger,
+    readonly traceId: string,
+  ) {}
+
+  get log(): Logger {
+    return (this.made ??= this.parent.child({ traceId: this.traceId }));
   }
 }
 
@@ -33,9 +54,10 @@ export function requestLog(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = Date.now();
     const traceId = assignTraceId(req, res);
-    let log: Logger | undefined;
+    const requestLogger = new RequestLogger(logger, traceId);
     req.id = traceId;
-    Object.defineProperty(req, 'log', { get: () => (log ??= logger.child({ traceId })), configurable: true });
+    req.logger = requestLogger;
+    Object.defineProperty(req, 'log', { get: () => requestLogger.log, configurable: true });
     // A response closes after it finished, or without finishing when its client hung up.
     res.once('close', () => {
       const hungUp = !res.writableFinished;
