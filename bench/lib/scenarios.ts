@@ -198,6 +198,17 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
 }
 
 /**
+ * The overhead's APIs run one worker each, not one per core (adr/0039). A cluster's primary
+ * gives each new connection to whichever worker is free to take it, so the bench's
+ * keep-alive connections split unevenly between two workers (23/14, 19/15, 26/15 seen),
+ * differently in every process: the clients of the fuller worker wait longer at the same
+ * throughput and CPU. That moved the p50 of two identical APIs by up to 11 % in one run (A/A,
+ * CPU 1.00), where one worker each kept the A/A runs within 0.97 to 1.04. The layers are
+ * the same code in one worker as in two.
+ */
+const overheadWorkers = '1';
+
+/**
  * overhead: the same API with its resilience layers off (BENCH_RESILIENCE=off) against
  * on, for `GET /api/accounts` (a customer with two accounts) and a deposit spread over 200
  * accounts. Each run starts two
@@ -237,7 +248,14 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
       try {
         for (const side of order) {
           // PGAPPNAME names the side's connections, so its PostgreSQL backends can be found and metered.
-          started[side] = await startApi({ ...apiEnv, DATABASE_URL: databaseUrl, PGAPPNAME: `bench-overhead-${side}`, BENCH_RESILIENCE: side === 'off' && !size.control ? 'off' : 'on' });
+          started[side] = await startApi({
+            ...apiEnv,
+            // One process each: see overheadWorkers.
+            API_WORKERS: overheadWorkers,
+            DATABASE_URL: databaseUrl,
+            PGAPPNAME: `bench-overhead-${side}`,
+            BENCH_RESILIENCE: side === 'off' && !size.control ? 'off' : 'on',
+          });
         }
         const { on, off } = started as Record<'on' | 'off', ApiProcess>;
         warned &&= size.control || off.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'));
@@ -292,7 +310,7 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
     ratios: Object.entries(runs).map(([name, values]) => ratioOf(name, values, against, name.includes(' CPU ') ? undefined : '≤ 1.05')),
     figures: meanFigures(figures),
     notes: [
-      `GET: a customer with two accounts; two fresh pairs of APIs per run (on started first, then off first), each warmed by ${+(size.warmUpSeconds / 3).toFixed(1)} s of GETs and ${size.warmUpSeconds} s of deposits, then on and off interleaved in slices of ${sliceMs} ms, for ${size.seconds} s of GETs and ${size.seconds} s of deposits each${size.control ? '; CONTROL run: both sides with the layers on' : `; every layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`}`,
+      `GET: a customer with two accounts; two fresh pairs of APIs per run (on started first, then off first), one worker each (adr/0039), each warmed by ${+(size.warmUpSeconds / 3).toFixed(1)} s of GETs and ${size.warmUpSeconds} s of deposits, then on and off interleaved in slices of ${sliceMs} ms, for ${size.seconds} s of GETs and ${size.seconds} s of deposits each${size.control ? '; CONTROL run: both sides with the layers on' : `; every layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`}`,
       `the database CPU: PostgreSQL's backends of each side's connections (named by PGAPPNAME), found again at each slice; backends seen per pair: ${backendCounts.join('; ')}`,
       ...notes,
     ],
