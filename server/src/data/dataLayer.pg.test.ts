@@ -142,6 +142,18 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
     }
   });
 
+  it('keeps its read-only connections read-only when the URLs carry their own options=', async () => {
+    // libpq's options= in a URL is the operator's (search_path, a statement timeout): it must not replace ours.
+    const withOptions = (url: string) => `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent('-c search_path=public')}`;
+    const db = await open({ databaseUrl: withOptions(primary.urlFor('tidewater')), databaseReplicaUrl: withOptions(replica.urlFor('tidewater')) });
+    for (const readOnly of [db.readOnlyPrisma, db.primaryReadOnlyPrisma]) {
+      const refused = await readOnly.$executeRaw`UPDATE accounts SET name = name WHERE false`.then(() => 'written', (e: unknown) => sqlStateOf(e));
+      expect(refused).toBe('25006');
+      const [path] = await readOnly.$queryRaw<Array<{ search_path: string }>>`SHOW search_path`;
+      expect(path!.search_path).toBe('public'); // and the operator's options still apply
+    }
+  });
+
   it('refuses a write through readDb() in every routing case (25006)', async () => {
     const withReplica = await open({ databaseReplicaUrl: replica.urlFor('tidewater') });
     const noReplica = createDataLayer({ database, config, logger: log.logger });

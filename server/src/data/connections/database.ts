@@ -112,8 +112,21 @@ function poolConfig(url: string, config: DatabaseConfig, options: { readOnly?: b
     keepAlive: true,
     // BENCH_RESILIENCE=off (bench only): pg's own client, which cancels nothing.
     ...(bare ? {} : { Client: CancellableClient }),
-    ...(options.readOnly ? { options: '-c default_transaction_read_only=on' } : {}),
+    ...(options.readOnly ? readOnlySession(url) : {}),
   };
+}
+
+/**
+ * A read-only session for `url`: pg lets a URL's `options=` replace the config's, so the
+ * operator's options are taken out of the URL and ours appended to them (both apply).
+ */
+function readOnlySession(url: string): Pick<pg.PoolConfig, 'connectionString' | 'options'> {
+  const readOnly = '-c default_transaction_read_only=on';
+  const parsed = new URL(url);
+  const own = parsed.searchParams.get('options');
+  if (own === null) return { options: readOnly };
+  parsed.searchParams.delete('options');
+  return { connectionString: parsed.toString(), options: `${own} ${readOnly}` };
 }
 
 /** The readiness gate's probe: one login of its own (bounded by the connect timeout) and `SELECT 1`; on a host list, a probe of every host. */
