@@ -186,37 +186,42 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
             noteWrite();
             return value;
           } catch (caught) {
-            const error = onReadWritePath(caught);
-            commitStarted = attempt.commitStarted;
-            const classification = classify(error);
-            // A lost lock wait is contention, not an outage: its own bounded count of attempts.
-            if (contentionAttempts !== undefined && !commitStarted && classification?.kind === 'lockNotAvailable') {
-              lostLocks += 1;
-              countLostLockWait();
-              if (lostLocks >= contentionAttempts) throw new ContentionExhausted(contentionAttempts, error);
-              continue;
-            }
-            // fn answered in this attempt (TypeScript cannot see the callback's assignment); a
-            // statement that is its own commit did not, and the look reads its answer back.
-            const answered = last.answer as { value: T } | undefined;
-            const landedValue = answered ? () => answered.value : landedAnswer;
-            // Committed on the primary but perhaps not on its synchronous standby: no look can settle that.
-            if (commitStarted && attempt.commitUnconfirmed) throw error;
-            if (commitStarted && landedValue && verifyCommitted && !classification?.confirmedNotApplied) {
-              // The COMMIT was sent and its answer lost: ask before anything runs again.
-              if (await verifyCommitted({ ...(attempt.commitBackend === undefined ? {} : { backendPid: attempt.commitBackend }) })) {
-                (context?.log ?? logger).info({ label }, 'a commit whose answer was lost had landed');
-                noteWrite();
-                return landedValue();
+            try {
+              const error = onReadWritePath(caught);
+              commitStarted = attempt.commitStarted;
+              const classification = classify(error);
+              // A lost lock wait is contention, not an outage: its own bounded count of attempts.
+              if (contentionAttempts !== undefined && !commitStarted && classification?.kind === 'lockNotAvailable') {
+                lostLocks += 1;
+                countLostLockWait();
+                if (lostLocks >= contentionAttempts) throw new ContentionExhausted(contentionAttempts, error);
+                continue;
               }
-              // Not visible yet, but the COMMIT has not answered (a paused synchronous standby holds
-              // it, adr/0019): it may still land, so the outcome stays unknown (503, applied unknown).
-              if (attempt.commitPending) throw error;
-              // Proven not landed: for the request, this commit moved nothing (its claim may be released).
-              if (context) context.commitStarted = commitStartedBefore;
-              throw new CommitNotLanded(error);
+              // fn answered in this attempt (TypeScript cannot see the callback's assignment); a
+              // statement that is its own commit did not, and the look reads its answer back.
+              const answered = last.answer as { value: T } | undefined;
+              const landedValue = answered ? () => answered.value : landedAnswer;
+              // Committed on the primary but perhaps not on its synchronous standby: no look can settle that.
+              if (commitStarted && attempt.commitUnconfirmed) throw error;
+              if (commitStarted && landedValue && verifyCommitted && !classification?.confirmedNotApplied) {
+                // The COMMIT was sent and its answer lost: ask before anything runs again.
+                if (await verifyCommitted({ ...(attempt.commitBackend === undefined ? {} : { backendPid: attempt.commitBackend }) })) {
+                  (context?.log ?? logger).info({ label }, 'a commit whose answer was lost had landed');
+                  noteWrite();
+                  return landedValue();
+                }
+                // Not visible yet, but the COMMIT has not answered (a paused synchronous standby holds
+                // it, adr/0019): it may still land, so the outcome stays unknown (503, applied unknown).
+                if (attempt.commitPending) throw error;
+                // Proven not landed: for the request, this commit moved nothing (its claim may be released).
+                if (context) context.commitStarted = commitStartedBefore;
+                throw new CommitNotLanded(error);
+              }
+              throw error;
+            } finally {
+              // Settled (or never a commit's): the router answers at the deadline again.
+              if (context) context.settlingCommit = false;
             }
-            throw error;
           }
         }
       } catch (error) {

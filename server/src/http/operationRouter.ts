@@ -8,7 +8,7 @@ import type { Express, Request, Response } from 'express';
 import { operations, type OperationId } from '@tidewater/spec/operations';
 import spec from '@tidewater/spec/openapi.json' with { type: 'json' };
 import type { AccessClaims, Handler, Handlers, OperationInput } from '../contract/operations.ts';
-import { currentContext } from '../request/requestContext.ts';
+import { currentContext, type RequestContext } from '../request/requestContext.ts';
 import { noteOperation } from './requestMetrics.ts';
 
 /** Hooks and numbers the router runs each handler with. */
@@ -20,11 +20,18 @@ export interface RouterHooks {
   deadlineMs: number | undefined;
 }
 
-/** Settles with the handler's answer, or rejects with the signal's reason the moment it fires. */
-function raceSignal<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
+/**
+ * Settles with the handler's answer, or rejects with the signal's reason the moment it
+ * fires, unless a failed COMMIT's outcome is being settled then: that answer is awaited
+ * (its look is bounded by a budget of its own, in the chain's answer budget).
+ */
+function raceSignal<T>(work: Promise<T>, context: RequestContext): Promise<T> {
+  const { signal } = context;
+  if (signal.aborted && !context.settlingCommit) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+    const onAbort = () => {
+      if (!context.settlingCommit) reject(signal.reason);
+    };
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
@@ -99,7 +106,7 @@ export function mountOperations(app: Express, handlers: Handlers, hooks: RouterH
       work.catch((error: unknown) => {
         if (context.signal.aborted) context.log.debug({ err: error }, 'work abandoned at the deadline ended');
       });
-      const answer = await raceSignal(work, context.signal);
+      const answer = await raceSignal(work, context);
       // The result filter: a result that exists is sent whole; nothing may cut it now.
       context.deadline.disarmForResult();
       res.locals.answer = answer;

@@ -25,6 +25,7 @@ class ScopedContext implements RequestContext {
   hasWrites?: boolean;
   readFromPrimaryUntil?: number;
   commitStarted?: boolean;
+  settlingCommit?: boolean;
   outageExtras?: RequestContext['outageExtras'];
   unavailableCause?: string;
 

@@ -27,6 +27,12 @@ export interface RequestContext {
    */
   commitStarted?: boolean;
   /**
+   * Set by the commit gate when a COMMIT that started failed, until the data layer has
+   * settled its outcome (the look of auditedSave.ts): the router then waits for the answer
+   * even past the deadline, since the look runs on under a budget of its own.
+   */
+  settlingCommit?: boolean;
+  /**
    * What an outage 503 of this request adds, asked at the moment it is answered (a money
    * send sets it once it owns its claim, so a 503 at the deadline can say `applied: false`).
    */

@@ -142,6 +142,7 @@ class GatedTransaction implements Transaction {
       this.committing = attempt;
       await this.finish('COMMIT');
     } catch (error) {
+      if (context?.commitStarted) context.settlingCommit = true;
       context?.deadline.rearmAfterFailedCommit();
       // Failed before COMMIT was sent (e.g. an injected fault): end the transaction here,
       // since Prisma does not roll back after a failed commit().
@@ -422,6 +423,7 @@ class OwnCommit {
       if (context) context.commitStarted = this.commitStartedBefore;
     }
     if (this.hold === 'held') context!.deadline.endOwnCommit();
+    if (context?.commitStarted) context.settlingCommit = true;
     context?.deadline.rearmAfterFailedCommit();
     this.reject(error);
   }
