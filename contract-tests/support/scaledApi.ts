@@ -14,6 +14,7 @@ export const SCALED_CHAIN: Record<string, string> = {
   DB_STATEMENT_TIMEOUT_MS: '1500',
   /** Bounds a login to a hung server (and each BEGIN/COMMIT round trip). */
   DB_CONNECT_TIMEOUT_MS: '500',
+  DB_COMMIT_TIMEOUT_MS: '500',
   DB_POOL_WAIT_MS: '500',
   /** The real count of retries, with waits scaled: 50, 100, 200, 200 ms steps (≤ 550 ms in all). */
   DB_MAX_RETRIES: '4',

@@ -6,11 +6,12 @@ const invalid = (name: string, text: string): never => {
 };
 
 describe('the timeout chain', () => {
-  it('holds at its defaults: 30 < 40; 40 + 3 + 3 + 5 = 51 < 55; 55 + 5 = 60 < 65; 120 ≥ 100', () => {
+  it('holds at its defaults: 30 < 40; 40 + 5 + 3 + 3 = 51 < 55; 55 + 5 = 60 < 65; 120 ≥ 100', () => {
     expect(timeoutChainViolations(chainDefaults)).toEqual([]);
     expect(chainDefaults).toMatchObject({
       dbStatementTimeoutMs: 30_000,
       requestDeadlineMs: 40_000,
+      dbCommitTimeoutMs: 5_000,
       bffUpstreamTimeoutMs: 55_000,
       spaAbortMs: 65_000,
       idempotencyStaleAfterMs: 120_000,
@@ -27,6 +28,7 @@ describe('the timeout chain', () => {
   it.each([
     [{ dbStatementTimeoutMs: 40_000 }, /statement timeout .* below the request deadline/],
     [{ requestDeadlineMs: 45_000, idempotencyStaleAfterMs: 200_000 }, /below the BFF upstream timeout/],
+    [{ dbCommitTimeoutMs: 10_000 }, /COMMIT or cancel .* \(56000 ms\) must be below the BFF upstream timeout/],
     [{ bffUpstreamTimeoutMs: 61_000 }, /below the SPA's abort/],
     [{ spaAbortMs: 60_000 }, /below the SPA's abort \(60000 ms\)/],
     [{ bffRenewalWaitMs: 11_000 }, /below the SPA's abort/],

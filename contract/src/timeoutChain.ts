@@ -49,7 +49,13 @@ export const timeoutChain = {
     tier: 'api',
     defaultMs: 40_000,
     env: 'REQUEST_DEADLINE_MS',
-    bounds: "one request's work, above the statement timeout: 40 + 3 + 3 + 5 = 51 s < 55 s",
+    bounds: "one request's work, above the statement timeout: 40 + 5 (COMMIT or cancel) + 3 (look) + 3 (release) = 51 s < 55 s",
+  },
+  dbCommitTimeoutMs: {
+    tier: 'api',
+    defaultMs: 5_000,
+    env: 'DB_COMMIT_TIMEOUT_MS',
+    bounds: 'one COMMIT or ROLLBACK round trip; a COMMIT that started before the deadline runs on up to this long (nothing cancels it)',
   },
   cancelAcknowledgeMs: {
     tier: 'api',
@@ -164,11 +170,15 @@ export function bffAnswerBudgetMs(
   return v.bffUpstreamTimeoutMs + Math.max(v.bffRenewalWaitMs, v.bffMeTimeoutMs);
 }
 
-/** The API's longest answer: its deadline, then releasing a claim, looking for a lost commit's own row and a statement's cancel. */
+/**
+ * The API's longest answer: its deadline, then a COMMIT that started just before it (or a
+ * statement's cancel, whichever bound is longer), the look for that commit's own row, and
+ * releasing the claim when it did not land.
+ */
 export function apiAnswerBudgetMs(
-  v: Pick<ChainValues, 'requestDeadlineMs' | 'idempotencyReleaseBudgetMs' | 'idempotencyStoreBudgetMs' | 'cancelAcknowledgeMs'>,
+  v: Pick<ChainValues, 'requestDeadlineMs' | 'dbCommitTimeoutMs' | 'idempotencyReleaseBudgetMs' | 'idempotencyStoreBudgetMs' | 'cancelAcknowledgeMs'>,
 ): number {
-  return v.requestDeadlineMs + v.idempotencyReleaseBudgetMs + v.idempotencyStoreBudgetMs + v.cancelAcknowledgeMs;
+  return v.requestDeadlineMs + Math.max(v.dbCommitTimeoutMs, v.cancelAcknowledgeMs) + v.idempotencyStoreBudgetMs + v.idempotencyReleaseBudgetMs;
 }
 
 /** The links, each with the reason it must hold (adr/0004's table). */
@@ -183,7 +193,7 @@ export const chainLinks: readonly ChainLink[] = [
     tiers: ['api', 'bff'],
     holds: (v) => apiAnswerBudgetMs(v) < v.bffUpstreamTimeoutMs,
     reason: (v) =>
-      `deadline + release + look + 5 s (${apiAnswerBudgetMs(v)} ms) must be below the BFF upstream timeout (${v.bffUpstreamTimeoutMs} ms), so every API answer reaches the visitor`,
+      `deadline + COMMIT or cancel + look + release (${apiAnswerBudgetMs(v)} ms) must be below the BFF upstream timeout (${v.bffUpstreamTimeoutMs} ms), so every API answer reaches the visitor`,
   },
   {
     tiers: ['bff', 'spa'],

@@ -6,16 +6,17 @@ describe('the config table', () => {
   it('holds a chain that works with every default', () => {
     const config = loadConfig({});
     expect(timeoutChainViolations(config)).toEqual([]);
-    // The chain as DESIGN.md states it: 30 < 40; 40 + 3 + 3 + 5 = 51 < 55; 55 + 5 < 65; 120 ≥ 100.
+    // The chain as adr/0004 states it: 30 < 40; 40 + 5 (COMMIT or cancel) + 3 (look) + 3 (release) = 51 < 55; 55 + 5 < 65; 8 × 1 ≤ 40.
     expect(config.dbStatementTimeoutMs).toBeLessThan(config.requestDeadlineMs);
-    expect(config.requestDeadlineMs + 3_000 + 3_000 + 5_000).toBeLessThan(config.bffUpstreamTimeoutMs);
+    expect(config.requestDeadlineMs + Math.max(config.dbCommitTimeoutMs, config.cancelAcknowledgeMs) + 3_000 + 3_000).toBeLessThan(config.bffUpstreamTimeoutMs);
+    expect(config.accountWriteAttempts * config.accountLockWaitMs).toBeLessThanOrEqual(config.requestDeadlineMs);
     expect(config.bffUpstreamTimeoutMs + 5_000).toBeLessThan(config.spaAbortMs);
     expect(config.idempotencyStaleAfterMs).toBeGreaterThanOrEqual(config.requestDeadlineMs + 60_000);
     expect(worstCaseRetryWaitMs(config)).toBe(500 + 1_000 + 2_000 + 4_000);
   });
 
   it('takes overrides from the environment', () => {
-    const config = loadConfig({ REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1000', DB_RETRY_BASE_DELAY_MS: '50', DB_CONNECTION_BACKOFF_MS: '20, 30,50' });
+    const config = loadConfig({ REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1000', DB_RETRY_BASE_DELAY_MS: '50', ACCOUNT_LOCK_WAIT_MS: '200', DB_CONNECTION_BACKOFF_MS: '20, 30,50' });
     expect(config.requestDeadlineMs).toBe(2_000);
     expect(config.dbStatementTimeoutMs).toBe(1_000);
     expect(config.dbConnectionBackoffMs).toEqual([20, 30, 50]);
@@ -30,6 +31,8 @@ describe('the config table', () => {
     ['claims stale too soon', { IDEMPOTENCY_STALE_AFTER_MS: '90000' }, /stale-after .* at least the deadline \+ 60 s/],
     ['retries that outlast the deadline', { DB_MAX_RETRIES: '8' }, /worst-case retry waits .* fit in the request deadline/],
     ['too few connection-service waits', { DB_CONNECTION_ATTEMPTS: '5' }, /has 3 waits but 5 attempts need 4/],
+    ['a COMMIT bound the BFF cannot outwait', { DB_COMMIT_TIMEOUT_MS: '12000', BFF_UPSTREAM_TIMEOUT_MS: '15000', REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1000', DB_RETRY_BASE_DELAY_MS: '50', ACCOUNT_LOCK_WAIT_MS: '200' }, /deadline \+ COMMIT or cancel \+ look \+ release \(20000 ms\) must be below the BFF upstream timeout/],
+    ['lock waits that outlast the deadline', { ACCOUNT_WRITE_ATTEMPTS: '8', ACCOUNT_LOCK_WAIT_MS: '6000' }, /lock waits \(8 attempts × 6000 ms\) must fit in the request deadline/],
   ])('refuses %s', (_name, env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -51,6 +54,12 @@ describe('the config table', () => {
     ['a statement timeout of 0', { DB_STATEMENT_TIMEOUT_MS: '0' }, /DB_STATEMENT_TIMEOUT_MS must be above 0/],
     ['a connect timeout of 0', { DB_CONNECT_TIMEOUT_MS: '0' }, /DB_CONNECT_TIMEOUT_MS must be above 0/],
     ['a pool wait of 0', { DB_POOL_WAIT_MS: '0' }, /DB_POOL_WAIT_MS must be above 0/],
+    ['a pool of 0', { DB_POOL_MAX: '0' }, /DB_POOL_MAX must be above 0/],
+    ['a COMMIT bound of 0', { DB_COMMIT_TIMEOUT_MS: '0' }, /DB_COMMIT_TIMEOUT_MS must be above 0/],
+    ['a back-off cap of 0', { DB_RETRY_MAX_DELAY_MS: '0' }, /DB_RETRY_MAX_DELAY_MS must be above 0/],
+    ['no budget for the look', { IDEMPOTENCY_STORE_BUDGET_MS: '0' }, /IDEMPOTENCY_STORE_BUDGET_MS must be above 0/],
+    ['no budget for the release', { IDEMPOTENCY_RELEASE_BUDGET_MS: '0' }, /IDEMPOTENCY_RELEASE_BUDGET_MS must be above 0/],
+    ['no attempt at a lock', { ACCOUNT_WRITE_ATTEMPTS: '0' }, /ACCOUNT_WRITE_ATTEMPTS must be above 0/],
     ['a readiness probe every 0 ms', { DB_READINESS_PROBE_MS: '0' }, /DB_READINESS_PROBE_MS must be above 0/],
     ['no send at an account at once', { ACCOUNT_SENDS_AT_ONCE: '0' }, /ACCOUNT_SENDS_AT_ONCE must be above 0/],
     ['half a send at an account at once', { ACCOUNT_SENDS_AT_ONCE: '1.5' }, /ACCOUNT_SENDS_AT_ONCE must be a whole number/],
@@ -67,7 +76,7 @@ describe('the config table', () => {
   });
 
   it('holds the scaled-down chain the tests run on', () => {
-    const scaled = { REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1500', DB_RETRY_BASE_DELAY_MS: '50', DB_RETRY_MAX_DELAY_MS: '400', BFF_UPSTREAM_TIMEOUT_MS: '15000' };
+    const scaled = { REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1500', DB_RETRY_BASE_DELAY_MS: '50', DB_RETRY_MAX_DELAY_MS: '400', ACCOUNT_LOCK_WAIT_MS: '200', BFF_UPSTREAM_TIMEOUT_MS: '15000' };
     expect(timeoutChainViolations(loadConfig(scaled))).toEqual([]);
   });
 });

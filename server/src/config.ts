@@ -14,8 +14,10 @@ import { resolveChain, timeoutChain as chain, timeoutChainViolations as chainVio
 
 /** The defaults, innermost first. Milliseconds unless the name says otherwise. */
 export const defaults = {
-  /** 10 s (DB_CONNECT_TIMEOUT_MS): bounds each login and each BEGIN/COMMIT/ROLLBACK round trip. */
+  /** 10 s (DB_CONNECT_TIMEOUT_MS): bounds each login (and a probe's); the deadline bounds the request around it. */
   dbConnectTimeoutMs: 10_000,
+  /** DB_COMMIT_TIMEOUT_MS (timeout chain): bounds each COMMIT and ROLLBACK round trip, the one wait that outlives the deadline. */
+  dbCommitTimeoutMs: chain.dbCommitTimeoutMs.defaultMs,
   /** DB_STATEMENT_TIMEOUT_MS (timeout chain): a hung statement ends with 57014; not retried (a slow query stays slow). */
   dbStatementTimeoutMs: chain.dbStatementTimeoutMs.defaultMs,
   /** 4 (DB_MAX_RETRIES): retries of a transient failure; their waits fit in the request deadline (checked below). */
@@ -158,6 +160,7 @@ export interface ServerConfig extends Config {
 
 const envNames: { [K in keyof typeof defaults]?: string } = {
   dbConnectTimeoutMs: 'DB_CONNECT_TIMEOUT_MS',
+  dbCommitTimeoutMs: chain.dbCommitTimeoutMs.env,
   dbStatementTimeoutMs: chain.dbStatementTimeoutMs.env,
   dbMaxRetries: 'DB_MAX_RETRIES',
   dbRetryBaseDelayMs: chain.dbRetryBaseDelayMs.env,
@@ -215,12 +218,19 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
  */
 const mustBePositive: Array<keyof typeof defaults> = [
   'dbConnectTimeoutMs',
+  'dbCommitTimeoutMs',
   'dbStatementTimeoutMs',
+  'dbRetryMaxDelayMs',
+  'dbPoolMax',
   'dbPoolWaitMs',
   'dbReadinessProbeMs',
   'requestDeadlineMs',
+  'idempotencyStoreBudgetMs',
+  'idempotencyReleaseBudgetMs',
   'hashingConcurrency',
   'accountSendsAtOnce',
+  'accountWriteAttempts',
+  'accountLockWaitMs',
 ];
 
 /** The shortest JWT_SECRET accepted: HS256 wants a key of at least 256 bits. */
@@ -319,7 +329,7 @@ const chainNames = (Object.keys(chain) as ChainName[]).filter((name) => name in 
 /**
  * The timeout chain, each link with the reason it must hold: the contract's links over
  * all three tiers (this table's numbers; the BFF's others from `env`, else their
- * defaults), then the API's own two. Returns the broken links (empty when the chain
+ * defaults), then the API's own three. Returns the broken links (empty when the chain
  * holds); `checkTimeoutChain` throws on any.
  */
 export function timeoutChainViolations(config: Config, env: NodeJS.ProcessEnv = {}): string[] {
@@ -330,6 +340,8 @@ export function timeoutChainViolations(config: Config, env: NodeJS.ProcessEnv = 
   const links: Array<[boolean, string]> = [
     [worstCaseRetryWaitMs(config) < config.requestDeadlineMs,
       `worst-case retry waits (${worstCaseRetryWaitMs(config)} ms) must fit in the request deadline (${config.requestDeadlineMs} ms)`],
+    [config.accountWriteAttempts * config.accountLockWaitMs <= config.requestDeadlineMs,
+      `a send's lock waits (${config.accountWriteAttempts} attempts × ${config.accountLockWaitMs} ms) must fit in the request deadline (${config.requestDeadlineMs} ms), so a busy account is answered busy, not cut off`],
     [config.dbConnectionBackoffMs.length >= config.dbConnectionAttempts - 1,
       `DB_CONNECTION_BACKOFF_MS has ${config.dbConnectionBackoffMs.length} waits but ${config.dbConnectionAttempts} attempts need ${config.dbConnectionAttempts - 1}`],
   ];

@@ -68,7 +68,7 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
     primary = await startPrimary();
     config = {
       // A 200 ms readiness probe: back within one probe interval is back within 1 s.
-      ...loadConfig({ DB_RETRY_BASE_DELAY_MS: '20', DB_RETRY_MAX_DELAY_MS: '200', DB_POOL_WAIT_MS: '2000', DB_CONNECT_TIMEOUT_MS: '2000', DB_READINESS_PROBE_MS: '200' }),
+      ...loadConfig({ DB_RETRY_BASE_DELAY_MS: '20', DB_RETRY_MAX_DELAY_MS: '200', DB_POOL_WAIT_MS: '2000', DB_CONNECT_TIMEOUT_MS: '2000', DB_COMMIT_TIMEOUT_MS: '2000', DB_READINESS_PROBE_MS: '200' }),
       databaseUrl: primary.urlFor('tidewater'),
     };
     database = await open();

@@ -48,6 +48,7 @@ describe('the database killed under load', () => {
         REQUEST_DEADLINE_MS: '4000',
         DB_STATEMENT_TIMEOUT_MS: '3000',
         DB_CONNECT_TIMEOUT_MS: '1000',
+        DB_COMMIT_TIMEOUT_MS: '1000',
         DB_POOL_WAIT_MS: '1000',
         DB_RETRY_BASE_DELAY_MS: '50',
         DB_RETRY_MAX_DELAY_MS: '200',

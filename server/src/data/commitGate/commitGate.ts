@@ -29,7 +29,7 @@ import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts'
 
 /** Options of the gate. */
 export interface CommitGateOptions {
-  /** Bounds each COMMIT and ROLLBACK round trip (the config's DB_CONNECT_TIMEOUT_MS). */
+  /** Bounds each COMMIT and ROLLBACK round trip (the config's DB_COMMIT_TIMEOUT_MS). */
   commitTimeoutMs: number;
   /** How long a statement that is its own commit may take to answer once cancelled at the deadline (the chain's cancelAcknowledgeMs). */
   cancelAcknowledgeMs: number;

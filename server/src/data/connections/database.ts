@@ -67,6 +67,7 @@ export type DatabaseConfig = Pick<
   | 'dbPoolMax'
   | 'dbPoolWaitMs'
   | 'dbConnectTimeoutMs'
+  | 'dbCommitTimeoutMs'
   | 'cancelAcknowledgeMs'
   | 'dbStatementTimeoutMs'
   | 'requestDeadlineMs'
@@ -160,7 +161,7 @@ const primaryReadOnlyPoolMax = (config: DatabaseConfig) => Math.max(2, Math.floo
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   // BENCH_RESILIENCE=off (bench only, adr/0015): no commit gate.
   const gate = (factory: SqlDriverAdapterFactory) =>
-    config.benchResilience === 'off' ? factory : withCommitGate(factory, { ...options.commitGate, commitTimeoutMs: config.dbConnectTimeoutMs, cancelAcknowledgeMs: config.cancelAcknowledgeMs });
+    config.benchResilience === 'off' ? factory : withCommitGate(factory, { ...options.commitGate, commitTimeoutMs: config.dbCommitTimeoutMs, cancelAcknowledgeMs: config.cancelAcknowledgeMs });
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config, gate, options.logger);
 
   if (config.dataDir !== 'memory://') mkdirSync(config.dataDir, { recursive: true });

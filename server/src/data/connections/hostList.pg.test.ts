@@ -32,7 +32,7 @@ describe('a URL with several hosts, on a primary and a streaming replica', () =>
 
   beforeAll(async () => {
     primary = await startPrimary();
-    config = loadConfig({ DB_RETRY_BASE_DELAY_MS: '20', DB_RETRY_MAX_DELAY_MS: '200', DB_POOL_WAIT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '1000', DB_READINESS_PROBE_MS: '200' });
+    config = loadConfig({ DB_RETRY_BASE_DELAY_MS: '20', DB_RETRY_MAX_DELAY_MS: '200', DB_POOL_WAIT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '1000', DB_COMMIT_TIMEOUT_MS: '1000', DB_READINESS_PROBE_MS: '200' });
     const migrated = await open(primary.urlFor('tidewater'));
     await migrated.migrate();
     replica = await startReplica(primary);
