@@ -43,8 +43,6 @@ function defaultPolicy(database: Database, config: ServerConfig, logger: Logger)
         { retry: attempt, delayMs: Math.round(delayMs), code: reason.code, kind: reason.kind, err: error },
         'retrying after a temporary database failure',
       ),
-    onBridge: (_error, bridge, reason) =>
-      (currentContext()?.log ?? logger).info({ bridge, code: reason.code }, 'waiting for the database to answer again'),
   });
 }
 
@@ -83,7 +81,10 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
         waitForDatabase() {
           const gate = gateMet;
           gateMet = undefined;
-          return requestSignal && gate ? gate.whenOpen(requestSignal) : undefined;
+          if (!requestSignal || !gate) return undefined;
+          // The request's cause is what opened the circuit breaker, not the breaker's own refusal.
+          (currentContext()?.log ?? logger).warn({ gate: gate.name, code: classify(gate.closedBy)?.code, err: gate.closedBy }, 'waiting for the database to answer again');
+          return gate.whenOpen(requestSignal);
         },
       },
     );

@@ -347,6 +347,27 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
     expect(fresh.gates[0]!.state().probes).toBeLessThanOrEqual(Math.ceil((answeredAt - started) / 200) + 1);
   });
 
+  it("logs a request held by the circuit breaker at warn with the database's failure, not the breaker's own code", async () => {
+    const fresh = await open();
+    const layer = createDataLayer({ database: fresh, config, logger: log.logger });
+    expect(await layer.read((db) => db.account.count())).toBeGreaterThanOrEqual(0);
+    const requestLog = memoryLogger();
+    await primary.stop();
+    const read = inRequest(() => layer.read((db) => db.account.count()), { deadlineMs: 10_000, logger: requestLog.logger });
+    try {
+      await sleep(1_000);
+    } finally {
+      await primary.start();
+    }
+    await expect(read).resolves.toBeGreaterThanOrEqual(0);
+    const held = requestLog.lines.filter((line) => line.msg === 'waiting for the database to answer again');
+    expect(held.length).toBeGreaterThanOrEqual(1);
+    for (const line of held) {
+      expect(line.level).toBe(40);
+      expect(line.code).toMatch(/^(ECONNREFUSED|57P0[1-3])$/);
+    }
+  });
+
   it('ends the bridge at the deadline: a read during a long outage fails with the deadline, not before', async () => {
     const fresh = await open();
     const layer = createDataLayer({ database: fresh, config, logger: log.logger, policy: exponential({ maxRetries: 4, delayMs: 20, budget: retryBudget() }) });

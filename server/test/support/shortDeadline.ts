@@ -1,7 +1,8 @@
 /**
  * The env of the money tests that meet their deadline (deadline.test.ts, accountTurns.test.ts):
- * a 1.5 s deadline with the chain scaled under it, one attempt per send, and lock waits
- * (5 s) longer than the deadline, so a send held at a row lock can only end at its deadline.
+ * a 1.5 s deadline with the chain scaled under it, one attempt per send, and a lock wait as
+ * long as the deadline (the most the chain allows), which starts after the request did: a
+ * send held at a row lock ends at its deadline.
  */
 export const shortDeadlineEnv = {
   VALIDATE_RESPONSES: '1',

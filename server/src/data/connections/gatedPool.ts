@@ -39,7 +39,7 @@ export class GatedPool extends CancellablePool {
   override connect(callback?: ConnectCallback): never {
     if (!this.gate.isOpen) {
       noteGateMet(this.gate);
-      const refused = new DatabaseUnavailable(this.gate.name);
+      const refused = new DatabaseUnavailable(this.gate.name, { cause: this.gate.closedBy });
       if (!callback) return Promise.reject(refused) as never;
       process.nextTick(() => callback(refused, undefined, () => {}));
       return undefined as never;

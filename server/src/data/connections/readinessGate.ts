@@ -48,6 +48,8 @@ interface GateState {
 export interface ReadinessGate {
   readonly name: string;
   readonly isOpen: boolean;
+  /** The login failure that closed it (while it is closed): what a refused request was really refused for. */
+  readonly closedBy: unknown;
   /** Resolves at once when open, else when a probe finds the database back; rejects with the signal's reason when it fires first. */
   whenOpen(signal: AbortSignal): Promise<void>;
   /** A login failed: closes the gate (and starts its probe) when the error says the server cannot be reached. Answers whether it did. */
@@ -78,6 +80,7 @@ export function readinessGate({ name, probe, intervalMs, logger }: GateOptions):
   let probes = 0;
   let closures = 0;
   let closedAt = 0;
+  let closedBy: unknown;
   /** Each waiting request's "go on", called when the gate opens. */
   const waiting = new Set<() => void>();
 
@@ -106,6 +109,9 @@ export function readinessGate({ name, probe, intervalMs, logger }: GateOptions):
     get isOpen() {
       return open;
     },
+    get closedBy() {
+      return open ? undefined : closedBy;
+    },
     whenOpen(signal) {
       if (open) return Promise.resolve();
       if (signal.aborted) return Promise.reject(signal.reason);
@@ -131,6 +137,7 @@ export function readinessGate({ name, probe, intervalMs, logger }: GateOptions):
         closures += 1;
         countGateClosure(name);
         closedAt = Date.now();
+        closedBy = error;
         logger?.warn({ gate: name, err: error, probeEveryMs: intervalMs }, 'the database cannot be reached: requests wait for it while one probe tries');
         void probeUntilOpen();
       }
