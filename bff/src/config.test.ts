@@ -42,6 +42,12 @@ describe('loadConfig', () => {
     });
   });
 
+  it("names the API's Retry-After in its own 503s: the back-off cap in whole seconds, one number for both tiers", () => {
+    expect(loadConfig({}).retryAfterSeconds).toBe(10);
+    expect(loadConfig({ DB_RETRY_MAX_DELAY_MS: '4000' }).retryAfterSeconds).toBe(4);
+    expect(loadConfig({ BFF_RETRY_AFTER_SECONDS: '30' }).retryAfterSeconds).toBe(10);
+  });
+
   it('makes a random session secret when none is given, and says so', () => {
     const [a, b] = [loadConfig({}), loadConfig({})];
     expect(a.sessionSecretGenerated).toBe(true);

@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { envNumber, resolveSettings } from '@tidewater/contract/settings';
-import { bffAnswerBudgetMs, chainDefaults, timeoutChain as chain, timeoutChainViolations } from '@tidewater/contract/timeoutChain';
+import { bffAnswerBudgetMs, chainDefaults, resolveChain, retryAfterSecondsOf, timeoutChain as chain, timeoutChainViolations } from '@tidewater/contract/timeoutChain';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -74,8 +74,6 @@ export const defaults = {
    * after it the row is pruned.
    */
   sessionRetentionMs: 30 * 60_000,
-  /** 10 s (BFF_RETRY_AFTER_SECONDS): the wait the BFF's own 503s name; the API's back-off cap. */
-  retryAfterSeconds: 10,
   /** SPA_ABORT_MS (timeout chain): the SPA's abort, served to it in index.html; the BFF's worst answer must come before it. */
   spaAbortMs: chain.spaAbortMs.defaultMs,
   /** SPA_READ_BUDGET_MS (timeout chain): a read and its one retry in the SPA; served to it in index.html. */
@@ -106,6 +104,8 @@ export type BffConfig = { readonly [K in keyof typeof defaults]: Widen<(typeof d
   readonly sessionSecretGenerated: boolean;
   /** BFF_SESSION_DATABASE_URL: PostgreSQL for sessions; unset means an in-memory store. */
   readonly sessionDatabaseUrl: string | undefined;
+  /** The wait the BFF's own 503s name: the API's back-off cap in whole seconds (DB_RETRY_MAX_DELAY_MS, the contract's `retryAfterSecondsOf`), one number for both tiers. */
+  readonly retryAfterSeconds: number;
 };
 
 const envNames: { readonly [K in keyof typeof defaults]: string } = {
@@ -125,7 +125,6 @@ const envNames: { readonly [K in keyof typeof defaults]: string } = {
   healthProbeTimeoutMs: 'BFF_HEALTH_PROBE_TIMEOUT_MS',
   sessionIdleTimeoutMs: 'SESSION_IDLE_TIMEOUT_MS',
   sessionRetentionMs: 'BFF_SESSION_RETENTION_MS',
-  retryAfterSeconds: 'BFF_RETRY_AFTER_SECONDS',
   spaAbortMs: chain.spaAbortMs.env,
   spaReadBudgetMs: chain.spaReadBudgetMs.env,
   spaSessionCheckMs: chain.spaSessionCheckMs.env,
@@ -158,6 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     sessionSecret: sessionSecret ?? randomBytes(32).toString('base64url'),
     sessionSecretGenerated: sessionSecret === undefined,
     sessionDatabaseUrl: env.BFF_SESSION_DATABASE_URL || undefined,
+    retryAfterSeconds: retryAfterSecondsOf(resolveChain(env, notANumber)),
   };
   const broken = configViolations(config, env);
   if (broken.length > 0)

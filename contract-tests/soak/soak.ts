@@ -40,7 +40,6 @@ export const DEADLINE_MS = 4_000;
 /** The API's chain for the soak: the scaled one, with room for PIN hashing under load. */
 export const API_ENV = {
   REQUEST_DEADLINE_MS: String(DEADLINE_MS),
-  RETRY_AFTER_SECONDS: '1',
   IDEMPOTENCY_STALE_AFTER_MS: String(DEADLINE_MS + 60_000),
   BFF_UPSTREAM_TIMEOUT_MS: '10000',
   DB_POOL_MAX: '16',

@@ -43,7 +43,7 @@ export const timeoutChain = {
     tier: 'api',
     defaultMs: 10_000,
     env: 'DB_RETRY_MAX_DELAY_MS',
-    bounds: 'one back-off wait; equals Retry-After',
+    bounds: 'one back-off wait; Retry-After on an outage, both tiers, is this in whole seconds (retryAfterSecondsOf)',
   },
   requestDeadlineMs: {
     tier: 'api',
@@ -179,6 +179,15 @@ export function apiAnswerBudgetMs(
   v: Pick<ChainValues, 'requestDeadlineMs' | 'dbCommitTimeoutMs' | 'idempotencyReleaseBudgetMs' | 'idempotencyStoreBudgetMs' | 'cancelAcknowledgeMs'>,
 ): number {
   return v.requestDeadlineMs + Math.max(v.dbCommitTimeoutMs, v.cancelAcknowledgeMs) + v.idempotencyStoreBudgetMs + v.idempotencyReleaseBudgetMs;
+}
+
+/**
+ * The wait every outage 503 names (Retry-After and `retryAfterSeconds`, the API's and the
+ * BFF's): the back-off cap in whole seconds, so a client that comes back after it meets a
+ * database the API would itself have retried by then. Derived, never set on its own.
+ */
+export function retryAfterSecondsOf(v: Pick<ChainValues, 'dbRetryMaxDelayMs'>): number {
+  return Math.max(1, Math.ceil(v.dbRetryMaxDelayMs / 1_000));
 }
 
 /** The links, each with the reason it must hold (adr/0004's table). */

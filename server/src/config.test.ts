@@ -69,6 +69,13 @@ describe('the config table', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 
+  it('derives Retry-After from the back-off cap, in whole seconds: one number', () => {
+    expect(loadConfig({}).retryAfterSeconds).toBe(10);
+    expect(loadConfig({ DB_RETRY_MAX_DELAY_MS: '5000' }).retryAfterSeconds).toBe(5);
+    expect(loadConfig({ DB_RETRY_MAX_DELAY_MS: '200' }).retryAfterSeconds).toBe(1);
+    expect(loadConfig({ RETRY_AFTER_SECONDS: '30' }).retryAfterSeconds).toBe(10); // no second number to set
+  });
+
   it('has no signing secret by default, and refuses a short one', () => {
     expect(loadConfig({}).jwtSecret).toBeUndefined();
     expect(() => loadConfig({ DATABASE_URL: 'postgres://db/bank', JWT_SECRET: 'short' })).toThrow(/JWT_SECRET must be at least 32 characters/);

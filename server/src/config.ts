@@ -10,7 +10,7 @@
  */
 import { availableParallelism } from 'node:os';
 import { envNumber, resolveSettings } from '@tidewater/contract/settings';
-import { resolveChain, timeoutChain as chain, timeoutChainViolations as chainViolations, type ChainName, type ChainValues } from '@tidewater/contract/timeoutChain';
+import { resolveChain, retryAfterSecondsOf, timeoutChain as chain, timeoutChainViolations as chainViolations, type ChainName, type ChainValues } from '@tidewater/contract/timeoutChain';
 
 /** The defaults, innermost first. Milliseconds unless the name says otherwise. */
 export const defaults = {
@@ -24,7 +24,7 @@ export const defaults = {
   dbMaxRetries: 4,
   /** DB_RETRY_BASE_DELAY_MS (timeout chain): the first back-off step; steps double, well inside the deadline. */
   dbRetryBaseDelayMs: chain.dbRetryBaseDelayMs.defaultMs,
-  /** DB_RETRY_MAX_DELAY_MS (timeout chain): the cap of one back-off wait; equals Retry-After. */
+  /** DB_RETRY_MAX_DELAY_MS (timeout chain): the cap of one back-off wait; Retry-After is derived from it (`retryAfterSeconds`). */
   dbRetryMaxDelayMs: chain.dbRetryMaxDelayMs.defaultMs,
   /** 10 tokens (RETRY_BUDGET_CAPACITY), full at start: a burst of deadlocks (10 requests, or 3 × 3 retries) still retries. */
   retryBudgetCapacity: 10,
@@ -48,8 +48,6 @@ export const defaults = {
   idempotencyReleaseBudgetMs: chain.idempotencyReleaseBudgetMs.defaultMs,
   /** IDEMPOTENCY_STALE_AFTER_MS (timeout chain): a claim whose release failed is taken over after this; ≥ deadline + 60 s. */
   idempotencyStaleAfterMs: chain.idempotencyStaleAfterMs.defaultMs,
-  /** 10 s (RETRY_AFTER_SECONDS): the back-off cap; a client coming back after it meets a database we would have retried. */
-  retryAfterSeconds: 10,
   /** 1 s: a busy account names the least whole-second wait that does not send the caller straight back. */
   busyRetryAfterSeconds: 1,
   /** 8 (ACCOUNT_WRITE_ATTEMPTS): attempts a write makes on a contended account before it answers busy. */
@@ -143,6 +141,8 @@ export type Config = {
 
 /** The resolved configuration plus the values that have no default. */
 export interface ServerConfig extends Config {
+  /** Retry-After of every outage 503: the back-off cap in whole seconds (contract's `retryAfterSecondsOf`), not a setting of its own. */
+  retryAfterSeconds: number;
   databaseUrl: string | undefined;
   databaseReplicaUrl: string | undefined;
   replicaFallbackToPrimary: boolean;
@@ -175,7 +175,6 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   idempotencyStoreBudgetMs: chain.idempotencyStoreBudgetMs.env,
   idempotencyReleaseBudgetMs: chain.idempotencyReleaseBudgetMs.env,
   idempotencyStaleAfterMs: chain.idempotencyStaleAfterMs.env,
-  retryAfterSeconds: 'RETRY_AFTER_SECONDS',
   accountWriteAttempts: 'ACCOUNT_WRITE_ATTEMPTS',
   accountLockWaitMs: 'ACCOUNT_LOCK_WAIT_MS',
   accountSendsAtOnce: 'ACCOUNT_SENDS_AT_ONCE',
@@ -290,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     dbConnectionName: env.DB_CONNECTION_NAME || undefined,
     dbConnectionApiToken: env.DB_CONNECTION_API_TOKEN || undefined,
     logLevel: env.LOG_LEVEL || 'info',
+    retryAfterSeconds: retryAfterSecondsOf(resolved as unknown as Config),
   } satisfies ServerConfig;
   if (config.jwtSecret !== undefined && config.jwtSecret.length < MIN_SECRET_LENGTH) {
     throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters (256 bits of a random secret), got ${config.jwtSecret.length}`);

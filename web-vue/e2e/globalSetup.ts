@@ -28,7 +28,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   });
   const database = await startPrimary();
   const api = await startApi({ DATABASE_URL: database.urlFor('tidewater'), LOG_LEVEL: 'warn', ...apiTimings });
-  const bffOptions = { apiUrl: api.url, env: { LOG_LEVEL: 'warn', BFF_RETRY_AFTER_SECONDS: apiTimings.RETRY_AFTER_SECONDS } };
+  const bffOptions = { apiUrl: api.url, env: { LOG_LEVEL: 'warn', DB_RETRY_MAX_DELAY_MS: apiTimings.DB_RETRY_MAX_DELAY_MS } };
   const bff = await startBff(bffOptions);
   const faults = await faultControls({ api, bff, restartBff: (port) => startBff({ ...bffOptions, port }), databasePort: database.port, databaseName: 'tidewater' });
   const realStack = await startRealTimingsStack();

@@ -22,14 +22,14 @@ const lostAnswerTimings = {
   DB_COMMIT_TIMEOUT_MS: '1000',
   DB_POOL_WAIT_MS: '1000',
   DB_RETRY_BASE_DELAY_MS: '50',
-  DB_RETRY_MAX_DELAY_MS: '200',
+  /** The real back-off cap: every outage names the real Retry-After (10 s). */
+  DB_RETRY_MAX_DELAY_MS: '10000',
   IDEMPOTENCY_STORE_BUDGET_MS: '1000',
   IDEMPOTENCY_RELEASE_BUDGET_MS: '1000',
   /** The smallest the server allows: the deadline + 60 s. */
   IDEMPOTENCY_STALE_AFTER_MS: '62500',
   ACCOUNT_LOCK_WAIT_MS: '200',
   BFF_UPSTREAM_TIMEOUT_MS: '12000',
-  RETRY_AFTER_SECONDS: '10',
 } as const;
 
 /** Env var the specs read: the lost-answer BFF's origin. */
@@ -55,7 +55,7 @@ export async function lostAnswerStack(databasePort: number, databaseName: string
       bff ??= await startBff({
         apiUrl: `http://127.0.0.1:${forwarder.port}`,
         port: bffPort,
-        env: { LOG_LEVEL: 'warn', BFF_UPSTREAM_TIMEOUT_MS: lostAnswerTimings.BFF_UPSTREAM_TIMEOUT_MS, BFF_RETRY_AFTER_SECONDS: lostAnswerTimings.RETRY_AFTER_SECONDS },
+        env: { LOG_LEVEL: 'warn', BFF_UPSTREAM_TIMEOUT_MS: lostAnswerTimings.BFF_UPSTREAM_TIMEOUT_MS, DB_RETRY_MAX_DELAY_MS: lostAnswerTimings.DB_RETRY_MAX_DELAY_MS },
       });
     },
     '/lost-answer/arm': async () => {

@@ -13,8 +13,8 @@ export const apiTimings = {
   DB_COMMIT_TIMEOUT_MS: '4000',
   DB_POOL_WAIT_MS: '4000',
   DB_RETRY_BASE_DELAY_MS: '200',
-  DB_RETRY_MAX_DELAY_MS: '1000',
-  RETRY_AFTER_SECONDS: '10',
+  /** The real back-off cap, so every outage names the real Retry-After (10 s): the SPA's hints are timed against it. */
+  DB_RETRY_MAX_DELAY_MS: '10000',
   IDEMPOTENCY_STORE_BUDGET_MS: '2000',
   IDEMPOTENCY_RELEASE_BUDGET_MS: '2000',
   /**

@@ -12,7 +12,7 @@
  * - `claimLostAnswer`: a request whose claim is no longer its own moved nothing itself, but
  *   what its key moved is not its to say: a 503 without `applied` (adr/0029).
  */
-import type { Config } from '../config.ts';
+import type { ServerConfig } from '../config.ts';
 import { ApiProblem, isApiProblem } from '../errors/apiProblem.ts';
 import { outageOf, unavailableCauseOf } from '../data/outage.ts';
 import { noteUnavailableCause } from '../metrics.ts';
@@ -21,7 +21,7 @@ import { appliedExtras } from './appliedRule.ts';
 import { isClaimTakenOver, type Claim, type ClaimOutcome, type IdempotencyRecords } from './idempotency.ts';
 
 /** The steps over one protocol instance and the config's numbers. */
-export function claimedRequests(records: IdempotencyRecords, config: Pick<Config, 'idempotencyStaleAfterMs' | 'retryAfterSeconds'>) {
+export function claimedRequests(records: IdempotencyRecords, config: Pick<ServerConfig, 'idempotencyStaleAfterMs' | 'retryAfterSeconds'>) {
   function appliedNow(claim: Claim): { applied?: false } {
     return appliedExtras({
       ownsClaim: true,

@@ -56,7 +56,6 @@ describe('the database killed under load', () => {
         ACCOUNT_LOCK_WAIT_MS: '3000',
         IDEMPOTENCY_STORE_BUDGET_MS: '500',
         IDEMPOTENCY_RELEASE_BUDGET_MS: '500',
-        RETRY_AFTER_SECONDS: '1',
       },
     });
     ({ cluster, url, api, bank: b } = setup);

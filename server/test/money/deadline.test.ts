@@ -69,7 +69,7 @@ describe('a money send at its deadline', () => {
     const elapsed = Date.now() - started;
     expect(answeredBy(reply, 'DeadlineExceeded')).toBe(true);
     expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
-    expect(reply.body).toMatchObject({ applied: false, retryAfterSeconds: 10 });
+    expect(reply.body).toMatchObject({ applied: false, retryAfterSeconds: 1 }); // the scaled back-off cap (200 ms), in whole seconds
     expect(elapsed).toBeGreaterThanOrEqual(1_400);
     expect(elapsed).toBeLessThan(1_500 + 2_000);
     // The claim is released behind the answer (the abandoned work ends at the statement timeout).
