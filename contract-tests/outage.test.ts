@@ -1,5 +1,5 @@
 /**
- * The outage matrix (DESIGN.md "The contract", "Tests, in layers"; adr/0006, adr/0011):
+ * The outage matrix (adr/0006, adr/0011):
  * EVERY operation read from the spec, under each real fault of `support/faults.ts`,
  * against the real API process on a throwaway PostgreSQL, with the timeout chain scaled
  * to a 2.5 s deadline (support/scaledApi.ts). For each cell: the status is the spec's (503; liveness 200; the

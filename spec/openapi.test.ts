@@ -43,7 +43,7 @@ const CONTRACT: [string, string, string][] = [
   ['getReady', 'GET', '/api/ready'],
 ];
 const PUBLIC = ['register', 'createToken', 'refreshToken', 'revokeToken', 'getHealth', 'getReady'];
-/** DESIGN.md's one list of error codes; the server's catalog is checked against the spec. */
+/** The contract's one list of error codes (adr/0001); the server's catalog is checked against the spec. */
 const ERROR_CODES = [
   ...['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'HEADERS_TOO_LARGE'],
   ...['IDEMPOTENCY_KEY_MISSING', 'UNAUTHENTICATED', 'INVALID_CREDENTIALS', 'TOKEN_INVALID'],

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BffConfigError, answerBudgetMs, configViolations, defaults, loadConfig } from './config.ts';
 
 describe('the defaults', () => {
-  it('are the numbers of DESIGN.md and adr/0004 and adr/0008', () => {
+  it('are the numbers of adr/0004 and adr/0008', () => {
     expect(defaults).toMatchObject({
       port: 8080,
       apiUrl: 'http://127.0.0.1:8081',

@@ -1,6 +1,5 @@
 /**
- * The BFF's one table of defaults, each with its value and its reason (DESIGN.md "The
- * numbers" and "The BFF"; adr/0004-timeout-chain.md). The numbers of the timeout chain,
+ * The BFF's one table of defaults, each with its value and its reason (adr/0004-timeout-chain.md). The numbers of the timeout chain,
  * the SPA's that the BFF serves among them, are written once in the contract workspace
  * (contract/src/timeoutChain.ts) with their variables; this table takes them from there.
  * Every value can be overridden by the environment variable named beside it; tests run the
@@ -58,7 +57,7 @@ export const defaults = {
   /** BFF_ME_TIMEOUT_MS (timeout chain): sign-in's read of the profile; reads one row. */
   meTimeoutMs: chain.bffMeTimeoutMs.defaultMs,
   /**
-   * BFF_SESSION_STORE_TIMEOUT_MS (timeout chain): the "session poll" of DESIGN.md: each
+   * BFF_SESSION_STORE_TIMEOUT_MS (timeout chain): the session poll of adr/0008: each
    * session-store round trip (connect and query); a hung store then answers 503 rather
    * than hanging.
    */

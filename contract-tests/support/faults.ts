@@ -1,5 +1,5 @@
 /**
- * The faults of the outage matrix, each one real (DESIGN.md "Tests, in layers"): nothing
+ * The faults of the outage matrix, each one real (adr/0011): nothing
  * is mocked; the API meets a stopped, paused, resetting, exhausted or refusing PostgreSQL.
  *
  * | fault      | how it is made                                                                 |

@@ -1,5 +1,5 @@
 /**
- * The API under test, on the whole timeout chain scaled down (DESIGN.md "The numbers":
+ * The API under test, on the whole timeout chain scaled down (adr/0004:
  * tests run the chain scaled through the same env variables), checked by the server's
  * own `loadConfig` before the process starts, so a broken chain fails here with the
  * server's message instead of as a process that would not start.

@@ -1,6 +1,6 @@
 /**
  * The timeout chain, written once for the three tiers (adr/0004-timeout-chain.md;
- * DESIGN.md "The numbers"): every number of it with its default, the environment variable
+ * adr/0004): every number of it with its default, the environment variable
  * that overrides it and what it bounds, innermost first, and the links between them.
  *
  * The API (`server/src/config.ts`) and the BFF (`bff/src/config.ts`) take their defaults

@@ -1,6 +1,6 @@
 /**
  * The one table of every default the server runs on, with its reason, and the timeout
- * chain that ties them together (DESIGN.md "The numbers"; adr/0004-timeout-chain.md).
+ * chain that ties them together (adr/0004-timeout-chain.md).
  * The chain's numbers, the BFF's and the SPA's among them, and its links are written once
  * in the contract workspace (contract/src/timeoutChain.ts); this table takes them from there.
  *

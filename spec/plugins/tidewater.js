@@ -1,6 +1,6 @@
 /**
  * Tidewater's Redocly plugin: the lint rules that make the outage and money contract
- * enforceable (see DESIGN.md, "The contract"). Enabled in `spec/redocly.yaml` as
+ * enforceable (see adr/0001). Enabled in `spec/redocly.yaml` as
  * `tidewater/<rule>`; each rule lives in its own file under `rules/`.
  */
 import OutageResponses from './rules/outage-responses.js';

@@ -1,5 +1,5 @@
 /**
- * Throwaway PostgreSQL clusters for tests and CI (DESIGN.md "The database"), from the
+ * Throwaway PostgreSQL clusters for tests and CI (adr/0014), from the
  * machine's binaries or, on a machine without PostgreSQL, npm's (`pgBinaries.ts`): a
  * primary (initdb) and streaming replicas (a manual base backup: `baseBackup.ts`), each on
  * its own free port on 127.0.0.1, trust auth, fsync off for speed.

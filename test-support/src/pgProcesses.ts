@@ -1,7 +1,7 @@
 /**
  * The operating-system half of `pgCluster.ts`: running PostgreSQL's binaries (from the
  * machine or from npm, as a non-root user when we are root: `pgBinaries.ts`), free ports,
- * and a server's process tree (DESIGN.md "Facts about the stack").
+ * and a server's process tree (adr/0014).
  */
 import { execFile } from 'node:child_process';
 import { appendFileSync, chownSync, existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';

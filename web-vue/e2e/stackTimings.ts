@@ -1,5 +1,5 @@
 /**
- * The stack's timeout chain, scaled down for the browser suite (DESIGN.md: tests run the
+ * The stack's timeout chain, scaled down for the browser suite (adr/0004: tests run the
  * whole chain scaled through the same env vars). The SPA keeps its real constants (5 s and
  * 20 s hints, 65 s abort, 120 s read budget): a hung database must outlast 20 s through one
  * read and its retry: the API's deadline is 10 s, its Retry-After the real 10 s, and a

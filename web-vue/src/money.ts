@@ -1,6 +1,6 @@
 /**
  * Money at the edge of the SPA: the API counts euro cents as integers (`amountMinor`),
- * never floats (DESIGN.md "Money"). Typed amounts are parsed and balances formatted
+ * never floats (adr/0010). Typed amounts are parsed and balances formatted
  * with string and BigInt arithmetic only, so 0.1 + 0.2 never happens here.
  */
 import type { SendKind } from './messages.ts';

@@ -1,6 +1,6 @@
 /**
  * The BFF's own problem answers (RFC 9457 application/problem+json, the API's Problem
- * shape: DESIGN.md "The contract"). The BFF answers only the few codes below itself;
+ * shape: adr/0001). The BFF answers only the few codes below itself;
  * everything else it passes through from the API as it came. Status, title and type are
  * the one catalog's (contract/src/errors.ts, the API's too), and so is the builder, so a
  * visitor cannot tell who wrote a problem except by its detail.

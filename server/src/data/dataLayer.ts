@@ -1,6 +1,5 @@
 /**
- * The one door to the database for the domain (DESIGN.md "One retry layer", "Read
- * replicas"). Everything the domain does with data goes through a DataLayer:
+ * The one door to the database for the domain (adr/0007). Everything the domain does with data goes through a DataLayer:
  *
  * - `runInTransaction(fn)` runs `fn` in one transaction on the primary and, on a
  *   transient error before COMMIT, reruns the WHOLE transaction in a new one. `fn` may

@@ -1,6 +1,6 @@
 /**
  * When may a money send's 503 say `applied: false`? Only when the answer knows nothing
- * moved (DESIGN.md "Money"; adr/0010):
+ * moved (adr/0010):
  *
  * - the request owns the idempotency claim it made (a claim it lost, or never got, could
  *   be another request's money);

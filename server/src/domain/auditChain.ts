@@ -1,5 +1,5 @@
 /**
- * Each account's audit rows form a hash chain (DESIGN.md "Money"): row `seq` n holds the
+ * Each account's audit rows form a hash chain (adr/0010): row `seq` n holds the
  * hash of row n − 1 as `prev_hash` (the first holds 64 zeros) and its own `hash`, the
  * SHA-256 of that `prev_hash` and its canonical content. Changing, removing or
  * reordering any row breaks every hash after it. The chain's head (last seq and hash) is

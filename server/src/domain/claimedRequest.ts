@@ -1,6 +1,6 @@
 /**
- * The steps every request under an Idempotency-Key takes around its own work (DESIGN.md
- * "Money"; adr/0010, adr/0013), shared by the money sends (money/runMoneySend.ts) and by
+ * The steps every request under an Idempotency-Key takes around its own work (adr/0010,
+ * adr/0013), shared by the money sends (money/runMoneySend.ts) and by
  * opening an account (accountOpening.ts), so the protocol of idempotency.ts is run one way:
  *
  * - `claimOrReplay`: claim the key; a replay, a 409 or a 422 ends the request here. An

@@ -1,6 +1,6 @@
 /**
- * The idempotency protocol of money sends (DESIGN.md "Money" and "The contract";
- * adr/0010 "Claim, fence, store, release", as adr/0016 changed it: claim, land, release). Keys are scoped per customer. One record per (customer, key):
+ * The idempotency protocol of money sends (adr/0010 "Claim, fence, store, release", as
+ * adr/0016 changed it: claim, land, release). Keys are scoped per customer. One record per (customer, key):
  *
  * 1. **Claim** first, in a one-row write of its own: `Processing`, owned by this request's
  *    `ownerToken`. Another request with the key finds the record and answers from it:
@@ -50,7 +50,7 @@ export type IdempotencyConfig = Pick<Config, 'idempotencyReleaseBudgetMs' | 'ide
 
 const brand = Symbol.for('tidewater.ClaimTakenOver');
 
-/** The request's claim was taken over (it was stale): it must not move money; a 500. */
+/** The request's claim was taken over (it was stale): it must not move money; a 503 without `applied` (adr/0029). */
 export class ClaimTakenOver extends Error {
   readonly [brand] = true;
   constructor(readonly key: string) {

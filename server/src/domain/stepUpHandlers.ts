@@ -1,5 +1,5 @@
 /**
- * Step-up's handler (DESIGN.md "Money"): a PIN check that issues a short-lived, single-use
+ * Step-up's handler (adr/0010): a PIN check that issues a short-lived, single-use
  * authorisation for one withdrawal or one external transfer.
  *
  * - A failure is counted only once its verdict is known, and a verdict is told only once

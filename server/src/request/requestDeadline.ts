@@ -1,5 +1,5 @@
 /**
- * One request's deadline (DESIGN.md "Deadline"; adr/0006): one AbortSignal that the
+ * One request's deadline (adr/0006): one AbortSignal that the
  * deadline or the client hanging up fires. The commit gate disarms it atomically when a
  * COMMIT starts (nothing cancels a commit that started) and re-arms it at its original
  * instant when the commit fails.

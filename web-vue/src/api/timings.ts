@@ -1,5 +1,5 @@
 /**
- * The SPA's numbers (DESIGN.md "The numbers"). Its end of the timeout chain (the abort,
+ * The SPA's numbers (adr/0004). Its end of the timeout chain (the abort,
  * the read budget, the session check) is written once in the contract workspace
  * (contract/src/timeoutChain.ts) and served by the BFF in index.html as the BFF resolved
  * it (SPA_ABORT_MS, ...), so the BFF's and the API's start-up checks see the numbers the

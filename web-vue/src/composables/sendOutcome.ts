@@ -1,6 +1,6 @@
 /**
- * What a money send's answer means for its Idempotency-Key (ADR decision 9, DESIGN.md
- * "Money"). One pure function so the rules read as a table and are tested as one.
+ * What a money send's answer means for its Idempotency-Key (adr/0009,
+ * adr/0010). One pure function so the rules read as a table and are tested as one.
  */
 import { hasNoStatus, type ApiProblem } from '../api/apiProblem.ts';
 

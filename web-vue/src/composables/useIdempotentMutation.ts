@@ -1,5 +1,5 @@
 /**
- * A money send and its Idempotency-Key (adr/0009; DESIGN.md "Money").
+ * A money send and its Idempotency-Key (adr/0009; adr/0010).
  *
  * The key is made when a send starts and kept, with the exact payload it was sent with,
  * until the answer is known. While it is kept, sending again re-sends the SAME key and

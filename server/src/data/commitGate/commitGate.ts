@@ -1,5 +1,5 @@
 /**
- * The commit gate (DESIGN.md "Commit gate"; adr/0006): a wrapper around Prisma's driver
+ * The commit gate (adr/0006): a wrapper around Prisma's driver
  * adapter that makes the request's deadline and COMMIT agree.
  *
  * - No statement starts after the request's signal fired (deadline or hang-up).

@@ -3,7 +3,7 @@ import { ConnectionSourceError, type ConnectionSourceErrorKind } from './connect
 import { countConnectionSourceAttempt, countConnectionSourceRetrieval } from '../../metrics.ts';
 
 /**
- * Connection source (DESIGN.md, "Connection source"; adr/0005): takes the database connection
+ * Connection source (adr/0005): takes the database connection
  * string from a connection/secrets HTTP service instead of DATABASE_URL.
  *
  * There is exactly ONE retry layer, the loop in `retrieve` below. Under it each attempt is one

@@ -1,5 +1,5 @@
 /**
- * The one error the connection source throws (DESIGN.md, "Connection source"). `kind` says
+ * The one error the connection source throws (adr/0005). `kind` says
  * which rule ended the retrieval, so callers branch on it instead of parsing messages:
  *
  * - `config`    the options break an invariant; thrown before any HTTP call (server refuses to start)

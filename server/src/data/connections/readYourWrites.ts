@@ -1,5 +1,5 @@
 /**
- * Read-your-writes marks (DESIGN.md "Read replicas"): after a user's request writes, that
+ * Read-your-writes marks (adr/0007): after a user's request writes, that
  * user's next requests read from the primary for READ_YOUR_WRITES_MS (5 s), so the page
  * they see after saving shows what they saved while the replica catches up.
  *

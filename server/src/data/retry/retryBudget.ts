@@ -1,5 +1,5 @@
 /**
- * The process-wide retry budget (DESIGN.md "One retry layer"): a token bucket that keeps
+ * The process-wide retry budget (adr/0007): a token bucket that keeps
  * retries a small share of the work, so an outage is not multiplied by every request's
  * retries (a retry storm). Each retry spends one whole token; when fewer than one is
  * left, the first failure is final and the request answers 503 at once.

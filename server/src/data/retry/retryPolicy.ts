@@ -1,5 +1,5 @@
 /**
- * The one retry layer (DESIGN.md "One retry layer"): only the data layer retries, and only
+ * The one retry layer (adr/0007): only the data layer retries, and only
  * through a `RetryPolicy`. A failure is retried when the transient classifier calls it
  * retryable, the caller says rerunning this unit of work is safe, retries are left, the
  * process-wide retry budget has a token and the request's signal has not fired.

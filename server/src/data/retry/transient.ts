@@ -1,5 +1,5 @@
 /**
- * The transient classifier (DESIGN.md "Transient classifier"): which database errors
+ * The transient classifier (adr/0007): which database errors
  * would likely work a moment later, and whether the database confirmed that the failed
  * work was not applied. It only describes; `retryPolicy.ts` decides.
  *

@@ -1,5 +1,5 @@
 /**
- * The money-send family's interface (DESIGN.md "Money"). A send (deposit, withdrawal,
+ * The money-send family's interface (adr/0010). A send (deposit, withdrawal,
  * internal or external transfer) says what it does in four steps; `runMoneySend.ts`
  * drives every send the same way around them: the idempotency claim, the gated
  * transaction with its account locks and attempts, the re-check before a busy answer,

@@ -1,5 +1,5 @@
 /**
- * Drives every money send the same way (DESIGN.md "Money"; adr/0010):
+ * Drives every money send the same way (adr/0010):
  *
  * 1. claim the key (idempotency.ts): a replay, a 409 or a 422 ends here;
  * 2. `prepare` once (input, the payee's handle, the step-up authorisation);
@@ -17,7 +17,7 @@
  *
  * A failure before any commit releases the claim. A 503 says `applied: false` only when
  * appliedRule.ts allows it; an outage keeps its 503 from the problem handler otherwise.
- * A claim taken over stays a 500. Claiming, releasing and `applied` are claimedRequest.ts's,
+ * A claim taken over answers 503 without `applied` (adr/0029). Claiming, releasing and `applied` are claimedRequest.ts's,
  * which opening an account shares.
  */
 import type { DomainDeps } from '../deps.ts';
@@ -88,7 +88,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
    * What a one-statement send's committed statement means (adr/0022, adr/0027). It posted
    * only what the database's own checks allowed, and only while the claim was this
    * request's: posted, it is the answer. Else `check` words the refusal; a claim taken over
-   * is a 500; and a statement that refused what `check` allows is a bug.
+   * answers 503 without `applied` (adr/0029); and a statement that refused what `check` allows is a bug.
    */
   async function afterOneStatement<Plan, Body>(send: MoneySend<Plan, Body>, plan: Plan, claim: Claim, done: AtOnce<Body>): Promise<Body> {
     const look: Parameters<typeof send.check>[1] = {
