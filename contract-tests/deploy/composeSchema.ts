@@ -1,6 +1,6 @@
 /**
  * The Compose Specification's own JSON Schema (compose-spec.json beside this file, copied
- * unchanged from compose-spec/compose-spec `schema/compose-spec.json` at commit 170098ba,
+ * unchanged from the compose-spec repository's compose-spec.json schema at commit 170098ba,
  * Apache-2.0), the schema Docker Compose v2 validates a file against before it runs it.
  * With no Docker engine or Compose here (adr/0020), it is what tells a misspelt or
  * misplaced key from a real one.

@@ -5,7 +5,7 @@
  * them itself, with the same status, title and type, so a visitor cannot tell who wrote a
  * problem except by its detail; the SPA reads the codes (and words them itself, in
  * web-vue's messages.ts). The spec's `ErrorCode` enum is the same list:
- * server/src/http/errorCatalog.test.ts keeps the two equal in both directions.
+ * server/src/errors/errorCatalog.test.ts keeps the two equal in both directions.
  * Plain TypeScript with no Node import: the SPA's bundle imports it too.
  */
 

@@ -58,6 +58,27 @@ describe('npm run lint', () => {
     }
   });
 
+  it('fails on a reference to an ADR or a file that does not exist, naming each', () => {
+    const page = join(root, 'adr/README.md');
+    const original = readFileSync(page, 'utf8');
+    // Written in parts, so this file does not name them itself.
+    const [missingAdr, numberedDecision] = [['adr', '0999'].join('/'), ['ADR', 'decision 4'].join(' ')];
+    writeFileSync(page, `${original}\nSee ${missingAdr}, ${numberedDecision}, [the gate](../server/src/data/nowhere.ts) and \`money/noSuchSend.ts\`; \`server/src/config.ts\` exists.\n`);
+    try {
+      const { status, output } = run('lint:references');
+      expect(status).not.toBe(0);
+      const line = original.split('\n').length + 1;
+      expect(output).toContain(`adr/README.md:${line}: ${missingAdr}: no such ADR in adr/`);
+      expect(output).toContain(`adr/README.md:${line}: "${numberedDecision}": name the ADR (adr/NNNN)`);
+      expect(output).toContain(`adr/README.md:${line}: ../server/src/data/nowhere.ts: no such file`);
+      expect(output).toContain(`adr/README.md:${line}: money/noSuchSend.ts: no such file`);
+      expect(output).not.toContain('server/src/config.ts: no such file');
+    } finally {
+      writeFileSync(page, original);
+    }
+    expect(run('lint:references').status).toBe(0);
+  });
+
   it('fails on an export nobody imports, naming it', () => {
     const used = join(root, 'server/src/domain/writtenText.ts');
     const original = readFileSync(used, 'utf8');

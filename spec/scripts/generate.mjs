@@ -4,7 +4,7 @@
  * - operations.ts one `as const` table of every API operation (method, paths, flags);
  * - openapi.json  the same API document as JSON, for runtime loaders;
  * - bff.ts        the BFF document's types (its `/bff/*` routes), by openapi-typescript:
- *                 the BFF answers and the SPA reads them (its `./openapi.yaml` refs are inlined).
+ *                 the BFF answers and the SPA reads them (its references into openapi.yaml are inlined).
  * The output is formatted with the repository's Prettier config, so it is stable and
  * `scripts/check.mjs` can diff it byte for byte.
  */

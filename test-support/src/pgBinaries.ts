@@ -101,7 +101,7 @@ export function npmBinDir(): string {
 
 /**
  * The package keeps its libraries' symlinks (libpq.so.5 → libpq.so.5.17 …) in
- * `native/pg-symlinks.json` and makes them in a postinstall script; npm may skip install
+ * its pg-symlinks.json and makes them in a postinstall script; npm may skip install
  * scripts, so make any that are missing (paths in the file are relative to the package).
  */
 function hydrateSymlinks(root: string): void {

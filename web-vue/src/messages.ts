@@ -1,6 +1,6 @@
 /**
- * Every sentence the SPA says about an outage, a wait or an error, in one file (adr/0009
- * decision 7): one sentence for the outage, and other words only where the visitor's
+ * Every sentence the SPA says about an outage, a wait or an error, in one file (adr/0009,
+ * "Words"): one sentence for the outage, and other words only where the visitor's
  * next step differs (whether money moved, whether a change was saved, whether pressing
  * the same button again is safe). The servers' titles and details are never shown:
  * they promise times nobody measured.
@@ -181,7 +181,7 @@ export type ProblemContext =
 /** The one sentence for `problem` met while doing `context` (a money send names itself by `kind`). */
 export function problemMessage(problem: ApiProblem, context: ProblemContext, kind?: SendKind): string {
   if (context === 'openAccount') return openProblemMessage(problem);
-  // The outage first, before any connection branch (ADR decision 3).
+  // The outage first, before any connection branch (adr/0009).
   if (isServiceOutage(problem)) {
     if (context === 'moneySend') return problem.applied === false ? sendMessages.nothingChanged : sendMessages.mayHaveLanded;
     if (context === 'pinCheck') return 'The service is temporarily unavailable, and no money was moved.';

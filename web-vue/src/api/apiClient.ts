@@ -36,7 +36,7 @@ export function withCsrf(request: Request, hooks: Pick<RequestHooks, 'csrfToken'
 
 /**
  * True when the BFF wrote this answer (so it saw the request): everything but a
- * non-JSON 5xx, which a proxy in front of it wrote (ADR decision 3: an HTTP_503 does
+ * non-JSON 5xx, which a proxy in front of it wrote (adr/0009: an HTTP_503 does
  * not slide the inactivity clock).
  */
 function bffSawIt(response: Response): boolean {

@@ -1,6 +1,6 @@
 /**
  * Whether a read's first attempt earns its one retry, and after what named wait
- * (ADR decision 2): a failed connection (1 s), any 503, and a 502 or 504 whose body is
+ * (adr/0009): a failed connection (1 s), any 503, and a 502 or 504 whose body is
  * JSON or empty. The wait is the body's `retryAfterSeconds`, else `Retry-After`, else
  * 5 s for a gateway's answer. Everything else (our own abort included) is not retried.
  */

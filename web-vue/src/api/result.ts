@@ -1,6 +1,6 @@
 /**
  * Errors as values: every call the SPA makes resolves to `{ data }` or `{ error }`, never
- * throws. Stores branch on the two (STYLE.md 7).
+ * throws. Stores branch on the two.
  */
 import { toApiProblem, type ApiProblem } from './apiProblem.ts';
 

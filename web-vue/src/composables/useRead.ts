@@ -1,5 +1,5 @@
 /**
- * One read a page shows (ADR decisions 4–6): its data or its problem, the phase of its
+ * One read a page shows (adr/0009): its data or its problem, the phase of its
  * wait, and Stop from 20 s. The request layer does the one retry inside the same call,
  * so the hints time the whole read. A read that said something says "Loaded." when it
  * loads. A newer run supersedes an older one.

@@ -1,5 +1,5 @@
 /**
- * Brings focus back to where the visitor can act after Stop or Retry (ADR decision 6):
+ * Brings focus back to where the visitor can act after Stop or Retry (adr/0009):
  * when the alert's action appears, it takes focus if focus is still where the visitor
  * left it (the button they pressed) or was lost with it (body), and never when they
  * have moved it elsewhere since.

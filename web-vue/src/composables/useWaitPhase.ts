@@ -1,5 +1,5 @@
 /**
- * How long a wait has lasted, in the three phases the visitor sees (ADR decision 4):
+ * How long a wait has lasted, in the three phases the visitor sees (adr/0009):
  * 'quiet' for 5 s, 'slow' ("Taking longer than usual…") from 5 s, 'still'
  * ("Still trying…") from 20 s. Timed on the wait itself, not on a request, so a PIN
  * dialog left open never counts. Also remembers whether the wait said anything, so a

@@ -1,5 +1,5 @@
 /**
- * The page's one `role="alert"` slot (ADR decision 6): one sentence and at most one
+ * The page's one `role="alert"` slot (adr/0009): one sentence and at most one
  * action (Retry). The layout renders the slot once, empty from the start; pages fill
  * it. After Stop or Retry, focus lands on the bar's action unless the visitor has
  * moved it since (useWaitLanding). Its tone is a problem's, unless the sentence reports
