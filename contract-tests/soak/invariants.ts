@@ -107,8 +107,8 @@ export async function checkInvariants(input: CheckInput): Promise<Check[]> {
   const pins = await query<{ handle: string }>(databaseUrl, 'SELECT handle FROM users WHERE pin_failed_attempts > 0 OR pin_locked_until IS NOT NULL');
   const audit = await runAuditVerify({ DATABASE_URL: databaseUrl });
 
-  // A synchronous standby cut off from the primary hangs every COMMIT as a hung primary does.
-  const hangs = faults.filter((fault) => fault.kind === 'hang' || fault.kind === 'replication-cut');
+  // A synchronous standby cut off from the primary hangs every COMMIT as a hung primary does; a partition too.
+  const hangs = faults.filter((fault) => fault.kind === 'hang' || fault.kind === 'replication-cut' || fault.kind === 'partition');
   const overlapsHang = (r: RequestRecord) => hangs.some((hang) => r.sentAt < hang.healedAt && r.sentAt + r.ms > hang.startedAt);
   // A commit in flight when the database hung: it landed, or its 503 says nothing of `applied`
   // because its outcome was still being looked for (the answer waits for that look: adr/0026).

@@ -10,6 +10,8 @@
  * | hang         | SIGSTOP on every process of the primary, past the API's deadline      |
  * | terminate    | `pg_terminate_backend` on every session of the bank's database       |
  * | reset        | the TCP proxy resets every live connection, again and again          |
+ * | partition    | the TCP proxy swallows everything (blackhole) for 1.5 × the deadline, then resets what it swallowed |
+ * | lost-answer  | the next COMMITs and one-statement deposits reach the database, which acts; their answers are dropped |
  * | replica-stop | the streaming replica stops, then starts (with `--replica`)          |
  */
 import { query } from '@tidewater/test-support/bankDatabase';
@@ -19,7 +21,7 @@ import type { Random } from './random.ts';
 
 /** A kind of fault. */
 /** `replication-cut` and `failover` are the failover drill's (failover.ts). */
-export type FaultKind = 'stop' | 'crash' | 'hang' | 'terminate' | 'reset' | 'replica-stop' | 'replication-cut' | 'failover';
+export type FaultKind = 'stop' | 'crash' | 'hang' | 'terminate' | 'reset' | 'partition' | 'lost-answer' | 'replica-stop' | 'replication-cut' | 'failover';
 
 /** When one fault was on. */
 export interface FaultWindow {
@@ -37,6 +39,8 @@ export interface NemesisTargets {
   database: string;
   /** How long a hang lasts: past the API's deadline, so requests meet it whole. */
   hangMs: number;
+  /** How long a partition lasts: 1.5 × the deadline, so requests meet it whole and the circuit breaker's probes do too. */
+  partitionMs: number;
   /** A fault's length, and the quiet before it, in ms. */
   faultMs: readonly [number, number];
   quietMs: readonly [number, number];
@@ -44,10 +48,13 @@ export interface NemesisTargets {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Answers dropped per kind in one lost-answer fault: a few sends at once, not the whole load. */
+const LOST_ANSWERS = 4;
+
 /** The nemesis of one soak. */
 export function nemesis(targets: NemesisTargets, random: Random) {
   const { primary, replica, proxy, database } = targets;
-  const kinds: FaultKind[] = ['stop', 'crash', 'hang', 'terminate', 'reset', ...(replica ? (['replica-stop'] as const) : [])];
+  const kinds: FaultKind[] = ['stop', 'crash', 'hang', 'terminate', 'reset', 'partition', 'lost-answer', ...(replica ? (['replica-stop'] as const) : [])];
 
   async function act(kind: FaultKind, forMs: number): Promise<void> {
     switch (kind) {
@@ -69,6 +76,18 @@ export function nemesis(targets: NemesisTargets, random: Random) {
         return;
       case 'reset':
         for (const until = Date.now() + forMs; Date.now() < until; await sleep(150)) proxy.resetAll();
+        return;
+      case 'partition':
+        proxy.mode('blackhole');
+        await sleep(targets.partitionMs);
+        proxy.mode('pass');
+        return;
+      case 'lost-answer':
+        // Each acted on by the database, its answer never delivered: the API must learn the outcome itself.
+        proxy.arm('dropAnswerTo', 'COMMIT', LOST_ANSWERS);
+        proxy.arm('dropAnswerTo', '"kind":"deposit"', LOST_ANSWERS);
+        await sleep(forMs);
+        proxy.disarm();
         return;
       case 'replica-stop':
         await replica!.stop();
@@ -97,6 +116,7 @@ export function nemesis(targets: NemesisTargets, random: Random) {
       await primary.resume().catch(() => undefined);
       if (primary.pids().length === 0) await primary.start();
       proxy.mode('pass');
+      proxy.disarm();
       if (replica && replica.pids().length === 0) await replica.start();
     },
   };

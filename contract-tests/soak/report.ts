@@ -37,7 +37,7 @@ const CLASSES = [
   { name: '503', color: '#ef6c00', test: (s: number) => s === 503 },
   { name: 'other', color: '#000000', test: () => true },
 ] as const;
-const FAULT_COLORS: Record<string, string> = { stop: '#90caf9', crash: '#ef9a9a', hang: '#ce93d8', terminate: '#ffe082', reset: '#a5d6a7', 'replica-stop': '#b0bec5', 'replication-cut': '#80cbc4', failover: '#f48fb1' };
+const FAULT_COLORS: Record<string, string> = { stop: '#90caf9', crash: '#ef9a9a', hang: '#ce93d8', terminate: '#ffe082', reset: '#a5d6a7', partition: '#ffcc80', 'lost-answer': '#bcaaa4', 'replica-stop': '#b0bec5', 'replication-cut': '#80cbc4', failover: '#f48fb1' };
 
 const percentile = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]! : 0);
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);

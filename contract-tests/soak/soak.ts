@@ -96,7 +96,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
 
     const faults: FaultWindow[] = [];
     const chaos = nemesis(
-      { primary, replica, proxy, database: DATABASE, hangMs: DEADLINE_MS + 1_000, faultMs: [800, 2_500], quietMs: [1_500, 3_500] },
+      { primary, replica, proxy, database: DATABASE, hangMs: DEADLINE_MS + 1_000, partitionMs: DEADLINE_MS * 1.5, faultMs: [800, 2_500], quietMs: [1_500, 3_500] },
       random.fork(),
     );
     log(`soak: ${options.clients} clients, at least ${options.ops} operations, ${options.faults} faults (${chaos.kinds.join(', ')}), seed ${options.seed}`);
