@@ -68,7 +68,7 @@ export function danglingIn(file, text) {
     const prose = markdown || !/\.(ts|mts|vue|mjs|cjs|js)$/.test(file) || /^\s*(\*|\/\/|\/\*|<!--)/.test(line);
     const paths = prose ? [...line.matchAll(pathToken)].map((match) => match[1]) : [];
     if (markdown) paths.push(...[...line.matchAll(markdownLink)].map((match) => match[1]).filter((link) => !/^[a-z]+:|^\//.test(link)));
-    // A document named bare (`DESIGN.md`): some tracked document has that name.
+    // A document named bare (`README.md`): some tracked document has that name.
     for (const match of prose ? line.matchAll(/(?<![\w/.-])([\w-]+\.md)\b/g) : []) {
       if (!tracked.some((path) => path === match[1] || path.endsWith(`/${match[1]}`))) found.push([at, `${match[1]}: no such document`]);
     }
