@@ -13,6 +13,7 @@ import { defaults } from '../../server/src/config.ts';
 import { apiDeposit, signUp, type ApiCustomer } from '../contention/apiPath.ts';
 import { runContention, type Row } from '../contention/scenarios.ts';
 import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
+import { startLayersOffApi } from '../overhead/layersOff.ts';
 import { send } from './http.ts';
 import { closedLoop, comparison, type CpuMeters, type LoadResult, type Operation } from './load.ts';
 import { cpuMsOfProcess, cpuMsOfTrees } from './processCpu.ts';
@@ -209,8 +210,8 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
 const overheadWorkers = '1';
 
 /**
- * overhead: the same API with its resilience layers off (BENCH_RESILIENCE=off) against
- * on, for `GET /api/accounts` (a customer with two accounts) and a deposit spread over 200
+ * overhead: the same API with its resilience layers passed through (bench/overhead/layersOffApi.ts)
+ * against on (server/src/main.ts), for `GET /api/accounts` (a customer with two accounts) and a deposit spread over 200
  * accounts. Each run starts two
  * fresh pairs of processes on the same database, one on first and one off first (two
  * processes of the same code differ by a few per cent, and the order of starting showed
@@ -238,7 +239,6 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
   const add = (name: string, value: number) => (runs[name] ??= []).push(value);
   const figures: Figure[][] = [];
   const notes: string[] = [];
-  let warned = true;
   const backendCounts: string[] = [];
   for (let run = 0; run < size.runs; run++) {
     const gets = comparison();
@@ -248,17 +248,11 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
       try {
         for (const side of order) {
           // PGAPPNAME names the side's connections, so its PostgreSQL backends can be found and metered.
-          started[side] = await startApi({
-            ...apiEnv,
-            // One process each: see overheadWorkers.
-            API_WORKERS: overheadWorkers,
-            DATABASE_URL: databaseUrl,
-            PGAPPNAME: `bench-overhead-${side}`,
-            BENCH_RESILIENCE: side === 'off' && !size.control ? 'off' : 'on',
-          });
+          // One process each: see overheadWorkers.
+          const env = { ...apiEnv, API_WORKERS: overheadWorkers, DATABASE_URL: databaseUrl, PGAPPNAME: `bench-overhead-${side}` };
+          started[side] = await (side === 'off' && !size.control ? startLayersOffApi(env) : startApi(env));
         }
         const { on, off } = started as Record<'on' | 'off', ApiProcess>;
-        warned &&= size.control || off.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'));
         const getOn = listAccounts(on.url, reader.token);
         const getOff = listAccounts(off.url, reader.token);
         const depositOn = depositVia({ ...customer, baseUrl: on.url }, pick(accounts));
@@ -303,14 +297,14 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
     ]);
     notes.push(`run ${run + 1}: ${describe('GET on', getOn)}; ${describe('GET off', getOff)}; ${describe('deposit on', depositOn)}; ${describe('deposit off', depositOff)}`);
   }
-  const against = size.control ? 'CONTROL: the same API, layers on (A/A)' : 'layers off (BENCH_RESILIENCE=off)';
+  const against = size.control ? 'CONTROL: the same API, layers on (A/A)' : 'layers off (bench/overhead/layersOffApi.ts)';
   return {
     name: 'overhead',
     // Every ratio recorded, in the order recorded; the CPU ratios are reported beside the targets, not targets themselves.
     ratios: Object.entries(runs).map(([name, values]) => ratioOf(name, values, against, name.includes(' CPU ') ? undefined : '≤ 1.05')),
     figures: meanFigures(figures),
     notes: [
-      `GET: a customer with two accounts; two fresh pairs of APIs per run (on started first, then off first), one worker each (adr/0039), each warmed by ${+(size.warmUpSeconds / 3).toFixed(1)} s of GETs and ${size.warmUpSeconds} s of deposits, then on and off interleaved in slices of ${sliceMs} ms, for ${size.seconds} s of GETs and ${size.seconds} s of deposits each${size.control ? '; CONTROL run: both sides with the layers on' : `; every layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`}`,
+      `GET: a customer with two accounts; two fresh pairs of APIs per run (on started first, then off first), one worker each (adr/0039), each warmed by ${+(size.warmUpSeconds / 3).toFixed(1)} s of GETs and ${size.warmUpSeconds} s of deposits, then on and off interleaved in slices of ${sliceMs} ms, for ${size.seconds} s of GETs and ${size.seconds} s of deposits each${size.control ? '; CONTROL run: both sides with the layers on' : ''}`,
       `the database CPU: PostgreSQL's backends of each side's connections (named by PGAPPNAME), found again at each slice; backends seen per pair: ${backendCounts.join('; ')}`,
       ...notes,
     ],
