@@ -5,7 +5,7 @@
  * A request, step by step (the `app.use` calls below, then `http/operationRouter.ts`):
  *
  * 0. the request's timer (`http/requestMetrics.ts`, adr/0017): every answer is counted by
- *    operationId and status, a 503 by its cause; `/metrics` is on its own port (main.ts);
+ *    operationId and status, a 503 by its cause; `/metrics` is on its own port (serveApi.ts);
  * 1. logging and traceId first, so every later line (and every error) names its request;
  * 2. security headers, before anything can answer;
  * 3. the request scope (`http/requestScope.ts`): the context (traceId, logger, deadline,
@@ -157,7 +157,7 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
   // req.ip is the visitor's address as the BFF (a trusted proxy) forwards it: the sign-in limits count by it.
   app.set('trust proxy', trustProxySetting(config.apiTrustProxy));
   app.set('etag', false);
-  // Timed from the first middleware on; /metrics itself is on its own port (main.ts), never here.
+  // Timed from the first middleware on; /metrics itself is on its own port (serveApi.ts), never here.
   app.use(requestMetrics());
   // The caller's trace id (traceparent, else a W3C X-Trace-Id, else a new one: adr/0018), and one
   // line per request (adr/0028); every line the request logs (req.log, the retry warnings

@@ -119,7 +119,7 @@ export const defaults = {
   dbConnectionAttemptTimeoutMs: 5_000,
   /**
    * 0 = the number of cores, `os.availableParallelism()` (API_WORKERS): API processes under one
-   * primary (node:cluster, main.ts; adr/0016). Always 1 on the embedded PGlite (one process owns its files).
+   * primary (node:cluster, serveApi.ts; adr/0016). Always 1 on the embedded PGlite (one process owns its files).
    */
   apiWorkers: 0,
 } as const;
