@@ -1,7 +1,7 @@
 /**
  * The direction of the server's layers, checked by `npm run lint` (adr/0014-layers.md).
  *
- *   app.ts, main.ts, cli/  (composition: may import every layer)
+ *   app.ts, main.ts, serveApi.ts, cli/  (composition: may import every layer)
  *          │
  *        http/            Express only: the router, authentication, request shape, answers
  *          │
@@ -44,7 +44,7 @@ module.exports = {
       comment: 'request/, errors/ and contract/ are what every layer needs; they import none of http/, domain/, data/ (nor app.ts).',
       severity: 'error',
       from: { path: `${server}(request|errors|contract)/` },
-      to: { path: [`${server}(http|domain|data)/`, `${server}(app|main)\\.ts$`, '^node_modules/(express|@types/express)/'] },
+      to: { path: [`${server}(http|domain|data)/`, `${server}(app|main|serveApi)\\.ts$`, '^node_modules/(express|@types/express)/'] },
     },
     {
       name: 'errors-and-contract-stand-alone',
@@ -55,10 +55,10 @@ module.exports = {
     },
     {
       name: 'layers-not-to-composition',
-      comment: 'Only main.ts and the tests compose the app: no layer imports app.ts, main.ts or the CLIs.',
+      comment: 'Only the entries (main.ts, serveApi.ts) and the tests compose the app: no layer imports app.ts, main.ts, serveApi.ts or the CLIs.',
       severity: 'error',
       from: { path: `${server}(http|domain|data|request|errors|contract)/`, pathNot: test },
-      to: { path: [`${server}(app|main)\\.ts$`, `${server}cli/`] },
+      to: { path: [`${server}(app|main|serveApi)\\.ts$`, `${server}cli/`] },
     },
     {
       name: 'data-family-through-its-index',

@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 15; adr/0015): one bounded run against a fresh throwaway
+ * `npm run bench` (bench/METHOD.md): one bounded run against a fresh throwaway
  * PostgreSQL (test-support's pgCluster: fsync off, synchronous_commit off, full_page_writes
  * off; a benchmark of our code, not of the disk) and the real API processes, of every
  * scenario: limit, overhead, outage timings, replica, contention (lib/scenarios.ts). Every

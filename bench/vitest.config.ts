@@ -6,5 +6,8 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     exclude: ['**/node_modules/**', '**/dist/**', '.results/**'],
     environment: 'node',
+    // layersOff.test.ts starts a PostgreSQL cluster and two APIs.
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
   },
 });

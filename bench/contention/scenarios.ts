@@ -27,7 +27,7 @@ import { naiveBaseline } from './naiveBaseline.ts';
 import { runAll, type Tally } from './stats.ts';
 
 const scenarioTimeoutMs = Number(process.env.BENCH_SCENARIO_TIMEOUT_MS ?? 180_000);
-/** How long the naive baseline keeps starting attempts in one scenario (adr/0032). */
+/** How long the naive baseline keeps starting attempts in one scenario: the bank's own deadline (bench/METHOD.md). */
 export const naiveBudgetMs = Number(process.env.BENCH_NAIVE_BUDGET_MS ?? defaults.requestDeadlineMs);
 
 /** One scenario at one size on one path (the bank's path may run several times: `run` counts from 1). */

@@ -94,7 +94,7 @@ export interface CpuMeters {
  * over all its wall time), across measures too, so several pairs of servers can add to
  * one comparison. A drift of the machine's speed over the measurement then falls on both
  * sides alike, where two long runs back to back would give it all to one of them
- * (adr/0015). With `meters`, each side's server CPU during its own slices is counted too
+ * (bench/METHOD.md). With `meters`, each side's server CPU during its own slices is counted too
  * (`cpuMsPerOp`), and its database backends' (`databaseCpuMsPerOp`) when given.
  */
 export interface Comparison {

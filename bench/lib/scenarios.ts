@@ -13,6 +13,7 @@ import { defaults } from '../../server/src/config.ts';
 import { apiDeposit, signUp, type ApiCustomer } from '../contention/apiPath.ts';
 import { runContention, type Row } from '../contention/scenarios.ts';
 import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
+import { startLayersOffApi } from '../overhead/layersOff.ts';
 import { send } from './http.ts';
 import { closedLoop, comparison, type CpuMeters, type LoadResult, type Operation } from './load.ts';
 import { cpuMsOfProcess, cpuMsOfTrees } from './processCpu.ts';
@@ -35,7 +36,7 @@ export interface Size {
    * Seconds of full load that warm each fresh API process of the overhead scenario, per
    * operation, before it is measured: a fresh API spends about twice its settled CPU per
    * deposit over its first 10-15 s of load (V8's compilers, heap sizing), so a shorter warm-up
-   * measures that slope, not the layers (adr/0031).
+   * measures that slope, not the layers (bench/METHOD.md).
    */
   warmUpSeconds: number;
 }
@@ -198,7 +199,7 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
 }
 
 /**
- * The overhead's APIs run one worker each, not one per core (adr/0039). A cluster's primary
+ * The overhead's APIs run one worker each, not one per core (bench/METHOD.md). A cluster's primary
  * gives each new connection to whichever worker is free to take it, so the bench's
  * keep-alive connections split unevenly between two workers (23/14, 19/15, 26/15 seen),
  * differently in every process: the clients of the fuller worker wait longer at the same
@@ -209,8 +210,8 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
 const overheadWorkers = '1';
 
 /**
- * overhead: the same API with its resilience layers off (BENCH_RESILIENCE=off) against
- * on, for `GET /api/accounts` (a customer with two accounts) and a deposit spread over 200
+ * overhead: the same API with its resilience layers passed through (bench/overhead/layersOffApi.ts)
+ * against on (server/src/main.ts), for `GET /api/accounts` (a customer with two accounts) and a deposit spread over 200
  * accounts. Each run starts two
  * fresh pairs of processes on the same database, one on first and one off first (two
  * processes of the same code differ by a few per cent, and the order of starting showed
@@ -219,7 +220,7 @@ const overheadWorkers = '1';
  * and its deposits each take the whole time: four slices a side left a ratio to the
  * machine's drift from slice to slice (the GET's 1.055 / 1.07 in a sitting where the
  * layers cost it 1.3 % of its CPU side by side), and twice the slices halve that share of
- * its variance (adr/0036 for the GET, adr/0037 for the deposit).
+ * its variance (bench/METHOD.md).
  * Overhead = on/off p50 and off/on throughput (1.0: free; target ≤ 1.05); the CPU per
  * operation on/off is reported beside them. `--control` starts both with the layers on:
  * an A/A run whose ratios show the method's own spread.
@@ -230,7 +231,7 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
   const accounts = await openAccountsInSql(pool, userId, 200, 'overhead');
   // The GET lists a customer of its own with two accounts (the issue's own first measure): the
   // bench customer owns hundreds by now, a listing of 5 to 9 ms of API CPU that hid the layers'
-  // share per request and left a few GETs per client per slice, too few for a steady p50 (adr/0035).
+  // share per request and left a few GETs per client per slice, too few for a steady p50 (bench/METHOD.md).
   const reader = await signUpPatiently(customer.baseUrl, 'reader');
   await openAccountsInSql(pool, userIdOf(reader), 2, 'overhead read');
   const durationMs = size.seconds * 1000;
@@ -238,7 +239,6 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
   const add = (name: string, value: number) => (runs[name] ??= []).push(value);
   const figures: Figure[][] = [];
   const notes: string[] = [];
-  let warned = true;
   const backendCounts: string[] = [];
   for (let run = 0; run < size.runs; run++) {
     const gets = comparison();
@@ -248,26 +248,20 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
       try {
         for (const side of order) {
           // PGAPPNAME names the side's connections, so its PostgreSQL backends can be found and metered.
-          started[side] = await startApi({
-            ...apiEnv,
-            // One process each: see overheadWorkers.
-            API_WORKERS: overheadWorkers,
-            DATABASE_URL: databaseUrl,
-            PGAPPNAME: `bench-overhead-${side}`,
-            BENCH_RESILIENCE: side === 'off' && !size.control ? 'off' : 'on',
-          });
+          // One process each: see overheadWorkers.
+          const env = { ...apiEnv, API_WORKERS: overheadWorkers, DATABASE_URL: databaseUrl, PGAPPNAME: `bench-overhead-${side}` };
+          started[side] = await (side === 'off' && !size.control ? startLayersOffApi(env) : startApi(env));
         }
         const { on, off } = started as Record<'on' | 'off', ApiProcess>;
-        warned &&= size.control || off.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'));
         const getOn = listAccounts(on.url, reader.token);
         const getOff = listAccounts(off.url, reader.token);
         const depositOn = depositVia({ ...customer, baseUrl: on.url }, pick(accounts));
         const depositOff = depositVia({ ...customer, baseUrl: off.url }, pick(accounts));
         // Warmed side by side in the measurement's own alternation (results dropped): warmed
         // one after the other, the on side sat idle through the off side's warm-up and
-        // measured about 10 % dearer per deposit, for a cause not isolated (adr/0031). The
+        // measured about 10 % dearer per deposit, for a cause not isolated (bench/METHOD.md). The
         // GET warms for a third as long: the deposits after it run the code it shares
-        // (auth, router, logging), and the default run must fit in 10 minutes (adr/0032).
+        // (auth, router, logging), and the default run must fit in 10 minutes.
         const warmUpMs = size.warmUpSeconds * 1000;
         if (warmUpMs > 0) {
           await comparison().measure(size.clients, warmUpMs / 3, sliceMs, getOn, getOff);
@@ -303,14 +297,14 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
     ]);
     notes.push(`run ${run + 1}: ${describe('GET on', getOn)}; ${describe('GET off', getOff)}; ${describe('deposit on', depositOn)}; ${describe('deposit off', depositOff)}`);
   }
-  const against = size.control ? 'CONTROL: the same API, layers on (A/A)' : 'layers off (BENCH_RESILIENCE=off)';
+  const against = size.control ? 'CONTROL: the same API, layers on (A/A)' : 'layers off (bench/overhead/layersOffApi.ts)';
   return {
     name: 'overhead',
     // Every ratio recorded, in the order recorded; the CPU ratios are reported beside the targets, not targets themselves.
     ratios: Object.entries(runs).map(([name, values]) => ratioOf(name, values, against, name.includes(' CPU ') ? undefined : '≤ 1.05')),
     figures: meanFigures(figures),
     notes: [
-      `GET: a customer with two accounts; two fresh pairs of APIs per run (on started first, then off first), one worker each (adr/0039), each warmed by ${+(size.warmUpSeconds / 3).toFixed(1)} s of GETs and ${size.warmUpSeconds} s of deposits, then on and off interleaved in slices of ${sliceMs} ms, for ${size.seconds} s of GETs and ${size.seconds} s of deposits each${size.control ? '; CONTROL run: both sides with the layers on' : `; every layers-off process ${warned ? 'logged' : 'did NOT log'} its BENCH_RESILIENCE=off warning`}`,
+      `GET: a customer with two accounts; two fresh pairs of APIs per run (on started first, then off first), one worker each, each warmed by ${+(size.warmUpSeconds / 3).toFixed(1)} s of GETs and ${size.warmUpSeconds} s of deposits, then on and off interleaved in slices of ${sliceMs} ms, for ${size.seconds} s of GETs and ${size.seconds} s of deposits each${size.control ? '; CONTROL run: both sides with the layers on' : ''}`,
       `the database CPU: PostgreSQL's backends of each side's connections (named by PGAPPNAME), found again at each slice; backends seen per pair: ${backendCounts.join('; ')}`,
       ...notes,
     ],

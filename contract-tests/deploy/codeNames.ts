@@ -16,8 +16,8 @@ export type Service = 'api' | 'bff';
 /** Names read outside the config tables: the file that reads each is checked. */
 const readElsewhere: Record<Service, Array<{ name: string; file: string }>> = {
   api: [
-    { name: 'LOG_LEVEL', file: 'server/src/main.ts' },
-    { name: 'VALIDATE_RESPONSES', file: 'server/src/main.ts' },
+    { name: 'LOG_LEVEL', file: 'server/src/serveApi.ts' },
+    { name: 'VALIDATE_RESPONSES', file: 'server/src/serveApi.ts' },
     { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', file: 'contract/src/http/tracing.ts' },
     { name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', file: 'contract/src/http/tracing.ts' },
   ],

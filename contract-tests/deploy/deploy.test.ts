@@ -39,7 +39,7 @@ const envExample = read('.env.example');
 const dockerfiles = ['server/Dockerfile', 'bff/Dockerfile'] as const;
 
 describe('the names the code reads', () => {
-  it('finds the config tables and what main.ts reads', () => {
+  it('finds the config tables and what the entry reads', () => {
     expect(api.unread).toEqual([]);
     expect(bff.unread).toEqual([]);
     for (const name of ['DATABASE_URL', 'DATABASE_REPLICA_URL', 'JWT_SECRET', 'API_PORT', 'REQUEST_DEADLINE_MS', 'LOG_LEVEL']) expect(api.names).toContain(name);

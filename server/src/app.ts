@@ -5,7 +5,7 @@
  * A request, step by step (the `app.use` calls below, then `http/operationRouter.ts`):
  *
  * 0. the request's timer (`http/requestMetrics.ts`, adr/0017): every answer is counted by
- *    operationId and status, a 503 by its cause; `/metrics` is on its own port (main.ts);
+ *    operationId and status, a 503 by its cause; `/metrics` is on its own port (serveApi.ts);
  * 1. logging and traceId first, so every later line (and every error) names its request;
  * 2. security headers, before anything can answer;
  * 3. the request scope (`http/requestScope.ts`): the context (traceId, logger, deadline,
@@ -46,6 +46,10 @@
  *    be down, no connection is even tried: an outage at once;
  * 6. the cancellable pool (`data/commitGate/cancellableClient.ts`): a fired signal
  *    cancels the running statement on the server, never a COMMIT that started.
+ *
+ * The deadline, the retry policy, the commit gate, the readiness gate and the cancellable
+ * client are the resilience layers: `composeApi` takes them as one argument, so the bench
+ * can compose the same API with pass-through ones and measure what they cost (bench/METHOD.md).
  */
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -54,9 +58,10 @@ import helmet from 'helmet';
 import { trustProxySetting } from '@tidewater/contract/http';
 import * as OpenApiValidator from 'express-openapi-validator';
 import type { Logger } from 'pino';
-import { resilienceOff, type ServerConfig } from './config.ts';
-import { type Database, databaseMarks, memoryMarks } from './data/connections/index.ts';
-import { createDataLayer } from './data/createDataLayer.ts';
+import type { ServerConfig } from './config.ts';
+import { type ConnectionLayers, type Database, databaseMarks, memoryMarks, openBankDatabase, resilientConnections } from './data/connections/index.ts';
+import { createDataLayer, databaseRetryPolicy } from './data/createDataLayer.ts';
+import type { RetryPolicy } from './data/retry/index.ts';
 import { accessTokens } from './domain/accessTokens.ts';
 import type { DomainDeps } from './domain/deps.ts';
 import { healthHandlers } from './domain/healthHandlers.ts';
@@ -81,18 +86,51 @@ import { headAsGet, refuseMalformedJson } from './http/requestShape.ts';
 const require = createRequire(import.meta.url);
 const specPath = require.resolve('@tidewater/spec/openapi.json');
 
-/** Builds the API app on an open database, signing with `signingSecret` (signingSecret.ts). */
-export function createApp(options: {
+/** The layers the composition wraps around every request and database call. */
+export interface ResilienceLayers {
+  /** Each operation's deadline in ms (`request/requestDeadline.ts`); undefined: none is armed. */
+  deadlineMs(config: ServerConfig): number | undefined;
+  /** The data layer's one retry policy (`data/retry/`). */
+  retryPolicy(database: Database, config: ServerConfig, logger: Logger): RetryPolicy;
+  /** The commit gate, the cancellable client and the readiness gate (`data/connections/connectionLayers.ts`). */
+  readonly connections: ConnectionLayers;
+}
+
+/** Every layer on: the bank as it serves customers (main.ts). */
+export const resilienceLayers: ResilienceLayers = {
+  deadlineMs: (config) => config.requestDeadlineMs,
+  retryPolicy: databaseRetryPolicy,
+  connections: resilientConnections,
+};
+
+/** What the composition needs besides its layers. */
+interface ApiOptions {
   config: ServerConfig;
-  database: Database;
   logger: Logger;
+  /** Signs access tokens and cursors (signingSecret.ts). */
   signingSecret: string;
   validateResponses?: boolean;
-}): Express {
-  const { config, database, logger, signingSecret } = options;
+}
+
+/**
+ * Composes the API with `layers`: opens and migrates its database through them
+ * (`openBankDatabase`), then builds the app on it. Answers the app, the database to close
+ * and the migrations applied.
+ */
+export async function composeApi(
+  layers: ResilienceLayers,
+  options: ApiOptions,
+): Promise<{ app: Express; database: Database; applied: string[] }> {
+  const { database, applied } = await openBankDatabase(options.config, options.logger, layers.connections);
+  return { app: createApp(layers, database, options), database, applied };
+}
+
+/** Builds the API app on an open database. */
+function createApp(layers: ResilienceLayers, database: Database, options: ApiOptions): Express {
+  const { config, logger, signingSecret } = options;
   const marks = config.readYourWritesStore === 'database' ? databaseMarks(database.prisma) : memoryMarks();
   // The data layer's wrappers, in the order of the comment above.
-  const data = createDataLayer({ database, config, logger, marks });
+  const data = createDataLayer({ database, config, logger, marks, policy: layers.retryPolicy(database, config, logger) });
   const deps: DomainDeps = {
     config,
     data,
@@ -119,7 +157,7 @@ export function createApp(options: {
   // req.ip is the visitor's address as the BFF (a trusted proxy) forwards it: the sign-in limits count by it.
   app.set('trust proxy', trustProxySetting(config.apiTrustProxy));
   app.set('etag', false);
-  // Timed from the first middleware on; /metrics itself is on its own port (main.ts), never here.
+  // Timed from the first middleware on; /metrics itself is on its own port (serveApi.ts), never here.
   app.use(requestMetrics());
   // The caller's trace id (traceparent, else a W3C X-Trace-Id, else a new one: adr/0018), and one
   // line per request (adr/0028); every line the request logs (req.log, the retry warnings
@@ -143,8 +181,7 @@ export function createApp(options: {
   mountOperations(app, handlers, {
     authenticate,
     beginRequest: (userId) => data.beginRequest(userId),
-    // BENCH_RESILIENCE=off (bench only, adr/0015): no deadline is armed.
-    deadlineMs: resilienceOff(config) ? undefined : config.requestDeadlineMs,
+    deadlineMs: layers.deadlineMs(config),
   });
   app.use(problemHandler(config.retryAfterSeconds));
   return app;

@@ -118,14 +118,8 @@ export const defaults = {
   /** 5 s (DB_CONNECTION_ATTEMPT_TIMEOUT_MS): one attempt at the connection service. */
   dbConnectionAttemptTimeoutMs: 5_000,
   /**
-   * on (BENCH_RESILIENCE): BENCH-ONLY. `off` bypasses the request deadline, the commit gate,
-   * the cancellable client, the retry policy and the readiness gate, so `npm run bench` can
-   * measure what they cost (adr/0015). Refused when NODE_ENV=production; logged loudly otherwise.
-   */
-  benchResilience: 'on',
-  /**
    * 0 = the number of cores, `os.availableParallelism()` (API_WORKERS): API processes under one
-   * primary (node:cluster, main.ts; adr/0016). Always 1 on the embedded PGlite (one process owns its files).
+   * primary (node:cluster, serveApi.ts; adr/0016). Always 1 on the embedded PGlite (one process owns its files).
    */
   apiWorkers: 0,
 } as const;
@@ -207,7 +201,6 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   dbConnectionAttempts: 'DB_CONNECTION_ATTEMPTS',
   dbConnectionBackoffMs: 'DB_CONNECTION_BACKOFF_MS',
   dbConnectionAttemptTimeoutMs: 'DB_CONNECTION_ATTEMPT_TIMEOUT_MS',
-  benchResilience: 'BENCH_RESILIENCE',
   apiWorkers: 'API_WORKERS',
 };
 
@@ -298,20 +291,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   if (!['memory', 'database'].includes(config.readYourWritesStore)) {
     throw new ConfigError(`READ_YOUR_WRITES_STORE must be "memory" or "database", got "${config.readYourWritesStore}"`);
   }
-  if (!['on', 'off'].includes(config.benchResilience)) {
-    throw new ConfigError(`BENCH_RESILIENCE must be "on" or "off", got "${config.benchResilience}"`);
-  }
-  if (config.benchResilience === 'off' && env.NODE_ENV === 'production') {
-    throw new ConfigError('BENCH_RESILIENCE=off switches the deadline, commit gate, retries and readiness gate off: it is for `npm run bench` only, never with NODE_ENV=production');
-  }
   resolveWorkers(config, env);
   checkTimeoutChain(config, env);
   return config;
-}
-
-/** True when BENCH_RESILIENCE=off: the bench-only switch that bypasses the resilience layers (adr/0015). */
-export function resilienceOff(config: Pick<Config, 'benchResilience'>): boolean {
-  return config.benchResilience === 'off';
 }
 
 /** The longest total the retry policy can wait: each of its waits is at most its capped step. */

@@ -23,16 +23,21 @@ export { freePort };
  */
 const testSigningSecret = process.env.JWT_SECRET || `test-${randomBytes(24).toString('hex')}`;
 
-/** Starts the API with `env` added to this process's environment. */
+/**
+ * Starts the API with `env` added to this process's environment; `entry`: another script
+ * that serves it (an absolute path; the bench's layers-off API), default `src/main.ts`.
+ */
 export async function startApi(
   env: Record<string, string> = {},
   startTimeoutMs = 90_000,
+  entry?: string,
 ): Promise<ApiProcess> {
   const port = await freePort();
   const metricsPort = env.API_METRICS_PORT ?? String(await freePort());
   const api = await startServerProcess({
     name: 'the API',
     cwd: serverDir,
+    entry,
     // One worker unless a test asks for more (API_WORKERS, adr/0016): its log lines and its pid are then the API's.
     env: { ...process.env, LOG_LEVEL: 'info', JWT_SECRET: testSigningSecret, API_WORKERS: '1', ...env, API_PORT: String(port), API_METRICS_PORT: metricsPort },
     port,

@@ -1,6 +1,6 @@
 /**
  * What the API's and the BFF's test processes share (apiProcess.ts, bffProcess.ts): run
- * `src/main.ts` of a workspace under tsx with an environment, keep every whole log line,
+ * `src/main.ts` of a workspace (or another entry) under tsx with an environment, keep every whole log line,
  * resolve once its health path answers (or fail with its log if it exits or never does),
  * and stop it with SIGTERM, then SIGKILL after 5 s.
  */
@@ -25,6 +25,8 @@ export interface ServerProcessOptions {
   name: string;
   /** The workspace folder holding `src/main.ts`. */
   cwd: string;
+  /** The script to run; default `src/main.ts`. */
+  entry?: string;
   env: NodeJS.ProcessEnv;
   port: number;
   /** e.g. `/api/health`: a 2xx answer means ready. */
@@ -37,7 +39,7 @@ export interface ServerProcessOptions {
 /** Starts the process and resolves once it is ready. */
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
   const { name, port, healthPath, startTimeoutMs } = options;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', options.entry ?? 'src/main.ts'], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,9 +5,9 @@
  * deadline as Prisma's `maxWait` and `timeout` (never Prisma's own 2 s / 5 s by accident).
  */
 import type { Logger } from 'pino';
-import { resilienceOff, type ServerConfig } from '../config.ts';
+import type { ServerConfig } from '../config.ts';
 import { currentContext } from '../request/requestContext.ts';
-import { ContentionExhausted, retryBudget, none, policyFor, type RetryPolicy, type RetryReason, classify, onReadWritePath, runAttempt, currentTransactionAttempt } from './retry/index.ts';
+import { ContentionExhausted, retryBudget, policyFor, type RetryPolicy, type RetryReason, classify, onReadWritePath, runAttempt, currentTransactionAttempt } from './retry/index.ts';
 import type { DataLayer, ReadConnection, StatementCommitOptions, TransactionOptions, Tx } from './dataLayer.ts';
 import { type Database, memoryMarks, type ReadYourWritesStore, watchGates, type ReadinessGate } from './connections/index.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
@@ -25,8 +25,8 @@ export interface DataLayerOptions {
   marks?: ReadYourWritesStore;
 }
 
-/** The retry policy of a database, logging each retry at warn under the request's traceId. */
-function defaultPolicy(database: Database, config: ServerConfig, logger: Logger): RetryPolicy {
+/** The retry policy of a database (the production one), logging each retry at warn under the request's traceId. */
+export function databaseRetryPolicy(database: Database, config: ServerConfig, logger: Logger): RetryPolicy {
   const budget = retryBudget({
     capacity: config.retryBudgetCapacity,
     perSuccess: config.retryBudgetPerSuccess,
@@ -50,8 +50,7 @@ function defaultPolicy(database: Database, config: ServerConfig, logger: Logger)
 export function createDataLayer(options: DataLayerOptions): DataLayer {
   const { database, config, logger } = options;
   const { prisma } = database;
-  // BENCH_RESILIENCE=off (bench only, adr/0015): one attempt, never retried.
-  const policy = options.policy ?? (resilienceOff(config) ? none() : defaultPolicy(database, config, logger));
+  const policy = options.policy ?? databaseRetryPolicy(database, config, logger);
   const marks = options.marks ?? memoryMarks();
   const signal = () => currentContext()?.signal;
   registerStatements(prisma, database.primaryStatements);

@@ -100,8 +100,8 @@ export function statementsOn(queryable: Pick<SqlQueryable, 'queryRaw' | 'execute
 /**
  * The statements of `adapter` that each commit on their own (adr/0027): one statement,
  * outside any transaction, sent through the commit gate as its COMMIT would be. Without
- * the gate (BENCH_RESILIENCE=off) each is a plain statement on the pool, which commits
- * on its own just the same.
+ * the gate (the bench's layers-off API) each is a plain statement on the pool, which
+ * commits on its own just the same.
  */
 export function committingStatementsOn(adapter: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>): Statements {
   if (!isCommittingAdapter(adapter)) return statementsOn(adapter);

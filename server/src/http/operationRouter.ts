@@ -16,7 +16,7 @@ export interface RouterHooks {
   authenticate(req: Request): Promise<AccessClaims>;
   /** Names the signed-in caller to the data layer (read-your-writes). */
   beginRequest(userId: string): Promise<void>;
-  /** REQUEST_DEADLINE_MS: armed for every operation; `x-no-deadline` ones ignore hang-ups. Undefined only under BENCH_RESILIENCE=off (bench only). */
+  /** REQUEST_DEADLINE_MS: armed for every operation; `x-no-deadline` ones ignore hang-ups. Undefined: none (the bench's layers-off API, app.ts). */
   deadlineMs: number | undefined;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Opens the bank's database: the embedded PGlite when no DATABASE_URL is set (nobody
  * needs a server to try the bank), else PostgreSQL through `@prisma/adapter-pg` with the
- * pool limits of the config table. Every connection passes the commit gate.
+ * pool limits of the config table. Every connection passes the connection layers it is
+ * given (connectionLayers.ts): the commit gate, the cancellable client, the readiness gate.
  *
  * Three clients: `prisma` (the primary, read-write), `readOnlyPrisma` (the read replica
  * when DATABASE_REPLICA_URL is set, else the primary's read-only pool) and
@@ -20,11 +21,11 @@ import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ServerConfig } from '../../config.ts';
 import pg from 'pg';
 import { hostSelector, parseHostList, roleOf, type HostRole, type HostSelector } from '@tidewater/contract/hostList';
-import { CancellableClient, type CancellablePoolConfig, withCommitGate, type CommitGateOptions } from '../commitGate/index.ts';
-import { GatedPool } from './gatedPool.ts';
+import type { CommitGateOptions } from '../commitGate/index.ts';
+import { resilientConnections, type ConnectionLayers, type ServerPools } from './connectionLayers.ts';
 import { migrateUp, pgliteMigrationClient } from './migrate.ts';
 import { pgliteReadOnly } from './pgliteReadOnly.ts';
-import { readinessGate, type ReadinessGate } from './readinessGate.ts';
+import type { ReadinessGate } from './readinessGate.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
 import { watchGate, watchPool } from '../../metrics.ts';
 import { committingStatementsOn, noteTransactionsOnAttempts, preparedNameOf, statementsOn, type Statements } from '../statements.ts';
@@ -72,7 +73,7 @@ export type DatabaseConfig = Pick<
   | 'dbStatementTimeoutMs'
   | 'requestDeadlineMs'
   | 'dbReadinessProbeMs'
-> & Partial<Pick<ServerConfig, 'benchResilience'>>;
+>;
 
 /**
  * One URL's servers: its own when it names one host, else a selector over its host list
@@ -100,8 +101,7 @@ function serversOf(url: string, connectTimeoutMs: number): Servers {
 }
 
 /** The pg pool settings from the config table (one place, also used by tests). */
-function poolConfig(url: string, config: DatabaseConfig, options: { readOnly?: boolean; max?: number } = {}): pg.PoolConfig {
-  const bare = config.benchResilience === 'off';
+function poolConfig(url: string, config: DatabaseConfig, Client: typeof pg.Client, options: { readOnly?: boolean; max?: number } = {}): pg.PoolConfig {
   return {
     connectionString: url,
     max: options.max ?? config.dbPoolMax,
@@ -111,8 +111,7 @@ function poolConfig(url: string, config: DatabaseConfig, options: { readOnly?: b
     idle_in_transaction_session_timeout: config.requestDeadlineMs + 20_000,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
-    // BENCH_RESILIENCE=off (bench only): pg's own client, which cancels nothing.
-    ...(bare ? {} : { Client: CancellableClient }),
+    Client,
     ...(options.readOnly ? readOnlySession(url) : {}),
   };
 }
@@ -152,6 +151,8 @@ export interface OpenOptions {
   logger?: Logger;
   /** Test seams of the commit gate; its timeout is always the config's connect timeout. */
   commitGate?: Omit<CommitGateOptions, 'commitTimeoutMs' | 'cancelAcknowledgeMs'>;
+  /** Default: the production layers (connectionLayers.ts); the bench's layers-off API passes through ones. */
+  layers?: ConnectionLayers;
 }
 
 /** The small read-only pool on the primary: reads are cheap, and its logins count against the primary's limit. */
@@ -159,10 +160,10 @@ const primaryReadOnlyPoolMax = (config: DatabaseConfig) => Math.max(2, Math.floo
 
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite in `dataDir`. */
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
-  // BENCH_RESILIENCE=off (bench only, adr/0015): no commit gate.
+  const layers = options.layers ?? resilientConnections;
   const gate = (factory: SqlDriverAdapterFactory) =>
-    config.benchResilience === 'off' ? factory : withCommitGate(factory, { ...options.commitGate, commitTimeoutMs: config.dbCommitTimeoutMs, cancelAcknowledgeMs: config.cancelAcknowledgeMs });
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config, gate, options.logger);
+    layers.commitGate(factory, { ...options.commitGate, commitTimeoutMs: config.dbCommitTimeoutMs, cancelAcknowledgeMs: config.cancelAcknowledgeMs });
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config, layers, gate, options.logger);
 
   if (config.dataDir !== 'memory://') mkdirSync(config.dataDir, { recursive: true });
   const pglite = new PGlite(config.dataDir);
@@ -192,32 +193,31 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
 async function openPostgres(
   url: string,
   config: DatabaseConfig,
+  layers: ConnectionLayers,
   gate: (factory: SqlDriverAdapterFactory) => SqlDriverAdapterFactory,
   logger: Logger | undefined,
 ): Promise<Database> {
   const onConnectionError = (error: Error) => logger?.warn({ err: error }, 'a database connection failed; it will be discarded');
-  const gateOf = (name: string, servers: Servers) =>
-    readinessGate({ name, probe: () => probeLogin(servers, config.dbConnectTimeoutMs), intervalMs: config.dbReadinessProbeMs, logger });
-  const pool = (servers: Servers, serverGate: ReadinessGate, poolOptions: { readOnly?: boolean; max?: number } = {}) => {
-    const settings: CancellablePoolConfig = {
-      ...poolConfig(servers.url, config, poolOptions),
+  const serverOf = (name: string, servers: Servers) =>
+    layers.server({ name, probe: () => probeLogin(servers, config.dbConnectTimeoutMs), intervalMs: config.dbReadinessProbeMs, logger });
+  const pool = (servers: Servers, server: ServerPools, poolOptions: { readOnly?: boolean; max?: number } = {}) => {
+    const created = server.pool({
+      ...poolConfig(servers.url, config, layers.Client, poolOptions),
       onConnectionError,
       ...(servers.selector ? { hostSelector: servers.selector } : {}),
-    };
-    // BENCH_RESILIENCE=off (bench only, adr/0015): a plain pg pool, behind no readiness gate.
-    const created = config.benchResilience === 'off' ? new pg.Pool(settings) : new GatedPool(settings, serverGate);
+    });
     // pg-pool re-emits an idle client's error here after dropping it; the client's own listener logged it.
     created.on('error', () => {});
     return created;
   };
   const primary = serversOf(url, config.dbConnectTimeoutMs);
   const replicaServers = config.databaseReplicaUrl ? serversOf(config.databaseReplicaUrl, config.dbConnectTimeoutMs) : undefined;
-  const primaryGate = gateOf('primary', primary);
-  const replicaGate = replicaServers ? gateOf('replica', replicaServers) : undefined;
-  const gates = config.benchResilience === 'off' ? [] : [primaryGate, ...(replicaGate ? [replicaGate] : [])];
-  const primaryPool = pool(primary, primaryGate);
-  const primaryReadOnlyPool = pool(primary, primaryGate, { readOnly: true, max: primaryReadOnlyPoolMax(config) });
-  const replicaPool = replicaServers && replicaGate ? pool(replicaServers, replicaGate, { readOnly: true }) : undefined;
+  const primaryServer = serverOf('primary', primary);
+  const replicaServer = replicaServers ? serverOf('replica', replicaServers) : undefined;
+  const gates = [primaryServer.gate, replicaServer?.gate].filter((serverGate): serverGate is ReadinessGate => serverGate !== undefined);
+  const primaryPool = pool(primary, primaryServer);
+  const primaryReadOnlyPool = pool(primary, primaryServer, { readOnly: true, max: primaryReadOnlyPoolMax(config) });
+  const replicaPool = replicaServers && replicaServer ? pool(replicaServers, replicaServer, { readOnly: true }) : undefined;
   const pools = [primaryPool, primaryReadOnlyPool, ...(replicaPool ? [replicaPool] : [])];
   const unwatch = [
     ...gates.map((serverGate) => watchGate(serverGate)),

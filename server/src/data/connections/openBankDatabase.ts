@@ -7,12 +7,17 @@
 import type { Logger } from 'pino';
 import { ConfigError, type ServerConfig } from '../../config.ts';
 import { createConnectionSource, withPasswordRotation } from '../connectionSource/index.ts';
+import type { ConnectionLayers } from './connectionLayers.ts';
 import { openDatabase, type Database } from './database.ts';
 
-/** Opens and migrates; answers the database and the migrations it applied. */
-export async function openBankDatabase(config: ServerConfig, logger: Logger): Promise<{ database: Database; applied: string[] }> {
+/** Opens (through `layers`, default the production ones) and migrates; answers the database and the migrations it applied. */
+export async function openBankDatabase(
+  config: ServerConfig,
+  logger: Logger,
+  layers?: ConnectionLayers,
+): Promise<{ database: Database; applied: string[] }> {
   const openAndMigrate = async (databaseUrl: string | undefined) => {
-    const database = await openDatabase({ ...config, databaseUrl }, { logger });
+    const database = await openDatabase({ ...config, databaseUrl }, { logger, layers });
     try {
       return { database, applied: await database.migrate() };
     } catch (error) {

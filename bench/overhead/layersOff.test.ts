@@ -1,8 +1,10 @@
 /**
- * BENCH_RESILIENCE=off (bench only, adr/0015) really bypasses the resilience layers, and
- * production refuses it. Two APIs on one throwaway cluster, one with the layers on and one
- * with them off, on the same short deadline:
+ * The overhead scenario's two sides: main.ts (every layer) and layersOffApi.ts (the same
+ * composition, each layer passed through). The off side really bypasses the layers and the
+ * on side does not. Two APIs on one throwaway cluster, on the same short deadline:
  *
+ * - database up: both answer, and deposits through the off side land (nothing but the data
+ *   layer sends their COMMIT);
  * - database stopped: with the layers on, the readiness gate holds the request until the
  *   deadline (503 at ≥ the deadline); with them off, the one attempt fails at once (no
  *   retry, no gate): 503 well before the deadline;
@@ -15,7 +17,7 @@ import { bank, newKey, type Customer } from '@tidewater/test-support/bank';
 import { keyState } from '@tidewater/test-support/bankDatabase';
 import { call } from '@tidewater/test-support/httpClient';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { startLayersOffApi } from './layersOff.ts';
 
 const DEADLINE_MS = 3_000;
 const env = {
@@ -33,21 +35,7 @@ const env = {
   LOG_LEVEL: 'info',
 };
 
-describe('BENCH_RESILIENCE in the config', () => {
-  it('is on by default and takes only on or off', () => {
-    expect(loadConfig({}).benchResilience).toBe('on');
-    expect(loadConfig({ BENCH_RESILIENCE: 'off' }).benchResilience).toBe('off');
-    expect(() => loadConfig({ BENCH_RESILIENCE: 'maybe' })).toThrow(/BENCH_RESILIENCE must be "on" or "off"/);
-  });
-
-  it('is refused with NODE_ENV=production', () => {
-    expect(() => loadConfig({ BENCH_RESILIENCE: 'off', NODE_ENV: 'production' })).toThrow(ConfigError);
-    expect(() => loadConfig({ BENCH_RESILIENCE: 'off', NODE_ENV: 'production' })).toThrow(/never with NODE_ENV=production/);
-    expect(loadConfig({ BENCH_RESILIENCE: 'on', NODE_ENV: 'production' }).benchResilience).toBe('on');
-  });
-});
-
-describe('BENCH_RESILIENCE=off against a real database', () => {
+describe('the layers on (main.ts) and passed through (layersOffApi.ts), against a real database', () => {
   let cluster: PgCluster;
   let on: ApiProcess;
   let off: ApiProcess;
@@ -57,7 +45,7 @@ describe('BENCH_RESILIENCE=off against a real database', () => {
     cluster = await startPrimary();
     const url = cluster.urlFor('tidewater');
     on = await startApi({ ...env, DATABASE_URL: url });
-    off = await startApi({ ...env, DATABASE_URL: url, BENCH_RESILIENCE: 'off' });
+    off = await startLayersOffApi({ ...env, DATABASE_URL: url });
     ada = await bank(on.url).signUpPatiently();
   });
   afterAll(async () => {
@@ -72,9 +60,7 @@ describe('BENCH_RESILIENCE=off against a real database', () => {
     return { status: reply?.status, ms: Date.now() - started };
   };
 
-  it('warns loudly at start, and both answer while the database is up', async () => {
-    expect(off.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'))).toBe(true);
-    expect(on.logLines.some((line) => line.includes('BENCH_RESILIENCE=off'))).toBe(false);
+  it('both answer while the database is up', async () => {
     expect((await timedAccounts(on, 5_000)).status).toBe(200);
     expect((await timedAccounts(off, 5_000)).status).toBe(200);
   });

@@ -1,0 +1,23 @@
+/**
+ * The overhead scenario's layers-off API: the bank composed by server/src/app.ts exactly as
+ * main.ts composes it, with each resilience layer passed through. No deadline is armed, a
+ * database call runs once (no retry), no commit gate wraps the driver adapter, pools use
+ * pg's own client (nothing cancels a statement) and stand behind no readiness gate. For the
+ * bench only: never serve customers like this.
+ */
+import pg from 'pg';
+import type { ResilienceLayers } from '../../server/src/app.ts';
+import { none } from '../../server/src/data/retry/index.ts';
+import { serveApi } from '../../server/src/serveApi.ts';
+
+const passThrough: ResilienceLayers = {
+  deadlineMs: () => undefined,
+  retryPolicy: () => none(),
+  connections: {
+    commitGate: (factory) => factory,
+    Client: pg.Client,
+    server: () => ({ pool: (settings) => new pg.Pool(settings) }),
+  },
+};
+
+serveApi(passThrough);

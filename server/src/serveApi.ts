@@ -1,0 +1,96 @@
+/**
+ * Starts the API composed with the layers it is given (main.ts: every resilience layer; the
+ * bench's layers-off API: pass-through ones): guard the process (processGuard.ts), load and
+ * check the config (the timeout chain), open the database (a connection service,
+ * DATABASE_URL, else the embedded PGlite), apply migrations, export spans when
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set, listen, and close everything cleanly on SIGINT/SIGTERM.
+ *
+ * With API_WORKERS above 1 (adr/0016) this process is a node:cluster primary that serves
+ * nothing itself: it forks the workers (each runs all of the above and shares the port),
+ * starts another when one that was serving ends, forwards SIGTERM/SIGINT to every worker
+ * and ends once they all have; a worker that ends before it ever listened ends the whole
+ * API (exit 1), since its siblings would meet the same cause.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import { pino, type Logger } from 'pino';
+import { ConfigError, loadConfig, type ServerConfig } from './config.ts';
+import { composeApi, type ResilienceLayers } from './app.ts';
+import { guardProcess } from './processGuard.ts';
+import { signingSecret } from './signingSecret.ts';
+import { answerClientError } from './http/requestShape.ts';
+import { startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
+import { clusterMetrics, registry, shareWithClusterPrimary } from './metrics.ts';
+
+/** How long the primary gives its workers to end after SIGTERM before it kills them. */
+const WORKER_STOP_GRACE_MS = 10_000;
+
+async function serve(config: ServerConfig, layers: ResilienceLayers, logger: Logger): Promise<void> {
+  const stopTracing = await startTracing('tidewater-api', logger);
+  const secret = signingSecret(config, logger);
+  const { app, database, applied } = await composeApi(layers, { config, logger, signingSecret: secret, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
+  logger.info({ applied, kind: database.kind }, 'database ready');
+  // A worker's metrics are served by the primary, summed over the workers (metrics.ts).
+  if (cluster.isWorker) shareWithClusterPrimary();
+  else if (config.apiMetricsPort > 0) await startMetricsListener(registry, { host: config.apiMetricsHost, port: config.apiMetricsPort, logger });
+  const server = app.listen(config.apiPort, config.apiHost, () => logger.info({ host: config.apiHost, port: config.apiPort }, 'API listening'));
+  server.requestTimeout = 0;
+  server.on('clientError', answerClientError);
+  stopOnSignals(server, logger, () => Promise.allSettled([database.close(), stopTracing()]));
+}
+
+async function runPrimary(config: ServerConfig, log: Logger): Promise<void> {
+  const count = config.apiWorkers;
+  const listened = new Set<number>();
+  let stopping: number | undefined;
+  const live = () => Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined);
+  const stopAll = (exitCode: number) => {
+    if (stopping !== undefined) return;
+    stopping = exitCode;
+    for (const worker of live()) worker.process.kill('SIGTERM');
+    setTimeout(() => {
+      for (const worker of live()) worker.process.kill('SIGKILL');
+      process.exit(exitCode);
+    }, WORKER_STOP_GRACE_MS).unref();
+    if (live().length === 0) process.exit(exitCode);
+  };
+  cluster.on('listening', (worker) => listened.add(worker.id));
+  cluster.on('exit', (worker, code, signal) => {
+    if (stopping !== undefined) {
+      if (live().length === 0) process.exit(stopping);
+      return;
+    }
+    if (!listened.has(worker.id)) {
+      log.fatal({ workerPid: worker.process.pid, code, signal }, 'an API worker ended before it listened: stopping the API');
+      stopAll(1);
+      return;
+    }
+    log.error({ workerPid: worker.process.pid, code, signal }, 'an API worker ended: starting another');
+    cluster.fork();
+  });
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      log.info({ signal, workers: live().length }, 'shutting down the workers');
+      stopAll(0);
+    });
+  }
+  log.info({ workers: count }, 'starting API workers');
+  for (let i = 0; i < count; i++) cluster.fork();
+  if (config.apiMetricsPort > 0) await startMetricsListener(clusterMetrics(), { host: config.apiMetricsHost, port: config.apiMetricsPort, logger: log });
+}
+
+/** Runs the API with `layers` in this process (and its cluster workers); exits 1 when it cannot start. */
+export function serveApi(layers: ResilienceLayers): void {
+  const role = cluster.isPrimary ? {} : { worker: cluster.worker!.id };
+  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-api', pid: process.pid, ...role } });
+  guardProcess(logger);
+  const start = async () => {
+    const config = loadConfig();
+    if (cluster.isPrimary && config.apiWorkers > 1) return runPrimary(config, logger);
+    return serve(config, layers, logger);
+  };
+  start().catch((error: unknown) => {
+    if (error instanceof ConfigError) logger.fatal(`refusing to start: ${error.message}`);
+    else logger.fatal({ err: error }, 'the API could not start');
+    process.exit(1);
+  });
+}
