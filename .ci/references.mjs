@@ -8,7 +8,8 @@
  * - a document named bare (`README.md`): a tracked document has that name;
  * - a path to a file (`server/src/config.ts`, `money/runMoneySend.ts`, a Markdown link):
  *   it exists beside the file, or some tracked file's path ends with it, or git ignores it
- *   (a build's or a run's output). In code, only paths in comments are read.
+ *   (a build's or a run's output); an ADR may also name a file the history once held. In
+ *   code, only paths in comments are read.
  *
  * Prints each dangling reference as `file:line: what` and exits 1 when there is one.
  */
@@ -42,13 +43,24 @@ function ignoredByGit(path) {
   }
 }
 
+/** Every path the history ever held: an ADR records its day, and may name a file since deleted. */
+let everTracked;
+function onceTracked(reference) {
+  // A shallow clone has no history to ask: an ADR's old paths cannot be told from typos there.
+  if (execFileSync('git', ['rev-parse', '--is-shallow-repository'], { cwd: root, encoding: 'utf8' }).trim() === 'true') return true;
+  everTracked ??= new Set(execFileSync('git', ['log', '--all', '--format=', '--name-only'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\n').filter(Boolean));
+  for (const path of everTracked) if (path === reference || path.endsWith(`/${reference}`)) return true;
+  return false;
+}
+
 function exists(reference, file) {
   if (existsSync(join(root, dirname(file), reference))) return true;
   if (/^\.\.?\//.test(reference)) return ignoredByGit(join(dirname(file), reference));
   if (tracked.some((path) => path === reference || path.endsWith(`/${reference}`))) return true;
   // A package's own file (`ajv/dist/2020.js`), or an output a build or a run makes.
   const workspace = file.split('/')[0];
-  return existsSync(join(root, 'node_modules', reference)) || ignoredByGit(reference) || ignoredByGit(join(workspace, reference));
+  if (existsSync(join(root, 'node_modules', reference)) || ignoredByGit(reference) || ignoredByGit(join(workspace, reference))) return true;
+  return file.startsWith('adr/') && onceTracked(reference);
 }
 
 /** The dangling references of one file's text, as [line, what]. */
