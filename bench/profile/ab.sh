@@ -19,7 +19,7 @@ PIDS=()
 start() { # side, port, server dir, env words; appends the pid to PIDS
   local port=$2 prof=()
   if [ -n "${PROFILE_DIR:-}" ]; then prof=(--cpu-prof --cpu-prof-interval 250 "--cpu-prof-dir=$PROFILE_DIR/$1"); fi
-  (cd "$3" && exec env $4 DATABASE_URL="$URL" API_PORT=$port API_METRICS_PORT=0 JWT_SECRET="ab-$(openssl rand -hex 24)" LOG_LEVEL=warn \
+  (cd "$3" && exec env $4 DATABASE_URL="$URL" API_PORT=$port API_METRICS_PORT=0 JWT_SECRET="ab-$(openssl rand -hex 24)" PIN_PEPPER="ab:$(openssl rand -hex 24)" LOG_LEVEL=warn \
     node "${prof[@]}" src/main.ts >"$DIR/$1.log" 2>&1) &
   PIDS+=($!)
 }

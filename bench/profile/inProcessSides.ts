@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { startPrimary } from '@tidewater/test-support/pgCluster';
 import { createApp } from '../../server/src/app.ts';
 import { loadConfig } from '../../server/src/config.ts';
+import { parsePinPepper } from '../../server/src/pinPepper.ts';
 import { openBankDatabase } from '../../server/src/data/connections/openBankDatabase.ts';
 
 export const sides = ['on', 'off'] as const;
@@ -28,7 +29,7 @@ export async function startSides(signingSecret: string): Promise<{ urls: Record<
       const config = { ...loadConfig({ BENCH_RESILIENCE: side, LOG_LEVEL: 'warn' }), databaseUrl: cluster.urlFor('tidewater') };
       const { database } = await openBankDatabase(config, logger);
       closers.push(() => database.close());
-      const server = createApp({ config, database, logger, signingSecret }).listen(0, '127.0.0.1');
+      const server = createApp({ config, database, logger, signingSecret, pinPeppers: parsePinPepper(`b1:${signingSecret}`) }).listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
       closers.unshift(() => new Promise((resolve) => server.close(resolve)));
       urls[side] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -70,6 +70,7 @@ import { userHandlers } from './domain/userHandlers.ts';
 import { bearerAuthentication } from './http/authenticate.ts';
 import { transactionCursors } from './domain/transactionCursor.ts';
 import { secretHashing } from './domain/secrets.ts';
+import { pinVerifiers, type PinPeppers } from './domain/pinVerifier.ts';
 import type { Handlers } from './contract/operations.ts';
 import { mountOperations } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';
@@ -87,9 +88,12 @@ export function createApp(options: {
   database: Database;
   logger: Logger;
   signingSecret: string;
+  /** The PIN verifiers' keys (pinPepper.ts, adr/0053). */
+  pinPeppers: PinPeppers;
   validateResponses?: boolean;
 }): Express {
   const { config, database, logger, signingSecret } = options;
+  const secrets = secretHashing(config);
   const marks = config.readYourWritesStore === 'database' ? databaseMarks(database.prisma) : memoryMarks();
   // The data layer's wrappers, in the order of the comment above.
   const data = createDataLayer({ database, config, logger, marks });
@@ -98,7 +102,8 @@ export function createApp(options: {
     data,
     tokens: accessTokens(signingSecret, config.accessTokenTtlSeconds, config.accessTokenCacheEntries),
     cursors: transactionCursors(signingSecret),
-    secrets: secretHashing(config),
+    secrets,
+    pins: pinVerifiers(options.pinPeppers, secrets),
   };
   const authenticate = bearerAuthentication(deps.tokens, async (userId) =>
     (await data.read((db) => db.user.findUnique({ where: { id: userId }, select: { id: true } }))) !== null,

@@ -150,6 +150,12 @@ export interface ServerConfig extends Config {
    * data (signingSecret.ts). CLIs that sign nothing (audit:verify) do not need it.
    */
   jwtSecret: string | undefined;
+  /**
+   * PIN_PEPPER: the key of the PIN verifiers, `keyId:secret` entries (pinPepper.ts, adr/0053).
+   * No default: required with a server database; on the embedded default made once and kept
+   * beside the data.
+   */
+  pinPepper: string | undefined;
   dbConnectionApiUrl: string | undefined;
   dbConnectionName: string | undefined;
   dbConnectionApiToken: string | undefined;
@@ -276,6 +282,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseReplicaUrl: env.DATABASE_REPLICA_URL || undefined,
     replicaFallbackToPrimary: env.DATABASE_REPLICA_FALLBACK === '1',
     jwtSecret: env.JWT_SECRET || undefined,
+    pinPepper: env.PIN_PEPPER || undefined,
     dbConnectionApiUrl: env.DB_CONNECTION_API_URL || undefined,
     dbConnectionName: env.DB_CONNECTION_NAME || undefined,
     dbConnectionApiToken: env.DB_CONNECTION_API_TOKEN || undefined,

@@ -17,6 +17,7 @@ import { openBankDatabase } from './data/connections/index.ts';
 import { createApp } from './app.ts';
 import { guardProcess } from './processGuard.ts';
 import { signingSecret } from './signingSecret.ts';
+import { pinPeppers } from './pinPepper.ts';
 import { answerClientError } from './http/requestShape.ts';
 import { startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
 import { clusterMetrics, registry, shareWithClusterPrimary } from './metrics.ts';
@@ -34,9 +35,10 @@ async function serve(config: ServerConfig): Promise<void> {
     logger.warn('BENCH_RESILIENCE=off: NO request deadline, commit gate, cancellable client, retry policy or readiness gate. For `npm run bench` only; never serve customers like this.');
   }
   const secret = signingSecret(config, logger);
+  const peppers = pinPeppers(config, logger);
   const { database, applied } = await openBankDatabase(config, logger);
   logger.info({ applied, kind: database.kind }, 'database ready');
-  const app = createApp({ config, database, logger, signingSecret: secret, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
+  const app = createApp({ config, database, logger, signingSecret: secret, pinPeppers: peppers, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
   // A worker's metrics are served by the primary, summed over the workers (metrics.ts).
   if (cluster.isWorker) shareWithClusterPrimary();
   else if (config.apiMetricsPort > 0) await startMetricsListener(registry, { host: config.apiMetricsHost, port: config.apiMetricsPort, logger });
