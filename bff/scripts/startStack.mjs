@@ -53,4 +53,4 @@ children.push(run('API', 'server'));
 await waitForHealth(`http://127.0.0.1:${apiPort}/api/health`, 120_000);
 children.push(run('BFF', 'bff'));
 await waitForHealth(`http://127.0.0.1:${bffPort}/bff/health`, 60_000);
-console.log(`[start] Tidewater is up: http://localhost:${bffPort} (docs: http://localhost:${bffPort}/docs)`);
+console.log(`[start] Tidewater is up: http://localhost:${bffPort} (docs: http://localhost:${bffPort}/docs; the API on http://127.0.0.1:${apiPort})`);

@@ -11,7 +11,8 @@
  * API (exit 1), since its siblings would meet the same cause.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { pino, type Logger } from 'pino';
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
 import { ConfigError, loadConfig, resilienceOff, type ServerConfig } from './config.ts';
 import { openBankDatabase } from './data/connections/index.ts';
 import { createApp } from './app.ts';
@@ -19,11 +20,11 @@ import { guardProcess } from './processGuard.ts';
 import { signingSecret } from './signingSecret.ts';
 import { pinPeppers } from './pinPepper.ts';
 import { answerClientError } from './http/requestShape.ts';
-import { startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
+import { serverLogger, startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
 import { clusterMetrics, registry, shareWithClusterPrimary } from './metrics.ts';
 
 const role = cluster.isPrimary ? {} : { worker: cluster.worker!.id };
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-api', pid: process.pid, ...role } });
+const logger = serverLogger('tidewater-api', { pid: process.pid, ...role });
 guardProcess(logger);
 
 /** How long the primary gives its workers to end after SIGTERM before it kills them. */
@@ -42,10 +43,23 @@ async function serve(config: ServerConfig): Promise<void> {
   // A worker's metrics are served by the primary, summed over the workers (metrics.ts).
   if (cluster.isWorker) shareWithClusterPrimary();
   else if (config.apiMetricsPort > 0) await startMetricsListener(registry, { host: config.apiMetricsHost, port: config.apiMetricsPort, logger });
-  const server = app.listen(config.apiPort, config.apiHost, () => logger.info({ host: config.apiHost, port: config.apiPort }, 'API listening'));
+  const server = app.listen(config.apiPort, config.apiHost, () => {
+    const where = { url: `http://${config.apiHost}:${config.apiPort}`, metrics: metricsUrl(config), database: databasePlace(config) };
+    logger.info({ host: config.apiHost, port: config.apiPort, ...where }, `API listening on ${where.url} · metrics ${where.metrics} · database: ${where.database}`);
+  });
   server.requestTimeout = 0;
   server.on('clientError', answerClientError);
   stopOnSignals(server, logger, () => Promise.allSettled([database.close(), stopTracing()]));
+}
+
+/** Where `/metrics` is served (by the primary when there are workers), or that it is off. */
+const metricsUrl = (config: ServerConfig) => (config.apiMetricsPort > 0 ? `http://${config.apiMetricsHost}:${config.apiMetricsPort}/metrics` : 'off');
+
+/** The database for the start line: its hosts without credentials, or the embedded one's folder. */
+function databasePlace(config: ServerConfig): string {
+  if (config.databaseUrl) return `PostgreSQL ${config.databaseUrl.replace(/\/\/[^@/]*@/, '//').replace(/\?.*$/, '')}`;
+  if (config.dbConnectionApiUrl) return `PostgreSQL from the connection service ${config.dbConnectionApiUrl}`;
+  return config.dataDir === 'memory://' ? 'embedded PGlite in memory' : `embedded PGlite in ${resolve(config.dataDir)}`;
 }
 
 async function runPrimary(config: ServerConfig, log: Logger): Promise<void> {
