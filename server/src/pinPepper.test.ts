@@ -24,8 +24,11 @@ describe('PIN_PEPPER (adr/0053)', () => {
     expect([...peppers.byKeyId.keys()]).toEqual(['p2', 'p1']);
   });
 
+  it('takes a bare secret as key p1', () => {
+    expect(parsePinPepper(secret('a')).current).toEqual({ keyId: 'p1', key: Buffer.from(secret('a')) });
+  });
+
   it.each([
-    ['a bare secret', secret('a'), /keyId:secret/],
     ['an empty key id', `:${secret('a')}`, /keyId:secret/],
     ['a key id with a dollar', `p$1:${secret('a')}`, /keyId:secret/],
     ['a short secret', 'p1:short', /at least 32 characters/],
