@@ -37,7 +37,7 @@ export interface SoakOptions {
 
 export const DATABASE = 'tidewater';
 export const DEADLINE_MS = 4_000;
-/** The API's chain for the soak: the scaled one, with room for PIN hashing under load. */
+/** The API's chain for the soak: the scaled one, with room for the sign-ups' password hashing under load. */
 export const API_ENV = {
   REQUEST_DEADLINE_MS: String(DEADLINE_MS),
   RETRY_AFTER_SECONDS: '1',

@@ -87,7 +87,7 @@ export const defaults = {
   signInGlobalLimit: 1_000,
   /** 15 min (SIGN_IN_WINDOW_MS): the window the failures count in. */
   signInWindowMs: 900_000,
-  /** 2 (HASHING_CONCURRENCY): password and PIN hashes (scrypt, ~0.27 s and 32 MiB each) run at once; more only slows every one of them on 2 cores. */
+  /** 2 (HASHING_CONCURRENCY): password hashes (scrypt, ~0.27 s and 32 MiB each; sign-in and sign-up, never a PIN: adr/0053) run at once; more only slows every one of them on 2 cores. */
   hashingConcurrency: 2,
   /** 8 (HASHING_QUEUE): hashes that may wait their turn; beyond it 503 with a 1 s wait, so 48 sign-ins at once cannot make a real one wait seconds. */
   hashingQueue: 8,
