@@ -57,7 +57,11 @@ const metricsUrl = (config: ServerConfig) => (config.apiMetricsPort > 0 ? `http:
 
 /** The database for the start line: its hosts without credentials, or the embedded one's folder. */
 function databasePlace(config: ServerConfig): string {
-  if (config.databaseUrl) return `PostgreSQL ${config.databaseUrl.replace(/\/\/[^@/]*@/, '//').replace(/\?.*$/, '')}`;
+  if (config.databaseUrl) {
+    // Everything up to the last @ goes: a password may hold any character, even ? or /.
+    const afterScheme = config.databaseUrl.replace(/^[a-z]+:\/\//i, '');
+    return `PostgreSQL ${afterScheme.slice(afterScheme.lastIndexOf('@') + 1).split('?')[0]}`;
+  }
   if (config.dbConnectionApiUrl) return `PostgreSQL from the connection service ${config.dbConnectionApiUrl}`;
   return config.dataDir === 'memory://' ? 'embedded PGlite in memory' : `embedded PGlite in ${resolve(config.dataDir)}`;
 }
