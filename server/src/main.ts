@@ -62,7 +62,7 @@ function databasePlace(config: ServerConfig): string {
     const afterScheme = config.databaseUrl.replace(/^[a-z]+:\/\//i, '');
     return `PostgreSQL ${afterScheme.slice(afterScheme.lastIndexOf('@') + 1).split('?')[0]}`;
   }
-  if (config.dbConnectionApiUrl) return `PostgreSQL from the connection service ${config.dbConnectionApiUrl}`;
+  if (config.dbConnectionApiUrl) return `PostgreSQL from the connection service at ${URL.parse(config.dbConnectionApiUrl)?.host ?? 'DB_CONNECTION_API_URL'}`;
   return config.dataDir === 'memory://' ? 'embedded PGlite in memory' : `embedded PGlite in ${resolve(config.dataDir)}`;
 }
 
