@@ -3,6 +3,7 @@
  * (BENCH_RESILIENCE), for the profile scripts that compare what one request costs on each
  * side (resources.ts, allocations.ts).
  */
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { startPrimary } from '@tidewater/test-support/pgCluster';
@@ -29,7 +30,7 @@ export async function startSides(signingSecret: string): Promise<{ urls: Record<
       const config = { ...loadConfig({ BENCH_RESILIENCE: side, LOG_LEVEL: 'warn' }), databaseUrl: cluster.urlFor('tidewater') };
       const { database } = await openBankDatabase(config, logger);
       closers.push(() => database.close());
-      const server = createApp({ config, database, logger, signingSecret, pinPeppers: parsePinPepper(`b1:${signingSecret}`) }).listen(0, '127.0.0.1');
+      const server = createApp({ config, database, logger, signingSecret, pinPeppers: parsePinPepper(`b1:${randomBytes(24).toString('hex')}`) }).listen(0, '127.0.0.1');
       await new Promise((resolve) => server.once('listening', resolve));
       closers.unshift(() => new Promise((resolve) => server.close(resolve)));
       urls[side] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
