@@ -2,7 +2,8 @@
  * `npm run bench` (bench/METHOD.md): one bounded run against a fresh throwaway
  * PostgreSQL (test-support's pgCluster: fsync off, synchronous_commit off, full_page_writes
  * off; a benchmark of our code, not of the disk) and the real API processes, of every
- * scenario: limit, overhead, outage timings, replica, contention (lib/scenarios.ts). Every
+ * scenario: limit, overhead, outage timings, replica, contention (lib/scenarios.ts), the
+ * step-ups and the API's start under node against tsx (lib/runtimeScenarios.ts). Every
  * headline figure is a ratio against a baseline measured in the same run.
  *
  *   npm run bench                  24 clients, 8 s per measurement, contention 24,100,500, both chains
@@ -25,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { checks, scenarioNames, svg, table, type BenchResult, type ScenarioName, type ScenarioResult } from './lib/report.ts';
 import { naiveBudgetMs } from './contention/scenarios.ts';
 import { contentionScenario, limitScenario, outageScenario, overheadScenario, replicaScenario, startBench, type Size } from './lib/scenarios.ts';
+import { startupScenario, stepUpScenario } from './lib/runtimeScenarios.ts';
 
 const resultsDir = fileURLToPath(new URL('./.results/', import.meta.url));
 
@@ -82,6 +84,8 @@ async function main(args: string[]): Promise<number> {
     await run('limit', () => limitScenario(bench, size));
     await run('overhead', () => overheadScenario(bench, size));
     await run('contention', () => contentionScenario(bench, size));
+    await run('stepup', () => stepUpScenario(bench, size));
+    await run('startup', () => startupScenario(bench, size));
   } finally {
     await bench.pool.end();
     await bench.api.stop();
@@ -125,7 +129,7 @@ main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
     console.error('bench failed:', error);
-    console.log('bench: 0 checks passed, 5 failed');
+    console.log(`bench: 0 checks passed, ${scenarioNames.length} failed`);
     process.exit(1);
   },
 );

@@ -80,7 +80,7 @@ const bridgesLogged = (logLines: string[], traceId: string) => logLines.filter((
 beforeAll(async () => {
   cluster = await startPrimary();
   teardown.defer('destroy the cluster', () => cluster.destroy());
-  // Sign-up hashes a password and a PIN (scrypt, ~0.35 s each): several at once would not fit a 2.5 s deadline.
+  // Sign-up hashes a password (scrypt, ~0.35 s): several at once would not fit a 2.5 s deadline.
   const api = await startScaledApi(cluster.urlFor(DATABASE), { REQUEST_DEADLINE_MS: '40000' });
   const stop = teardown.defer('stop the bootstrap API', () => api.stop());
   customers.baseUrl = api.url;

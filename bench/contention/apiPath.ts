@@ -56,7 +56,7 @@ export async function openAccount(customer: ApiCustomer, name: string, fundMinor
   return opened.body!.id!;
 }
 
-/** `count` step-up authorisations, a few PIN checks at a time (each is a ~0.3 s hash). */
+/** `count` step-up authorisations, a few PIN checks at a time. */
 export async function authorizations(customer: ApiCustomer, count: number): Promise<string[]> {
   const ids: string[] = [];
   while (ids.length < count) {

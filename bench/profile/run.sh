@@ -13,9 +13,9 @@ DIR=$(mktemp -d /tmp/perf-pg.XXXX)
 # The bench's settings (bench/lib/scenarios.ts benchSettings): room for two APIs' pools.
 URL=$(npx tsx test-support/src/pgCluster.ts start --dir "$DIR" --set max_connections=200 --set shared_buffers=128MB | sed -n 's/^DATABASE_URL=//p')
 PORT=$((20000 + RANDOM % 20000))
-NODEFLAGS=(--import tsx)
+NODEFLAGS=()
 [ -n "$PROF" ] && mkdir -p "$PROF" && NODEFLAGS+=(--cpu-prof --cpu-prof-interval ${PROF_INTERVAL_US:-1000} --cpu-prof-dir "$PROF")
-(cd "${SERVER_DIR:-server}" && DATABASE_URL="$URL" API_PORT=$PORT API_METRICS_PORT=0 JWT_SECRET="perf-$(openssl rand -hex 24)" LOG_LEVEL=${LOG_LEVEL:-info} \
+(cd "${SERVER_DIR:-server}" && DATABASE_URL="$URL" API_PORT=$PORT API_METRICS_PORT=0 JWT_SECRET="perf-$(openssl rand -hex 24)" PIN_PEPPER="perf:$(openssl rand -hex 24)" LOG_LEVEL=${LOG_LEVEL:-info} \
   exec node "${NODEFLAGS[@]}" src/main.ts >"$DIR/api.log" 2>&1) &
 API=$!
 for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$PORT/api/health" >/dev/null && break; sleep 0.3; done

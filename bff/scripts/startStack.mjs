@@ -7,13 +7,20 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
+// Node runs our TypeScript itself from 24 on (type stripping; adr/0053): say so before anything fails.
+const nodeMajor = Number(process.versions.node.split('.')[0]);
+if (nodeMajor < 24) {
+  console.error(`[start] Tidewater needs Node.js 24 or later (this is ${process.version}); see the README`);
+  process.exit(1);
+}
+
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const apiPort = process.env.API_PORT ?? '8081';
 const bffPort = process.env.BFF_PORT ?? '8080';
 const env = { ...process.env, API_PORT: apiPort, BFF_PORT: bffPort, API_URL: process.env.API_URL ?? `http://127.0.0.1:${apiPort}` };
 
 function run(name, workspace) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: `${root}/${workspace}`, env, stdio: 'inherit' });
+  const child = spawn(process.execPath, ['src/main.ts'], { cwd: `${root}/${workspace}`, env, stdio: 'inherit' });
   child.on('exit', (code, signal) => {
     console.error(`[start] ${name} exited (${signal ?? code}); stopping the stack`);
     stopAll(code ?? 1);
@@ -46,4 +53,4 @@ children.push(run('API', 'server'));
 await waitForHealth(`http://127.0.0.1:${apiPort}/api/health`, 120_000);
 children.push(run('BFF', 'bff'));
 await waitForHealth(`http://127.0.0.1:${bffPort}/bff/health`, 60_000);
-console.log(`[start] Tidewater is up: http://localhost:${bffPort} (docs: http://localhost:${bffPort}/docs)`);
+console.log(`[start] Tidewater is up: http://localhost:${bffPort} (docs: http://localhost:${bffPort}/docs; the API on http://127.0.0.1:${apiPort})`);

@@ -4,18 +4,17 @@
  * everything cleanly on SIGINT/SIGTERM. Refuses to start (exit 1) when the config cannot
  * work or the session store cannot be opened.
  */
-import { pino } from 'pino';
 import { BffConfigError, loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { answerClientError } from './http/requestShape.ts';
-import { startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
+import { serverLogger, startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
 import { registry } from './metrics.ts';
 import { openSessionStore } from './session/sessionStore.ts';
 import { createApiClient } from './upstream/apiClient.ts';
 import { createRenewals } from './upstream/renewals.ts';
 import { refreshWithApi } from './upstream/tokenCalls.ts';
 
-const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-bff' } });
+const logger = serverLogger('tidewater-bff');
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -27,19 +26,23 @@ async function main(): Promise<void> {
   const renewals = createRenewals(refreshWithApi(api, config.renewalTimeoutMs), config.renewalReuseMs);
   const app = createApp({ config, logger, api, renewals, sessionStore });
   if (config.metricsPort > 0) await startMetricsListener(registry, { host: config.metricsHost, port: config.metricsPort, logger });
-  const server = app.listen(config.port, config.host, () =>
+  const server = app.listen(config.port, config.host, () => {
+    const url = `http://${config.host}:${config.port}`;
+    const metrics = config.metricsPort > 0 ? `http://${config.metricsHost}:${config.metricsPort}/metrics` : 'off';
     logger.info(
       {
         host: config.host,
         port: config.port,
+        url,
+        metrics,
         apiUrl: config.apiUrl,
         sessions: sessionStore.kind,
         upstreamTimeoutMs: config.upstreamTimeoutMs,
         sessionIdleTimeoutMs: config.sessionIdleTimeoutMs,
       },
-      'BFF listening',
-    ),
-  );
+      `BFF listening on ${url} (the SPA; API docs ${url}/docs) · API ${config.apiUrl} · sessions: ${sessionStore.kind} · metrics ${metrics}`,
+    );
+  });
   server.on('clientError', answerClientError);
   server.on('error', (error) => {
     logger.fatal({ err: error }, 'the BFF could not listen');

@@ -16,13 +16,15 @@ export type Service = 'api' | 'bff';
 /** Names read outside the config tables: the file that reads each is checked. */
 const readElsewhere: Record<Service, Array<{ name: string; file: string }>> = {
   api: [
-    { name: 'LOG_LEVEL', file: 'server/src/serveApi.ts' },
+    { name: 'LOG_LEVEL', file: 'contract/src/http/serverLogger.ts' },
+    { name: 'LOG_FORMAT', file: 'contract/src/http/serverLogger.ts' },
     { name: 'VALIDATE_RESPONSES', file: 'server/src/serveApi.ts' },
     { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', file: 'contract/src/http/tracing.ts' },
     { name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', file: 'contract/src/http/tracing.ts' },
   ],
   bff: [
-    { name: 'LOG_LEVEL', file: 'bff/src/main.ts' },
+    { name: 'LOG_LEVEL', file: 'contract/src/http/serverLogger.ts' },
+    { name: 'LOG_FORMAT', file: 'contract/src/http/serverLogger.ts' },
     { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', file: 'contract/src/http/tracing.ts' },
     { name: 'OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', file: 'contract/src/http/tracing.ts' },
   ],

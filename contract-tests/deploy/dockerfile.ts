@@ -126,13 +126,18 @@ export function dockerfileProblems(repoRoot: string, file: string, text = readFi
     if (!runtimeSources.includes(manifest)) problems.push(`${file}: the runtime stage does not copy ${manifest}, which npm ci checks`);
   }
 
-  // The CMD: node --import tsx <entry>; tsx must then be a production dependency of the workspace.
+  // The CMD: `node <entry>.ts`, Node stripping the types itself (adr/0053): no loader at run time.
   const cmd = execForm(last('CMD')?.args ?? '') ?? [];
   const entry = cmd.at(-1) ?? '';
   if (!runtimeSources.some((source) => entry.startsWith(`${source}/`) || entry === source)) problems.push(`${file}: CMD runs ${entry || 'nothing'}, which the runtime stage does not copy`);
-  if (cmd.includes('tsx') && workspace) {
-    const manifest = JSON.parse(readFileSync(join(repoRoot, workspace, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
-    if (!manifest.dependencies?.tsx) problems.push(`${file}: CMD runs through tsx, which ${workspace}/package.json lists only outside "dependencies" (npm ci --omit=dev drops it)`);
-  }
+  if (cmd.length !== 2 || cmd[0] !== 'node') problems.push(`${file}: CMD must be ["node", "<entry>.ts"] (Node runs the TypeScript itself), got ${JSON.stringify(cmd)}`);
+  if (runtime.instructions.some((i) => /\btsx\b/.test(i.args))) problems.push(`${file}: the runtime stage names tsx, which production does not run`);
+
+  // The base image's Node: at least the engines' major (package.json), where type stripping is on.
+  const engines = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { engines?: { node?: string } };
+  const wantedMajor = Number(/>=\s*(\d+)/.exec(engines.engines?.node ?? '')?.[1] ?? Number.NaN);
+  const image = /^ARG\s+NODE_IMAGE=node:(\d+)\b/m.exec(text);
+  if (!image) problems.push(`${file}: wants ARG NODE_IMAGE=node:<major>-… before the first FROM`);
+  else if (!(Number(image[1]) >= wantedMajor)) problems.push(`${file}: NODE_IMAGE runs Node ${image[1]}, package.json's engines want >=${wantedMajor}`);
   return problems;
 }

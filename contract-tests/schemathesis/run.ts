@@ -57,7 +57,7 @@ async function customer(name: string): Promise<Customer> {
     if (funded.status !== 201) throw new Error(`could not fund ${name}'s account: ${funded.status}`);
   }
   const userId = registered.body.user.id as string;
-  // Each authorisation is single use: a stock of them, minted in the database (a PIN hash each through the API would take minutes).
+  // Each authorisation is single use: a stock of them, minted in the database in one statement.
   const authorizations = databaseUrl
     ? (await query<{ id: string }>(databaseUrl, "INSERT INTO step_up_authorizations (id, user_id, expires_at) SELECT gen_random_uuid(), $1::uuid, now() + interval '2 hours' FROM generate_series(1, 200) RETURNING id::text", [userId])).map((row) => row.id)
     : await Promise.all(Array.from({ length: 12 }, async () => (await call(api.url, 'POST', '/api/step-up', { token, body: { pin: '2468' } })).body.authorizationId as string));

@@ -19,7 +19,7 @@ import type { Exchange, Transport } from './transport.ts';
 /** What a send does. */
 export type SendOp = 'deposit' | 'withdraw' | 'transferOwn' | 'transferHandle' | 'external';
 
-/** How likely each operation is; step-ups (a PIN hash each) stay a small share on 2 cores. */
+/** How likely each operation is; a withdrawal or an external transfer takes a step-up first. */
 const OPERATION_WEIGHTS = { deposit: 30, transferOwn: 20, transferHandle: 18, replay: 18, withdraw: 8, external: 6 } as const;
 
 /** Tries of one key (or one PIN check) before the client gives up on knowing its answer. */

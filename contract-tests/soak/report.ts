@@ -68,6 +68,7 @@ function summarize(report: SoakReport) {
     }),
     faultsByKind: Object.fromEntries(faultsByKind),
     metrics: metricFigures(report),
+    againstFaults: unavailableAgainstFaults(report),
     passed: report.checks.filter((c) => c.violations === 0).length,
     failed: report.checks.filter((c) => c.violations > 0).length,
   };
@@ -81,6 +82,7 @@ export function renderSummary(report: SoakReport): string {
     `${count(report.operations)} operations, ${count(report.requests.length)} requests in ${s.seconds} s; ${report.faults.length} faults (${Object.entries(s.faultsByKind).map(([k, n]) => `${k} ${n}`).join(', ')})`,
     `answers by status: ${Object.entries(s.byStatus).map(([status, n]) => `${status === '0' ? 'none' : status} ${count(n)}`).join(' · ')}`,
     `latency: p50 ${s.p50} ms · p99 ${s.p99} ms`,
+    `step-up 503s: ${count(s.againstFaults.stepUps.inFaults)} in fault bands, ${count(s.againstFaults.stepUps.outside)} outside · hashing_queue 503s: ${count(s.againstFaults.hashingQueue.inFaults)} in fault bands, ${count(s.againstFaults.hashingQueue.outside)} outside`,
     ...(s.metrics ? [`from /metrics (${s.metrics.scrapes} scrapes): ${describeFigures(s.metrics)}`] : []),
     'checks:',
     ...report.checks.map((c) => `  ${c.violations === 0 ? '✓' : '✗'} ${c.name}${c.violations ? ` (${c.violations}): ${c.examples.join(' | ')}` : ''}`),
@@ -170,6 +172,31 @@ function metricFigures(report: SoakReport) {
   };
 }
 
+/**
+ * Step-up 503s and `hashing_queue` 503s against the fault bands (adr/0053): a PIN check waits
+ * in no queue, so outside a fault none should be refused. A step-up is inside a band when its
+ * request overlapped one; a `hashing_queue` 503 (from the scrapes) when the scrape interval
+ * that counted it did.
+ */
+export function unavailableAgainstFaults(report: Pick<SoakReport, 'requests' | 'faults' | 'scrapes'>) {
+  const overlaps = (from: number, to: number) => report.faults.some((f) => from <= f.healedAt && to >= f.startedAt);
+  const stepUps = { inFaults: 0, outside: 0 };
+  for (const r of report.requests) {
+    if (r.what !== 'stepUp' || r.status !== 503) continue;
+    if (overlaps(r.sentAt, r.sentAt + r.ms)) stepUps.inFaults += 1;
+    else stepUps.outside += 1;
+  }
+  const hashingQueue = { inFaults: 0, outside: 0 };
+  const scrapes = report.scrapes ?? [];
+  for (let i = 1; i < scrapes.length; i++) {
+    const counted = (scrapes[i]!.unavailable.hashing_queue ?? 0) - (scrapes[i - 1]!.unavailable.hashing_queue ?? 0);
+    if (counted <= 0) continue;
+    if (overlaps(scrapes[i - 1]!.at, scrapes[i]!.at)) hashingQueue.inFaults += counted;
+    else hashingQueue.outside += counted;
+  }
+  return { stepUps, hashingQueue };
+}
+
 /** The figures as one line. */
 function describeFigures(m: NonNullable<ReturnType<typeof metricFigures>>): string {
   const list = (record: Record<string, number>) => Object.entries(record).map(([k, n]) => `${k} ${count(n)}`).join(', ') || 'none';
@@ -242,7 +269,7 @@ function renderHtml(report: SoakReport): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Tidewater soak</title>
 <style>body{font:14px system-ui,sans-serif;margin:2rem;max-width:1100px}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:4px 8px;text-align:left;vertical-align:top}figure{margin:1rem 0}</style></head><body>
 <h1>Soak: ${s.passed} checks passed, ${s.failed} failed</h1>
-<p>${escape(JSON.stringify(report.options))}<br>${count(report.operations)} operations, ${count(report.requests.length)} requests in ${s.seconds} s; ${report.faults.length} faults; p50 ${s.p50} ms, p99 ${s.p99} ms.<br>Answers: ${escape(Object.entries(s.byStatus).map(([k, n]) => `${k === '0' ? 'none' : k} ${count(n)}`).join(' · '))}</p>
+<p>${escape(JSON.stringify(report.options))}<br>${count(report.operations)} operations, ${count(report.requests.length)} requests in ${s.seconds} s; ${report.faults.length} faults; p50 ${s.p50} ms, p99 ${s.p99} ms.<br>Step-up 503s: ${count(s.againstFaults.stepUps.inFaults)} in fault bands, ${count(s.againstFaults.stepUps.outside)} outside; hashing_queue 503s: ${count(s.againstFaults.hashingQueue.inFaults)} in fault bands, ${count(s.againstFaults.hashingQueue.outside)} outside.<br>Answers: ${escape(Object.entries(s.byStatus).map(([k, n]) => `${k === '0' ? 'none' : k} ${count(n)}`).join(' · '))}</p>
 <p>${legend}</p>
 ${s.metrics ? `<p>From /metrics (${s.metrics.scrapes} scrapes): ${escape(describeFigures(s.metrics))}</p>` : ''}
 ${timeline(report, s, 'answers')}

@@ -26,7 +26,9 @@ async function callFor(baseUrl: string, operation: SpecOperation, values: Reques
 /** Makes customers on the API at `baseUrl` (which may change: one API process per fault). */
 export class Customers {
   baseUrl = '';
-  constructor(private readonly operations: SpecOperation[]) {
+  private readonly operations: SpecOperation[];
+  constructor(operations: SpecOperation[]) {
+    this.operations = operations;
     for (const operationId of Object.values(BOOTSTRAP)) operationById(operations, operationId);
   }
 

@@ -36,10 +36,13 @@ export class OutageMatrix {
   private readonly cells = new Map<string, CellResult>();
   readonly notes: string[] = [];
 
-  constructor(
-    private readonly operationIds: string[],
-    private readonly tables: Table[],
-  ) {}
+  private readonly operationIds: string[];
+  private readonly tables: Table[];
+
+  constructor(operationIds: string[], tables: Table[]) {
+    this.operationIds = operationIds;
+    this.tables = tables;
+  }
 
   record(columnId: string, cell: CellResult): void {
     this.cells.set(`${columnId}|${cell.operationId}`, cell);

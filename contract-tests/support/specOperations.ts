@@ -50,8 +50,10 @@ export interface SpecOperation {
 /** Operations whose examples cannot make a valid request; the message names each gap. */
 export class MissingExamples extends Error {
   override readonly name = 'MissingExamples';
-  constructor(readonly gaps: string[]) {
+  readonly gaps: string[];
+  constructor(gaps: string[]) {
     super(`the spec lacks the examples to build a valid request:\n  - ${gaps.join('\n  - ')}`);
+    this.gaps = gaps;
   }
 }
 

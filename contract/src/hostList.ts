@@ -137,8 +137,10 @@ export class NoMatchingHost extends Error {
   readonly [notFoundBrand] = true;
   /** The transient classifier's code (server/src/data/retry/transient.ts). */
   readonly code = 'NO_MATCHING_HOST';
-  constructor(list: HostList, readonly seen: string[]) {
+  readonly seen: string[];
+  constructor(list: HostList, seen: string[]) {
     super(`no database host is ${list.targetSessionAttrs} now (${seen.join('; ')})`);
+    this.seen = seen;
     this.name = 'NoMatchingHost';
   }
 }

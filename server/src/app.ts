@@ -75,6 +75,7 @@ import { userHandlers } from './domain/userHandlers.ts';
 import { bearerAuthentication } from './http/authenticate.ts';
 import { transactionCursors } from './domain/transactionCursor.ts';
 import { secretHashing } from './domain/secrets.ts';
+import { pinVerifiers, type PinPeppers } from './domain/pinVerifier.ts';
 import type { Handlers } from './contract/operations.ts';
 import { mountOperations } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';
@@ -109,6 +110,8 @@ interface ApiOptions {
   logger: Logger;
   /** Signs access tokens and cursors (signingSecret.ts). */
   signingSecret: string;
+  /** The PIN verifiers' keys (pinPepper.ts, adr/0053). */
+  pinPeppers: PinPeppers;
   validateResponses?: boolean;
 }
 
@@ -128,6 +131,7 @@ export async function composeApi(
 /** Builds the API app on an open database. */
 function createApp(layers: ResilienceLayers, database: Database, options: ApiOptions): Express {
   const { config, logger, signingSecret } = options;
+  const secrets = secretHashing(config);
   const marks = config.readYourWritesStore === 'database' ? databaseMarks(database.prisma) : memoryMarks();
   // The data layer's wrappers, in the order of the comment above.
   const data = createDataLayer({ database, config, logger, marks, policy: layers.retryPolicy(database, config, logger) });
@@ -136,7 +140,8 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
     data,
     tokens: accessTokens(signingSecret, config.accessTokenTtlSeconds, config.accessTokenCacheEntries),
     cursors: transactionCursors(signingSecret),
-    secrets: secretHashing(config),
+    secrets,
+    pins: pinVerifiers(options.pinPeppers, secrets),
   };
   const authenticate = bearerAuthentication(deps.tokens, async (userId) =>
     (await data.read((db) => db.user.findUnique({ where: { id: userId }, select: { id: true } }))) !== null,

@@ -99,6 +99,8 @@ describe('API_WORKERS (adr/0016)', () => {
   it('refuses several workers on PGlite, and a fraction', () => {
     expect(() => loadConfig({ API_WORKERS: '2' })).toThrow(/API_WORKERS must be 1 on the embedded database/);
     expect(() => loadConfig({ ...server, API_WORKERS: '1.5' })).toThrow(/API_WORKERS must be a whole number/);
+    expect(() => loadConfig({ ...server, API_WORKERS: '-1' })).toThrow(/API_WORKERS must be a non-negative number/);
+    expect(() => loadConfig({ ...server, API_WORKERS: 'two' })).toThrow(/API_WORKERS must be a non-negative number/);
   });
 
   it('shares read-your-writes marks through the database between workers; memory only without a replica', () => {

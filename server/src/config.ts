@@ -87,7 +87,7 @@ export const defaults = {
   signInGlobalLimit: 1_000,
   /** 15 min (SIGN_IN_WINDOW_MS): the window the failures count in. */
   signInWindowMs: 900_000,
-  /** 2 (HASHING_CONCURRENCY): password and PIN hashes (scrypt, ~0.27 s and 32 MiB each) run at once; more only slows every one of them on 2 cores. */
+  /** 2 (HASHING_CONCURRENCY): password hashes (scrypt, ~0.27 s and 32 MiB each; sign-in and sign-up, never a PIN: adr/0053) run at once; more only slows every one of them on 2 cores. */
   hashingConcurrency: 2,
   /** 8 (HASHING_QUEUE): hashes that may wait their turn; beyond it 503 with a 1 s wait, so 48 sign-ins at once cannot make a real one wait seconds. */
   hashingQueue: 8,
@@ -146,6 +146,12 @@ export interface ServerConfig extends Config {
    * data (signingSecret.ts). CLIs that sign nothing (audit:verify) do not need it.
    */
   jwtSecret: string | undefined;
+  /**
+   * PIN_PEPPER: the key of the PIN verifiers, `keyId:secret` entries (pinPepper.ts, adr/0053).
+   * No default: required with a server database; on the embedded default made once and kept
+   * beside the data.
+   */
+  pinPepper: string | undefined;
   dbConnectionApiUrl: string | undefined;
   dbConnectionName: string | undefined;
   dbConnectionApiToken: string | undefined;
@@ -278,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseReplicaUrl: env.DATABASE_REPLICA_URL || undefined,
     replicaFallbackToPrimary: env.DATABASE_REPLICA_FALLBACK === '1',
     jwtSecret: env.JWT_SECRET || undefined,
+    pinPepper: env.PIN_PEPPER || undefined,
     dbConnectionApiUrl: env.DB_CONNECTION_API_URL || undefined,
     dbConnectionName: env.DB_CONNECTION_NAME || undefined,
     dbConnectionApiToken: env.DB_CONNECTION_API_TOKEN || undefined,

@@ -12,13 +12,15 @@
  * API (exit 1), since its siblings would meet the same cause.
  */
 import cluster, { type Worker } from 'node:cluster';
-import { pino, type Logger } from 'pino';
+import { resolve } from 'node:path';
+import type { Logger } from 'pino';
 import { ConfigError, loadConfig, type ServerConfig } from './config.ts';
 import { composeApi, type ResilienceLayers } from './app.ts';
 import { guardProcess } from './processGuard.ts';
 import { signingSecret } from './signingSecret.ts';
+import { pinPeppers } from './pinPepper.ts';
 import { answerClientError } from './http/requestShape.ts';
-import { startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
+import { serverLogger, startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
 import { clusterMetrics, registry, shareWithClusterPrimary } from './metrics.ts';
 
 /** How long the primary gives its workers to end after SIGTERM before it kills them. */
@@ -27,15 +29,33 @@ const WORKER_STOP_GRACE_MS = 10_000;
 async function serve(config: ServerConfig, layers: ResilienceLayers, logger: Logger): Promise<void> {
   const stopTracing = await startTracing('tidewater-api', logger);
   const secret = signingSecret(config, logger);
-  const { app, database, applied } = await composeApi(layers, { config, logger, signingSecret: secret, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
+  const peppers = pinPeppers(config, logger);
+  const { app, database, applied } = await composeApi(layers, { config, logger, signingSecret: secret, pinPeppers: peppers, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
   logger.info({ applied, kind: database.kind }, 'database ready');
   // A worker's metrics are served by the primary, summed over the workers (metrics.ts).
   if (cluster.isWorker) shareWithClusterPrimary();
   else if (config.apiMetricsPort > 0) await startMetricsListener(registry, { host: config.apiMetricsHost, port: config.apiMetricsPort, logger });
-  const server = app.listen(config.apiPort, config.apiHost, () => logger.info({ host: config.apiHost, port: config.apiPort }, 'API listening'));
+  const server = app.listen(config.apiPort, config.apiHost, () => {
+    const where = { url: `http://${config.apiHost}:${config.apiPort}`, metrics: metricsUrl(config), database: databasePlace(config) };
+    logger.info({ host: config.apiHost, port: config.apiPort, ...where }, `API listening on ${where.url} · metrics ${where.metrics} · database: ${where.database}`);
+  });
   server.requestTimeout = 0;
   server.on('clientError', answerClientError);
   stopOnSignals(server, logger, () => Promise.allSettled([database.close(), stopTracing()]));
+}
+
+/** Where `/metrics` is served (by the primary when there are workers), or that it is off. */
+const metricsUrl = (config: ServerConfig) => (config.apiMetricsPort > 0 ? `http://${config.apiMetricsHost}:${config.apiMetricsPort}/metrics` : 'off');
+
+/** The database for the start line: its hosts without credentials, or the embedded one's folder. */
+function databasePlace(config: ServerConfig): string {
+  if (config.databaseUrl) {
+    // Everything up to the last @ goes: a password may hold any character, even ? or /.
+    const afterScheme = config.databaseUrl.replace(/^[a-z]+:\/\//i, '');
+    return `PostgreSQL ${afterScheme.slice(afterScheme.lastIndexOf('@') + 1).split('?')[0]}`;
+  }
+  if (config.dbConnectionApiUrl) return `PostgreSQL from the connection service at ${URL.parse(config.dbConnectionApiUrl)?.host ?? 'DB_CONNECTION_API_URL'}`;
+  return config.dataDir === 'memory://' ? 'embedded PGlite in memory' : `embedded PGlite in ${resolve(config.dataDir)}`;
 }
 
 async function runPrimary(config: ServerConfig, log: Logger): Promise<void> {
@@ -81,7 +101,7 @@ async function runPrimary(config: ServerConfig, log: Logger): Promise<void> {
 /** Runs the API with `layers` in this process (and its cluster workers); exits 1 when it cannot start. */
 export function serveApi(layers: ResilienceLayers): void {
   const role = cluster.isPrimary ? {} : { worker: cluster.worker!.id };
-  const logger = pino({ level: process.env.LOG_LEVEL ?? 'info', base: { service: 'tidewater-api', pid: process.pid, ...role } });
+  const logger = serverLogger('tidewater-api', { pid: process.pid, ...role });
   guardProcess(logger);
   const start = async () => {
     const config = loadConfig();

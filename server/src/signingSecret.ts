@@ -24,14 +24,23 @@ export function signingSecret(config: Pick<ServerConfig, 'jwtSecret' | 'dataDir'
       'JWT_SECRET is required with DATABASE_URL or a connection service: every API process must verify the tokens the others sign, and a secret written nowhere but the source is no secret. Set it to at least 32 random characters (e.g. `openssl rand -base64 48`).',
     );
   }
-  if (config.dataDir === 'memory://') return newSecret();
-  const path = join(config.dataDir, 'jwt-secret');
+  return keptBesideData(config.dataDir, 'jwt-secret', newSecret, 'token-signing secret', logger);
+}
+
+/**
+ * A secret of the embedded default: made with `make` the first time and kept in `file`
+ * beside the data (mode 0600), so a restart finds it; on an in-memory database
+ * (`DATA_DIR=memory://`) a fresh one for the process.
+ */
+export function keptBesideData(dataDir: string, file: string, make: () => string, what: string, logger?: Logger): string {
+  if (dataDir === 'memory://') return make();
+  const path = join(dataDir, file);
   const kept = readKept(path);
   if (kept) return kept;
-  mkdirSync(config.dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true });
   try {
-    writeFileSync(path, `${newSecret()}\n`, { mode: 0o600, flag: 'wx' });
-    logger?.info({ path }, 'made a random token-signing secret for the embedded database (mode 0600)');
+    writeFileSync(path, `${make()}\n`, { mode: 0o600, flag: 'wx' });
+    logger?.info({ path }, `made a random ${what} for the embedded database (mode 0600)`);
   } catch (error) {
     if ((error as { code?: string }).code !== 'EEXIST') throw error; // another process made it first: use theirs
   }

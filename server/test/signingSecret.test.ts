@@ -1,7 +1,7 @@
 /**
  * The server never runs on a secret a stranger can read in the source (adr/0012): on the
  * embedded default it makes one, keeps it beside the data (0600) and keeps using it; with
- * a server database it refuses to start without JWT_SECRET; a token signed with anything
+ * a server database it refuses to start without JWT_SECRET (or PIN_PEPPER, kept the same way); a token signed with anything
  * else, or naming no user, is 401.
  */
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -29,7 +29,7 @@ describe('the signing secret on the embedded database', () => {
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tidewater-secret-'));
-    api = await startApi({ DATA_DIR: dir, JWT_SECRET: '' });
+    api = await startApi({ DATA_DIR: dir, JWT_SECRET: '', PIN_PEPPER: '' });
     const who = { email: `s${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'S', handle: `s${Date.now() % 1e9}`, pin: '2468' };
     const registered = await call(api.url, 'POST', '/api/auth/register', { body: who });
     const token = await call(api.url, 'POST', '/api/auth/token', { body: { email: who.email, password: who.password } });
@@ -54,8 +54,12 @@ describe('the signing secret on the embedded database', () => {
 
   it('keeps using the kept secret after a restart: a token from before still works', async () => {
     await api.stop();
-    api = await startApi({ DATA_DIR: dir, JWT_SECRET: '' });
+    api = await startApi({ DATA_DIR: dir, JWT_SECRET: '', PIN_PEPPER: '' });
     expect((await call(api.url, 'GET', '/api/accounts', { token: visitor.token })).status).toBe(200);
+    // The PIN pepper was kept beside the data too: the PIN set before the restart still checks (adr/0053).
+    expect(statSync(join(dir, 'pin-pepper')).mode & 0o777).toBe(0o600);
+    expect((await call(api.url, 'POST', '/api/step-up', { token: visitor.token, body: { pin: '2468' } })).status).toBe(201);
+    expect((await call(api.url, 'POST', '/api/step-up', { token: visitor.token, body: { pin: '8642' } })).body.errorCode).toBe('PIN_INCORRECT');
   });
 
   it('answers 401, not a 500, to a genuine token whose user does not exist', async () => {
@@ -81,5 +85,14 @@ describe('the signing secret with a server database', () => {
     );
     expect(failure).toMatch(/the API exited with 1/);
     expect(failure).toMatch(/JWT_SECRET is required with DATABASE_URL/);
+  });
+
+  it('refuses to start without PIN_PEPPER, saying why (adr/0053)', async () => {
+    const failure = await startApi({ DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', PIN_PEPPER: '' }, 20_000).then(
+      async (api) => (await api.stop(), 'it started'),
+      (error: Error) => error.message,
+    );
+    expect(failure).toMatch(/the API exited with 1/);
+    expect(failure).toMatch(/PIN_PEPPER is required with DATABASE_URL/);
   });
 });

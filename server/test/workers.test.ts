@@ -49,7 +49,7 @@ describe('API_WORKERS=2', () => {
   });
 
   it('answers from both workers, replaces a crashed one, and SIGTERM to the primary ends them all', async () => {
-    const listening = () => new Set(parsed(api).filter((l) => l.msg === 'API listening').map((l) => l.pid as number));
+    const listening = () => new Set(parsed(api).filter((l) => String(l.msg).startsWith('API listening')).map((l) => l.pid as number));
     for (let waited = 0; listening().size < 2 && waited < 60_000; waited += 200) await new Promise((r) => setTimeout(r, 200));
     const workers = listening();
     expect(workers.size).toBe(2);

@@ -22,6 +22,8 @@ export { freePort };
  * shared, so a customer signed in on one API process is signed in on the next.
  */
 const testSigningSecret = process.env.JWT_SECRET || `test-${randomBytes(24).toString('hex')}`;
+/** PIN_PEPPER likewise (adr/0053): random per run, shared by every API process of the run. */
+const testPinPepper = process.env.PIN_PEPPER || `t1:${randomBytes(24).toString('hex')}`;
 
 /**
  * Starts the API with `env` added to this process's environment; `entry`: another script
@@ -39,7 +41,7 @@ export async function startApi(
     cwd: serverDir,
     entry,
     // One worker unless a test asks for more (API_WORKERS, adr/0016): its log lines and its pid are then the API's.
-    env: { ...process.env, LOG_LEVEL: 'info', JWT_SECRET: testSigningSecret, API_WORKERS: '1', ...env, API_PORT: String(port), API_METRICS_PORT: metricsPort },
+    env: { ...process.env, LOG_LEVEL: 'info', JWT_SECRET: testSigningSecret, PIN_PEPPER: testPinPepper, API_WORKERS: '1', ...env, API_PORT: String(port), API_METRICS_PORT: metricsPort },
     port,
     healthPath: '/api/health',
     startTimeoutMs,

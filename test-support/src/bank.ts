@@ -52,7 +52,7 @@ export function bank(url: string) {
     /**
      * Signs up, again (a new visitor) after a 503, up to `attempts` times a second apart: the
      * set-up of a suite whose API runs a short deadline (1.5 s), where on a loaded 2-core
-     * machine the password and PIN hashes (scrypt, ~0.27 s of a core each) can outlast it.
+     * machine the password hash (scrypt, ~0.27 s of a core) can outlast it.
      */
     async signUpPatiently(pin = '2468', attempts = 6): Promise<Customer> {
       for (let attempt = 1; ; attempt++) {

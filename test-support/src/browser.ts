@@ -42,7 +42,11 @@ export class Browser {
   readonly exchanges: Exchange[] = [];
   csrfToken: string | undefined;
 
-  constructor(readonly origin: string) {}
+  readonly origin: string;
+
+  constructor(origin: string) {
+    this.origin = origin;
+  }
 
   /** Calls the BFF like the SPA does. */
   async call(path: string, options: CallOptions = {}): Promise<Answer> {

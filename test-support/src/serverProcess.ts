@@ -1,6 +1,6 @@
 /**
  * What the API's and the BFF's test processes share (apiProcess.ts, bffProcess.ts): run
- * `src/main.ts` of a workspace (or another entry) under tsx with an environment, keep every whole log line,
+ * `node src/main.ts` of a workspace (or another entry; Node strips the types itself) with an environment, keep every whole log line,
  * resolve once its health path answers (or fail with its log if it exits or never does),
  * and stop it with SIGTERM, then SIGKILL after 5 s.
  */
@@ -34,12 +34,14 @@ export interface ServerProcessOptions {
   startTimeoutMs: number;
   /** How long to wait between two health checks. */
   pollMs: number;
+  /** Node's flags before the entry: none as deployed; the bench's baseline passes `--import tsx`. */
+  nodeArgs?: string[];
 }
 
 /** Starts the process and resolves once it is ready. */
 export async function startServerProcess(options: ServerProcessOptions): Promise<ServerProcess> {
   const { name, port, healthPath, startTimeoutMs } = options;
-  const child = spawn(process.execPath, ['--import', 'tsx', options.entry ?? 'src/main.ts'], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry ?? 'src/main.ts'], {
     cwd: options.cwd,
     env: options.env,
     stdio: ['ignore', 'pipe', 'pipe'],

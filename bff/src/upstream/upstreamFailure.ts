@@ -8,8 +8,10 @@
 /** The abort reason when a budget runs out. */
 export class UpstreamTimeout extends Error {
   override readonly name = 'UpstreamTimeout';
-  constructor(readonly timeoutMs: number) {
+  readonly timeoutMs: number;
+  constructor(timeoutMs: number) {
     super(`the API did not answer within ${timeoutMs} ms`);
+    this.timeoutMs = timeoutMs;
   }
 }
 

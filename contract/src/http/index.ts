@@ -12,3 +12,4 @@ export { childTraceparent, traceparentOf } from './traceContext.ts';
 export { stopOnSignals } from './shutdown.ts';
 export { startTracing } from './tracing.ts';
 export { startMetricsListener } from './metricsListener.ts';
+export { serverLogger, logFormat, type LogFormat } from './serverLogger.ts';

@@ -64,7 +64,6 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
   function execute<T>(fn: () => Promise<T>, isSafeToRetry?: (reason: RetryReason) => boolean): Promise<T> {
     const requestSignal = signal();
     let gateMet: ReadinessGate | undefined;
-    // Hot: inline arrows and methods, not named closures (tsx names each named one on every call; adr/0030).
     return policy.execute(
       async () => {
         const watched = watchGates(fn);
@@ -166,7 +165,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     const { contentionAttempts, verifyCommitted, label } = transactionOptions;
     let lostLocks = 0;
     let commitStarted = false;
-    // Hot (every money send): methods and inline arrows, not named closures (tsx names each named one on every call; adr/0030).
+    // Hot (every money send): one object whose methods record the answer (adr/0030).
     const last: { answer?: { value: T }; answered(value: T): T } = {
       answered(value) {
         last.answer = { value };
@@ -328,7 +327,9 @@ const readOperations = new Set([
 
 /** verifyCommitted() said the lost commit did not land; carries the commit's error. */
 class CommitNotLanded extends Error {
-  constructor(override readonly cause: unknown) {
+  override readonly cause: unknown;
+  constructor(cause: unknown) {
     super('the commit did not land');
+    this.cause = cause;
   }
 }

@@ -1,10 +1,11 @@
 /**
  * What the domain's operation families need: the database, the config table, the
- * token service and the cursors (both keyed by the signing secret). Built once in `app.ts` and handed to each family.
+ * token service and the cursors (both keyed by the signing secret), password hashing and PIN verifiers. Built once in `app.ts` and handed to each family.
  */
 import type { ServerConfig } from '../config.ts';
 import type { DataLayer } from '../data/dataLayer.ts';
 import type { AccessTokens } from './accessTokens.ts';
+import type { PinVerifiers } from './pinVerifier.ts';
 import type { SecretHashing } from './secrets.ts';
 import type { TransactionCursors } from './transactionCursor.ts';
 
@@ -16,6 +17,8 @@ export interface DomainDeps {
   readonly tokens: AccessTokens;
   /** listTransactions' signed cursors. */
   readonly cursors: TransactionCursors;
-  /** Password and PIN hashing, a few at a time. */
+  /** Password hashing (scrypt), a few at a time in a queue of its own. */
   readonly secrets: SecretHashing;
+  /** PIN verifiers: HMAC under the pepper, no queue (adr/0053). */
+  readonly pins: PinVerifiers;
 }

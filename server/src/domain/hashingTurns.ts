@@ -1,5 +1,5 @@
 /**
- * Turns at the password and PIN hash (adr/0012): a hash is scrypt, ~0.27 s of a core and
+ * Turns at the password hash (adr/0012; PINs wait in no queue, adr/0053): a hash is scrypt, ~0.27 s of a core and
  * 32 MiB, and 48 of them at once made a real sign-in wait 3.7 s. At most
  * HASHING_CONCURRENCY run at once; up to HASHING_QUEUE more wait their turn (leaving the
  * line when their request's deadline fires); anyone beyond that is told at once: 503 with
@@ -13,6 +13,6 @@ import { turns, type Turns } from './turns.ts';
 export function hashingTurns(concurrency: number, queue: number): Turns {
   return turns(concurrency, queue, () => {
     noteUnavailableCause('hashing_queue');
-    return new ApiProblem('SERVICE_UNAVAILABLE', 'Too many sign-ins and PIN checks at once. Try again in a moment.', { retryAfterSeconds: 1 });
+    return new ApiProblem('SERVICE_UNAVAILABLE', 'Too many sign-ins and sign-ups at once. Try again in a moment.', { retryAfterSeconds: 1 });
   });
 }

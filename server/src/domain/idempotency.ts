@@ -53,8 +53,10 @@ const brand = Symbol.for('tidewater.ClaimTakenOver');
 /** The request's claim was taken over (it was stale): it must not move money; a 503 without `applied` (adr/0029). */
 export class ClaimTakenOver extends Error {
   readonly [brand] = true;
-  constructor(readonly key: string) {
+  readonly key: string;
+  constructor(key: string) {
     super(`the idempotency claim on key ${key} was taken over by another request`);
+    this.key = key;
     this.name = 'ClaimTakenOver';
   }
 }

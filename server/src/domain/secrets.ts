@@ -1,7 +1,8 @@
 /**
- * Password and PIN hashing with Node's scrypt (memory-hard, no native add-on to build),
- * a few at a time, and opaque random tokens stored only as SHA-256 hashes.
- * (adr/0002-stack.md, adr/0012)
+ * Password hashing with Node's scrypt (memory-hard, no native add-on to build), a few at a
+ * time in a queue that only sign-in and sign-up wait in (PINs are HMACs under a pepper,
+ * pinVerifier.ts, adr/0053; it still checks a PIN verifier from before once), and opaque
+ * random tokens stored only as SHA-256 hashes. (adr/0002-stack.md, adr/0012)
  */
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 import { currentContext } from '../request/requestContext.ts';
@@ -18,7 +19,7 @@ export interface HashingLimits {
 }
 
 /**
- * Hashing and checking passwords and PINs, a few at a time (hashingTurns.ts). Each honours
+ * Hashing and checking passwords, a few at a time (hashingTurns.ts). Each honours
  * the request's deadline: it does not start after the signal fired, and the request stops
  * waiting for it when the signal fires (the thread pool finishes the hash, and nobody
  * uses it).
@@ -46,7 +47,7 @@ export function secretHashing(limits: HashingLimits) {
   }
 
   return {
-    /** Hashes a password or PIN as `scrypt$N$r$p$salt$hash` (base64url). */
+    /** Hashes a password as `scrypt$N$r$p$salt$hash` (base64url). */
     async hash(secret: string): Promise<string> {
       const salt = randomBytes(16);
       const key = await derive(secret, salt);

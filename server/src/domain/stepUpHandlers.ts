@@ -1,5 +1,6 @@
 /**
- * Step-up's handler (adr/0010): a PIN check that issues a short-lived, single-use
+ * Step-up's handler (adr/0010): a PIN check (an HMAC under the pepper, no queue:
+ * pinVerifier.ts, adr/0053) that issues a short-lived, single-use
  * authorisation for one withdrawal or one external transfer.
  *
  * - A failure is counted only once its verdict is known, and a verdict is told only once
@@ -36,7 +37,7 @@ interface CountedFailure {
 }
 
 /** The handler of the PIN check. */
-export function stepUpHandlers({ data, config, secrets }: DomainDeps): Pick<Handlers, 'verifyPin'> {
+export function stepUpHandlers({ data, config, pins }: DomainDeps): Pick<Handlers, 'verifyPin'> {
   async function lockedProblem(userId: string): Promise<ApiProblem> {
     const rows = await data.read((db) => db.$queryRaw<{ waitSeconds: number | null }[]>`
       SELECT ceil(extract(epoch FROM pin_locked_until - now()))::int AS "waitSeconds" FROM users WHERE id = ${userId}::uuid`);
@@ -58,12 +59,15 @@ export function stepUpHandlers({ data, config, secrets }: DomainDeps): Pick<Hand
     return counted;
   }
 
-  /** Clears the count and issues an authorisation in one transaction; undefined when the PIN locked meanwhile. */
-  async function issueAuthorization(userId: string): Promise<{ authorizationId: string; expiresAt: Date } | undefined> {
+  /**
+   * Clears the count (and stores the remade verifier of a right PIN whose verifier was old,
+   * adr/0053) and issues an authorisation in one transaction; undefined when the PIN locked meanwhile.
+   */
+  async function issueAuthorization(userId: string, remadePinHash: string | undefined): Promise<{ authorizationId: string; expiresAt: Date } | undefined> {
     const authorizationId = randomUUID();
     const issued = await data.runInTransaction(async (tx) => {
       const cleared = await tx.$executeRaw`
-        UPDATE users SET pin_failed_attempts = 0, pin_locked_until = NULL
+        UPDATE users SET pin_failed_attempts = 0, pin_locked_until = NULL, pin_hash = coalesce(${remadePinHash ?? null}::text, pin_hash)
         WHERE id = ${userId}::uuid AND (pin_locked_until IS NULL OR pin_locked_until <= now())`;
       if (cleared !== 1) return undefined;
       const [row] = await tx.$queryRaw<{ expiresAt: Date }[]>`
@@ -82,14 +86,15 @@ export function stepUpHandlers({ data, config, secrets }: DomainDeps): Pick<Hand
         SELECT pin_hash AS "pinHash", coalesce(pin_locked_until > now(), false) AS locked FROM users WHERE id = ${userId}::uuid`);
       if (!pin) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
       if (pin.locked) throw await lockedProblem(userId);
-      if (!(await secrets.verify(body.pin, pin.pinHash))) {
+      const verdict = await pins.check(body.pin, pin.pinHash);
+      if (!verdict.right) {
         // The verdict "wrong" is told only once its count committed: an outage here is a 503 that tells nothing.
         const counted = await countFailure(userId);
         if (!counted || counted.lockedUntil) throw await lockedProblem(userId);
         const left = config.pinMaxAttempts - counted.attempts;
         throw new ApiProblem('PIN_INCORRECT', `The PIN is not right; ${left} ${left === 1 ? 'try' : 'tries'} left before it locks.`);
       }
-      const issued = await issueAuthorization(userId);
+      const issued = await issueAuthorization(userId, verdict.remade);
       if (!issued) throw await lockedProblem(userId);
       return { status: 201, body: { authorizationId: issued.authorizationId, expiresAt: issued.expiresAt.toISOString() } };
     },

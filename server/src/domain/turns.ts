@@ -10,8 +10,10 @@ export type ReleaseTurn = () => void;
 
 /** A turn did not come within the `maxWaitMs` its taker gave. */
 export class NoTurnInTime extends Error {
-  constructor(readonly waitedMs: number) {
+  readonly waitedMs: number;
+  constructor(waitedMs: number) {
     super(`no turn came within ${waitedMs} ms`);
+    this.waitedMs = waitedMs;
     this.name = 'NoTurnInTime';
   }
 }

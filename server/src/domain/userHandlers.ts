@@ -11,7 +11,7 @@ import { isUniqueViolation } from '../data/retry/index.ts';
 import { writtenText } from './writtenText.ts';
 
 /** The handlers of registration and the profile. */
-export function userHandlers({ data, secrets }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
+export function userHandlers({ data, secrets, pins }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
   async function refuseTaken(email: string, handle: string): Promise<void> {
     const taken = await data.read((db) =>
       db.user.findMany({ where: { OR: [{ email }, { handle }] }, select: { email: true, handle: true } }),
@@ -24,7 +24,8 @@ export function userHandlers({ data, secrets }: DomainDeps): Pick<Handlers, 'reg
     async register({ body }) {
       const email = body.email.trim().toLowerCase();
       await refuseTaken(email, body.handle);
-      const [passwordHash, pinHash] = await Promise.all([secrets.hash(body.password), secrets.hash(body.pin)]);
+      const passwordHash = await secrets.hash(body.password);
+      const pinHash = pins.make(body.pin);
       const userId = randomUUID();
       const accountId = randomUUID();
       data.writesFor(userId);

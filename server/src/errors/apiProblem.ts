@@ -14,13 +14,15 @@ export type { ProblemExtras };
 export class ApiProblem extends Error {
   readonly [brand] = true;
   readonly status: number;
+  readonly code: ErrorCode;
+  readonly detail: string | undefined;
+  readonly extras: ProblemExtras;
 
-  constructor(
-    readonly code: ErrorCode,
-    readonly detail?: string,
-    readonly extras: ProblemExtras = {},
-  ) {
+  constructor(code: ErrorCode, detail?: string, extras: ProblemExtras = {}) {
     super(detail ?? errorCatalog[code].title);
+    this.code = code;
+    this.detail = detail;
+    this.extras = extras;
     this.name = 'ApiProblem';
     this.status = errorCatalog[code].status;
   }

@@ -36,11 +36,13 @@ declare module 'node:http' {
  */
 export class RequestLogger {
   private made: Logger | undefined;
+  private readonly parent: Logger;
+  readonly traceId: string;
 
-  constructor(
-    private readonly parent: Logger,
-    readonly traceId: string,
-  ) {}
+  constructor(parent: Logger, traceId: string) {
+    this.parent = parent;
+    this.traceId = traceId;
+  }
 
   get log(): Logger {
     return (this.made ??= this.parent.child({ traceId: this.traceId }));

@@ -32,11 +32,11 @@ class ScopedContext implements RequestContext {
   /** A private field: a copy of the context (sideWrites.ts) spreads the own fields, and this one is not the copy's. */
   readonly #logger: RequestLogger;
 
-  constructor(
-    logger: RequestLogger,
-    readonly deadline: RequestDeadline,
-  ) {
+  readonly deadline: RequestDeadline;
+
+  constructor(logger: RequestLogger, deadline: RequestDeadline) {
     this.#logger = logger;
+    this.deadline = deadline;
     this.traceId = logger.traceId;
     this.signal = deadline.signal;
   }

@@ -4,8 +4,10 @@ const brand = Symbol.for('tidewater.DeadlineExceeded');
 /** The request's deadline fired before its work finished. */
 export class DeadlineExceeded extends Error {
   readonly [brand] = true;
-  constructor(readonly deadlineMs: number) {
+  readonly deadlineMs: number;
+  constructor(deadlineMs: number) {
     super(`the request's deadline of ${deadlineMs} ms passed`);
+    this.deadlineMs = deadlineMs;
     this.name = 'DeadlineExceeded';
   }
 }

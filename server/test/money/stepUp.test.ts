@@ -2,10 +2,14 @@
  * Step-up on PostgreSQL, with its numbers scaled down (STEP_UP_TTL_SECONDS=2,
  * PIN_LOCK_SECONDS=3): an authorisation is single use, its customer's only, and expires;
  * withdrawals and external transfers need one; PIN checks are counted by committed
- * writes, lock after five failures in a row (parallel guesses included) and unlock.
+ * writes, lock after five failures in a row (parallel guesses included) and unlock. A PIN's
+ * verifier is an HMAC under the pepper (adr/0053): checked in no queue, a scrypt one from
+ * before remade on the next right PIN.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes, scryptSync } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { call } from '@tidewater/test-support/httpClient';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
 import { query } from '@tidewater/test-support/bankDatabase';
@@ -85,5 +89,45 @@ describe('step-up on PostgreSQL', () => {
     const codes = replies.map((reply) => reply.body.errorCode).sort();
     expect(codes).toEqual([...Array(4).fill('PIN_INCORRECT'), ...Array(4).fill('PIN_LOCKED')].sort());
     expect(await failedAttempts(erin)).toBe(5);
+  });
+
+  const pinHash = async (customer: Customer) =>
+    (await query<{ h: string }>(url, 'SELECT pin_hash AS h FROM users WHERE id = $1', [customer.userId]))[0]!.h;
+
+  it('keeps a PIN as an HMAC-SHA-256 verifier under a named pepper key, with a salt of its own', async () => {
+    const [one, two] = await Promise.all([b.signUp('4321'), b.signUp('4321')]);
+    const [first, second] = [await pinHash(one), await pinHash(two)];
+    expect(first).toMatch(/^hmac-sha256\$[A-Za-z0-9_-]{1,16}\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
+    expect(first.split('$')[2]).not.toBe(second.split('$')[2]);
+    expect(first.split('$')[3]).not.toBe(second.split('$')[3]);
+    expect((await b.verifyPin(one)).status).toBe(201);
+  });
+
+  it('remakes a scrypt verifier from before as an HMAC on the next right PIN, not on a wrong one', async () => {
+    const gina = await b.signUp('5566');
+    const salt = randomBytes(16);
+    const key = scryptSync('5566', salt, 32, { N: 2 ** 15, r: 8, p: 3, maxmem: 64 * 1024 * 1024 });
+    const scrypt = ['scrypt', 2 ** 15, 8, 3, salt.toString('base64url'), key.toString('base64url')].join('$');
+    await query(url, 'UPDATE users SET pin_hash = $1 WHERE id = $2', [scrypt, gina.userId]);
+    expect(outcome(await b.verifyPin(gina, '6655'))).toEqual([403, 'PIN_INCORRECT']);
+    expect(await pinHash(gina)).toBe(scrypt);
+    expect((await b.verifyPin(gina)).status).toBe(201);
+    expect(await pinHash(gina)).toMatch(/^hmac-sha256\$/);
+    expect(await failedAttempts(gina)).toBe(0);
+    expect((await b.verifyPin(gina)).status).toBe(201);
+    expect(outcome(await b.verifyPin(gina, '6655'))).toEqual([403, 'PIN_INCORRECT']);
+  });
+
+  it('checks PINs in no queue: step-ups answer 201 while sign-ups fill the password hashing queue (and meet its 503)', async () => {
+    const hana = await b.signUp('9182');
+    const signUps = Array.from({ length: 16 }, (_, i) => {
+      const suffix = `q${Date.now().toString(36)}${i}`;
+      return call(b.url, 'POST', '/api/auth/register', { body: { email: `${suffix}@example.com`, password: 'correct horse battery', displayName: 'Q', handle: suffix, pin: '1234' } });
+    });
+    await sleep(150);
+    const stepUps = await Promise.all(Array.from({ length: 4 }, () => b.verifyPin(hana)));
+    expect(stepUps.map((reply) => reply.status)).toEqual([201, 201, 201, 201]);
+    const signUpStatuses = (await Promise.all(signUps)).map((reply) => reply.status);
+    expect(signUpStatuses).toContain(503);
   });
 });

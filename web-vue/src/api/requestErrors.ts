@@ -13,8 +13,10 @@ abstract class RequestError extends Error {
 /** The SPA's own abort fired (65 s, or the read's remaining budget). Worded as the outage; never retried. */
 export class RequestTimedOut extends RequestError {
   override readonly name = 'RequestTimedOut';
-  constructor(readonly afterMs: number) {
+  readonly afterMs: number;
+  constructor(afterMs: number) {
     super(`no answer within ${afterMs} ms`);
+    this.afterMs = afterMs;
   }
 }
 
@@ -29,7 +31,9 @@ export class RequestStopped extends RequestError {
 /** The connection failed before any answer: offline, refused, reset, DNS. */
 export class ConnectionFailed extends RequestError {
   override readonly name = 'ConnectionFailed';
-  constructor(override readonly cause: unknown) {
+  override readonly cause: unknown;
+  constructor(cause: unknown) {
     super('the connection failed before any answer');
+    this.cause = cause;
   }
 }

@@ -108,10 +108,12 @@ class GatedTransaction implements Transaction {
   /** The attempt whose COMMIT is on its way: told when it answers (`commitPending`). */
   private committing: TransactionAttempt | undefined;
 
-  constructor(
-    private readonly inner: Transaction,
-    private readonly gate: CommitGateOptions,
-  ) {
+  private readonly inner: Transaction;
+  private readonly gate: CommitGateOptions;
+
+  constructor(inner: Transaction, gate: CommitGateOptions) {
+    this.inner = inner;
+    this.gate = gate;
     this.provider = inner.provider;
     this.adapterName = inner.adapterName;
   }
@@ -289,13 +291,25 @@ class OwnCommit {
   private resolve!: (rows: SqlResultSet) => void;
   private reject!: (error: unknown) => void;
 
+  private readonly connections: Connections;
+  private readonly query: SqlQuery;
+  private readonly options: CommitGateOptions;
+  private readonly context: RequestContext | undefined;
+  private readonly attempt: TransactionAttempt | undefined;
+
   constructor(
-    private readonly connections: Connections,
-    private readonly query: SqlQuery,
-    private readonly options: CommitGateOptions,
-    private readonly context: RequestContext | undefined,
-    private readonly attempt: TransactionAttempt | undefined,
-  ) {}
+    connections: Connections,
+    query: SqlQuery,
+    options: CommitGateOptions,
+    context: RequestContext | undefined,
+    attempt: TransactionAttempt | undefined,
+  ) {
+    this.connections = connections;
+    this.query = query;
+    this.options = options;
+    this.context = context;
+    this.attempt = attempt;
+  }
 
   run(): Promise<SqlResultSet> {
     return new Promise<SqlResultSet>((resolve, reject) => {
@@ -358,7 +372,6 @@ class OwnCommit {
     if (remainingMs === undefined) this.timer = setTimeout(() => this.fail(new CommitOutcomeUnknown(options.commitTimeoutMs), false), options.commitTimeoutMs);
     // The common path: the deadline's timer, held for us, calls `atDeadline`. Else (a commit disarmed it before, or its instant passed): a timer of our own.
     else if (this.hold !== 'held' || remainingMs <= 0) this.timer = setTimeout(() => this.atDeadline(), Math.max(0, remainingMs));
-    // Hot: every deposit waits here. Inline arrows, not named ones (tsx names each named closure per call).
     answer.then(
       (rows) => this.answered(rows),
       (error: unknown) => this.failedAtDatabase(error),

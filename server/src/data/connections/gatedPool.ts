@@ -20,8 +20,10 @@ if (typeof poolRelease !== 'function') throw new Error('pg-pool has no _release:
 
 /** A CancellablePool behind a readiness gate. */
 export class GatedPool extends CancellablePool {
-  constructor(config: CancellablePoolConfig, readonly gate: ReadinessGate) {
+  readonly gate: ReadinessGate;
+  constructor(config: CancellablePoolConfig, gate: ReadinessGate) {
     super(config);
+    this.gate = gate;
   }
 
   /**

@@ -27,8 +27,10 @@ export class DatabaseUnavailable extends Error {
   readonly [unavailableBrand] = true;
   /** The transient classifier's code for it: a connection failure, confirmed not applied. */
   readonly code = 'DATABASE_UNAVAILABLE';
-  constructor(readonly gateName: string, options?: { cause?: unknown }) {
+  readonly gateName: string;
+  constructor(gateName: string, options?: { cause?: unknown }) {
     super(`the database (${gateName}) cannot be reached just now`, options);
+    this.gateName = gateName;
     this.name = 'DatabaseUnavailable';
   }
 }

@@ -37,8 +37,10 @@ import type { AtOnce, MoneySend, MoneySendFactory } from './moneySend.ts';
 
 /** Every attempt lost its locks and nothing an attempt looks at refused: busy. */
 class AccountBusy extends Error {
-  constructor(readonly attempts: number) {
+  readonly attempts: number;
+  constructor(attempts: number) {
     super(`the account stayed busy over ${attempts} attempts`);
+    this.attempts = attempts;
   }
 }
 
