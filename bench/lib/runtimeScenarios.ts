@@ -3,7 +3,7 @@
  *
  * - stepup: step-ups per second with the PIN verifier (HMAC-SHA-256 under the pepper) against
  *   today's scrypt path: the same API and customers, each customer's verifier set back to a
- *   scrypt one (server/src/domain/secrets.ts, the form PINs had before) before each of its
+ *   scrypt one (server/src/domain/identity/secrets.ts, the form PINs had before) before each of its
  *   step-ups, so every one is checked by scrypt in the password hashing's queue. A 503 waits
  *   its Retry-After, as a polite client does.
  * - startup: the API's start (spawn to the first 200 of /api/health, one worker, on the bench's
@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { startServerProcess } from '@tidewater/test-support/serverProcess';
 import { freePort } from '@tidewater/test-support/apiProcess';
-import { secretHashing } from '../../server/src/domain/secrets.ts';
+import { secretHashing } from '../../server/src/domain/identity/secrets.ts';
 import { signUp, type ApiCustomer } from '../contention/apiPath.ts';
 import { send } from './http.ts';
 import { closedLoop, type LoadResult, type Operation } from './load.ts';

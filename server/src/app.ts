@@ -21,7 +21,7 @@
  *    c. read-your-writes: the data layer learns the caller (`data.beginRequest`), whose
  *       reads go to the primary while their recent write's mark is fresh;
  *    d. the handler, one per operationId, on plain typed inputs (`contract/`; sign-in
- *       counts its failures itself: domain/signInLimits.ts), raced against the signal:
+ *       counts its failures itself: domain/identity/signInLimits.ts), raced against the signal:
  *       the deadline answers even when the database never does;
  *    e. the result filter: once a result exists the deadline is disarmed and the
  *       answer is sent whole;
@@ -62,20 +62,20 @@ import type { ServerConfig } from './config.ts';
 import { type ConnectionLayers, type Database, databaseMarks, memoryMarks, openBankDatabase, resilientConnections } from './data/connections/index.ts';
 import { createDataLayer, databaseRetryPolicy } from './data/createDataLayer.ts';
 import type { RetryPolicy } from './data/retry/index.ts';
-import { accessTokens } from './domain/accessTokens.ts';
+import { accessTokens } from './domain/identity/accessTokens.ts';
 import type { DomainDeps } from './domain/deps.ts';
 import { healthHandlers } from './domain/healthHandlers.ts';
-import { accountHandlers } from './domain/accountHandlers.ts';
-import { accountChangeHandlers } from './domain/accountChangeHandlers.ts';
+import { accountHandlers } from './domain/accounts/accountHandlers.ts';
+import { accountChangeHandlers } from './domain/accounts/accountChangeHandlers.ts';
 import { moneyHandlers } from './domain/money/moneyHandlers.ts';
-import { stepUpHandlers } from './domain/stepUpHandlers.ts';
-import { transactionHandlers } from './domain/transactionHandlers.ts';
-import { sessionHandlers } from './domain/sessionHandlers.ts';
-import { userHandlers } from './domain/userHandlers.ts';
+import { stepUpHandlers } from './domain/identity/stepUpHandlers.ts';
+import { transactionHandlers } from './domain/accounts/transactionHandlers.ts';
+import { sessionHandlers } from './domain/identity/sessionHandlers.ts';
+import { userHandlers } from './domain/identity/userHandlers.ts';
 import { bearerAuthentication } from './http/authenticate.ts';
-import { transactionCursors } from './domain/transactionCursor.ts';
-import { secretHashing } from './domain/secrets.ts';
-import { pinVerifiers, type PinPeppers } from './domain/pinVerifier.ts';
+import { transactionCursors } from './domain/accounts/transactionCursor.ts';
+import { secretHashing } from './domain/identity/secrets.ts';
+import { pinVerifiers, type PinPeppers } from './domain/identity/pinVerifier.ts';
 import type { Handlers } from './contract/operations.ts';
 import { mountOperations } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';

@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ConfigError, type ServerConfig } from './config.ts';
-import type { PinPeppers } from './domain/pinVerifier.ts';
+import type { PinPeppers } from './domain/identity/pinVerifier.ts';
 import { keptBesideData } from './signingSecret.ts';
 
 const MIN_PEPPER_LENGTH = 32;

@@ -9,7 +9,7 @@
  * test names. Without a key, every request opens an account, as before.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { hashRequest } from '../src/domain/idempotency.ts';
+import { hashRequest } from '../src/domain/idempotency/idempotency.ts';
 import { bank, newKey, outcome, type Customer } from '@tidewater/test-support/bank';
 import { keyState, query } from '@tidewater/test-support/bankDatabase';
 import type { TcpProxy } from '@tidewater/test-support/tcpProxy';

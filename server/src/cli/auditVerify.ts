@@ -1,7 +1,7 @@
 /**
  * `npm run audit:verify`: checks every account's audit chain, that every ledger movement
  * has its audit row, and that balances are the sums of their movements
- * (domain/auditVerification.ts). Reads DATABASE_URL, else the embedded database in
+ * (domain/audit/auditVerification.ts). Reads DATABASE_URL, else the embedded database in
  * DATA_DIR (stop the API first: PGlite is one process's). Exits 0 when the trail is
  * intact, 1 naming every broken row, 2 when it cannot read the database. Closes the
  * database on every path (PGlite keeps timers alive otherwise).
@@ -9,7 +9,7 @@
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type Database } from '../data/connections/index.ts';
-import { verifyAuditTrail } from '../domain/auditVerification.ts';
+import { verifyAuditTrail } from '../domain/audit/auditVerification.ts';
 
 async function main(): Promise<number> {
   const config = loadConfig();

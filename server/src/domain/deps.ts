@@ -4,10 +4,10 @@
  */
 import type { ServerConfig } from '../config.ts';
 import type { DataLayer } from '../data/dataLayer.ts';
-import type { AccessTokens } from './accessTokens.ts';
-import type { PinVerifiers } from './pinVerifier.ts';
-import type { SecretHashing } from './secrets.ts';
-import type { TransactionCursors } from './transactionCursor.ts';
+import type { AccessTokens } from './identity/accessTokens.ts';
+import type { PinVerifiers } from './identity/pinVerifier.ts';
+import type { SecretHashing } from './identity/secrets.ts';
+import type { TransactionCursors } from './accounts/transactionCursor.ts';
 
 /** The domain's dependencies. */
 export interface DomainDeps {

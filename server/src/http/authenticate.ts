@@ -8,7 +8,7 @@
  */
 import type { Request } from 'express';
 import type { AccessClaims } from '../contract/operations.ts';
-import type { AccessTokens } from '../domain/accessTokens.ts';
+import type { AccessTokens } from '../domain/identity/accessTokens.ts';
 import { ApiProblem } from '../errors/apiProblem.ts';
 
 const bearer = /^bearer +([A-Za-z0-9._~+/-]+=*)$/i;

@@ -1,5 +1,5 @@
 /**
- * Turns whatever a request ends in into one honest answer (RFC 9457 problem+json):
+ * Bulkhead whatever a request ends in into one honest answer (RFC 9457 problem+json):
  * a catalogued ApiProblem as itself, bad input as 400/413/415, an outage as 503 with
  * Retry-After and no-store, a client that hung up as nothing at all (app.ts logs its 499), and
  * anything unexplained as a 500 that names its traceId and nothing of its internals.

@@ -7,7 +7,7 @@
  * 503 that moves nothing (adr/0029).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hashRequest } from '../../src/domain/idempotency.ts';
+import { hashRequest } from '../../src/domain/idempotency/idempotency.ts';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';

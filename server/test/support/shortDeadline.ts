@@ -1,5 +1,5 @@
 /**
- * The env of the money tests that meet their deadline (deadline.test.ts, accountTurns.test.ts):
+ * The env of the money tests that meet their deadline (deadline.test.ts, accountBulkhead.test.ts):
  * a 1.5 s deadline with the chain scaled under it, one attempt per send, and a lock wait as
  * long as the deadline (the most the chain allows), which starts after the request did: a
  * send held at a row lock ends at its deadline.

@@ -8,7 +8,7 @@
  */
 import type { Tx } from '../../data/dataLayer.ts';
 import { sqlOf } from '../../data/statements.ts';
-import type { ChainHead } from '../auditChain.ts';
+import type { ChainHead } from '../audit/auditChain.ts';
 
 /** What a send reads from an account row (and its audit chain's head). */
 export interface AccountState extends ChainHead {

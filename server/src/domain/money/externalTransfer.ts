@@ -10,7 +10,7 @@ import type { components } from '@tidewater/spec/openapi';
 import type { DataLayer } from '../../data/dataLayer.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import { toMinor } from '../wireViews.ts';
-import { checkAuthorization, spendAuthorization } from '../stepUpAuthorization.ts';
+import { checkAuthorization, spendAuthorization } from '../identity/stepUpAuthorization.ts';
 import { covers, ownOpenAccount } from './checks.ts';
 import { externalSentToday, withinDailyLimit } from './dailyLimit.ts';
 import { postMovement } from './ledger.ts';

@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import type { LedgerEntry } from '../../generated/prisma/client.ts';
 import type { Tx } from '../../data/dataLayer.ts';
 import { sqlOf } from '../../data/statements.ts';
-import { nextLink } from '../auditChain.ts';
+import { nextLink } from '../audit/auditChain.ts';
 import type { AccountState } from './accountRows.ts';
 
 /** The kinds of ledger rows (the database checks the same list). */

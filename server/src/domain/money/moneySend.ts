@@ -7,7 +7,7 @@
  */
 import type { Tx } from '../../data/dataLayer.ts';
 import type { Statements } from '../../data/statements.ts';
-import type { Claim } from '../idempotency.ts';
+import type { Claim } from '../idempotency/idempotency.ts';
 import type { AccountsById, Queryable } from './accountRows.ts';
 import type { Stamp } from './ledger.ts';
 

@@ -27,12 +27,12 @@ import type { OperationId } from '@tidewater/spec/operations';
 import type { OperationInput } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
 import { noteUnavailableCause } from '../../metrics.ts';
-import { lookForOwnAuditRow, verifyBy } from '../auditedSave.ts';
-import { claimedRequests } from '../claimedRequest.ts';
-import { ClaimTakenOver, hashRequest, idempotencyRecords, type Claim } from '../idempotency.ts';
+import { lookForOwnAuditRow, verifyBy } from '../audit/auditedSave.ts';
+import { claimedRequests } from '../idempotency/claimedRequest.ts';
+import { ClaimTakenOver, hashRequest, idempotencyRecords, type Claim } from '../idempotency/idempotency.ts';
 import { lockAccounts, lockCustomer, readAccounts } from './accountRows.ts';
-import { accountTurns } from './accountTurns.ts';
-import { NoTurnInTime, type ReleaseTurn } from '../turns.ts';
+import { accountBulkhead } from './accountBulkhead.ts';
+import { NoTurnInTime, type ReleaseTurn } from '../bulkhead.ts';
 import type { AtOnce, MoneySend, MoneySendFactory } from './moneySend.ts';
 
 /** Every attempt lost its locks and nothing an attempt looks at refused: busy. */
@@ -49,7 +49,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
   const records = idempotencyRecords(data, config);
   const claimed = claimedRequests(records, config);
   // ACCOUNT_SENDS_AT_ONCE is the instance's: each worker takes its share, at least one (adr/0024).
-  const turns = accountTurns(Math.max(1, Math.floor(config.accountSendsAtOnce / Math.max(1, config.apiWorkers))));
+  const turns = accountBulkhead(Math.max(1, Math.floor(config.accountSendsAtOnce / Math.max(1, config.apiWorkers))));
 
   // A send's lock waits, all of them lost: after this long, busy (the line counts against it).
   const contentionBudgetMs = config.accountWriteAttempts * config.accountLockWaitMs;

@@ -4,7 +4,7 @@
  */
 import type { components } from '@tidewater/spec/openapi';
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { checkAuthorization, spendAuthorization } from '../stepUpAuthorization.ts';
+import { checkAuthorization, spendAuthorization } from '../identity/stepUpAuthorization.ts';
 import { covers, ownOpenAccount } from './checks.ts';
 import type { MoneySendFactory } from './moneySend.ts';
 import { postOwnMovement } from './ownMovement.ts';

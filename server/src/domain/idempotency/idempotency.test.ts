@@ -4,8 +4,8 @@
  * protocol end to end is test/money/idempotency.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { DataLayer, Tx } from '../data/dataLayer.ts';
-import { registerStatements } from '../data/statements.ts';
+import type { DataLayer, Tx } from '../../data/dataLayer.ts';
+import { registerStatements } from '../../data/statements.ts';
 import { hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from './idempotency.ts';
 
 const config = { idempotencyReleaseBudgetMs: 3_000, idempotencyStaleAfterMs: 120_000 };

@@ -11,7 +11,7 @@
  * Answers one sentence per problem, naming the row; none means the trail is intact.
  * Accounts are read a page at a time.
  */
-import type { PrismaClient } from '../generated/prisma/client.ts';
+import type { PrismaClient } from '../../generated/prisma/client.ts';
 import { chainProblems, type StoredAuditRow } from './auditChain.ts';
 
 interface AccountRow {

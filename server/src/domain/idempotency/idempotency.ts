@@ -22,13 +22,13 @@
  *      `applied: true`, for good; look the key up with listTransactions.
  */
 import { randomUUID } from 'node:crypto';
-import type { Config } from '../config.ts';
-import type { DataLayer, Tx } from '../data/dataLayer.ts';
-import { parseJsonColumn, sqlOf } from '../data/statements.ts';
-import { ApiProblem } from '../errors/apiProblem.ts';
-import { currentContext } from '../request/requestContext.ts';
-import { countIdempotency } from '../metrics.ts';
-import { runSideWrite } from './sideWrites.ts';
+import type { Config } from '../../config.ts';
+import type { DataLayer, Tx } from '../../data/dataLayer.ts';
+import { parseJsonColumn, sqlOf } from '../../data/statements.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
+import { currentContext } from '../../request/requestContext.ts';
+import { countIdempotency } from '../../metrics.ts';
+import { runSideWrite } from '../sideWrites.ts';
 import { canonicalJson, sha256Hex } from './canonicalJson.ts';
 
 /** A claim this request holds. */

@@ -12,11 +12,11 @@
  * - `claimLostAnswer`: a request whose claim is no longer its own moved nothing itself, but
  *   what its key moved is not its to say: a 503 without `applied` (adr/0029).
  */
-import type { ServerConfig } from '../config.ts';
-import { ApiProblem, isApiProblem } from '../errors/apiProblem.ts';
-import { outageOf, unavailableCauseOf } from '../data/outage.ts';
-import { noteUnavailableCause } from '../metrics.ts';
-import { currentContext } from '../request/requestContext.ts';
+import type { ServerConfig } from '../../config.ts';
+import { ApiProblem, isApiProblem } from '../../errors/apiProblem.ts';
+import { outageOf, unavailableCauseOf } from '../../data/outage.ts';
+import { noteUnavailableCause } from '../../metrics.ts';
+import { currentContext } from '../../request/requestContext.ts';
 import { appliedExtras } from './appliedRule.ts';
 import { isClaimTakenOver, type Claim, type ClaimOutcome, type IdempotencyRecords } from './idempotency.ts';
 

@@ -16,10 +16,10 @@
  * send that landed answers 201. A look that cannot finish within it leaves the outcome unknown.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import type { DataLayer, LostCommit } from '../data/dataLayer.ts';
-import { currentContext } from '../request/requestContext.ts';
-import { runSideWrite } from './sideWrites.ts';
-import { countAuditedSaveCheck } from '../metrics.ts';
+import type { DataLayer, LostCommit } from '../../data/dataLayer.ts';
+import { currentContext } from '../../request/requestContext.ts';
+import { runSideWrite } from '../sideWrites.ts';
+import { countAuditedSaveCheck } from '../../metrics.ts';
 
 /** Did a row stamped with `requestId` commit? */
 async function auditRowExists(data: Pick<DataLayer, 'read'>, requestId: string): Promise<boolean> {

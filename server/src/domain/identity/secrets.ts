@@ -5,8 +5,8 @@
  * random tokens stored only as SHA-256 hashes. (adr/0002-stack.md, adr/0012)
  */
 import { createHash, randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { currentContext } from '../request/requestContext.ts';
-import { hashingTurns } from './hashingTurns.ts';
+import { currentContext } from '../../request/requestContext.ts';
+import { hashingBulkhead } from './hashingBulkhead.ts';
 
 /** N=2^15, r=8, p=3: one of OWASP's equivalent scrypt minimums, 32 MiB per hash. */
 const params: ScryptOptions = { N: 2 ** 15, r: 8, p: 3, maxmem: 64 * 1024 * 1024 };
@@ -19,13 +19,13 @@ export interface HashingLimits {
 }
 
 /**
- * Hashing and checking passwords, a few at a time (hashingTurns.ts). Each honours
+ * Hashing and checking passwords, a few at a time (hashingBulkhead.ts). Each honours
  * the request's deadline: it does not start after the signal fired, and the request stops
  * waiting for it when the signal fires (the thread pool finishes the hash, and nobody
  * uses it).
  */
 export function secretHashing(limits: HashingLimits) {
-  const turns = hashingTurns(limits.hashingConcurrency, limits.hashingQueue);
+  const turns = hashingBulkhead(limits.hashingConcurrency, limits.hashingQueue);
 
   async function derive(secret: string, salt: Buffer): Promise<Buffer> {
     const signal = currentContext()?.signal;

@@ -8,7 +8,7 @@
  * Amounts in payloads are decimal strings (bigint-safe and spelled one way in jsonb).
  */
 import { randomUUID } from 'node:crypto';
-import { canonicalJson, sha256Hex } from './canonicalJson.ts';
+import { canonicalJson, sha256Hex } from '../idempotency/canonicalJson.ts';
 
 /** The `prev_hash` of an account's first row. */
 export const genesisHash = '0'.repeat(64);

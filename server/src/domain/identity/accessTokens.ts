@@ -8,7 +8,7 @@
  * answers exactly what jose would. It is per process and needs no sharing.
  */
 import { SignJWT, jwtVerify } from 'jose';
-import type { AccessClaims } from '../contract/operations.ts';
+import type { AccessClaims } from '../../contract/operations.ts';
 
 const issuer = 'tidewater-api';
 /** Users are named by UUIDs; a token naming anything else is no token of ours. */

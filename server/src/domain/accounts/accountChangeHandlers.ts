@@ -19,19 +19,19 @@
  * writer that takes both uses, so they serialise with each other and never deadlock.
  */
 import { randomUUID } from 'node:crypto';
-import { Prisma, type Account } from '../generated/prisma/client.ts';
-import { isContentionExhausted } from '../data/retry/index.ts';
-import { noteUnavailableCause } from '../metrics.ts';
-import type { Tx } from '../data/dataLayer.ts';
-import { ApiProblem } from '../errors/apiProblem.ts';
-import type { Handlers } from '../contract/operations.ts';
-import { currentContext } from '../request/requestContext.ts';
-import { nextLink } from './auditChain.ts';
-import { lookForOwnAuditRow, type VerifyCommitted } from './auditedSave.ts';
-import type { DomainDeps } from './deps.ts';
-import { toAccount } from './wireViews.ts';
-import { limitLockWaits, type Queryable } from './money/accountRows.ts';
-import { writtenText } from './writtenText.ts';
+import { Prisma, type Account } from '../../generated/prisma/client.ts';
+import { isContentionExhausted } from '../../data/retry/index.ts';
+import { noteUnavailableCause } from '../../metrics.ts';
+import type { Tx } from '../../data/dataLayer.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
+import type { Handlers } from '../../contract/operations.ts';
+import { currentContext } from '../../request/requestContext.ts';
+import { nextLink } from '../audit/auditChain.ts';
+import { lookForOwnAuditRow, type VerifyCommitted } from '../audit/auditedSave.ts';
+import type { DomainDeps } from '../deps.ts';
+import { toAccount } from '../wireViews.ts';
+import { limitLockWaits, type Queryable } from '../money/accountRows.ts';
+import { writtenText } from '../writtenText.ts';
 
 /** An account row with its owner's primary account. */
 type AccountWithPrimary = Account & { primaryAccountId: string | null };

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { NoTurnInTime } from '../turns.ts';
-import { accountTurns } from './accountTurns.ts';
+import { NoTurnInTime } from '../bulkhead.ts';
+import { accountBulkhead } from './accountBulkhead.ts';
 
 /** Settles the microtasks of granted turns. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 describe('account turns', () => {
   it('lets `concurrency` sends at one account run and lines the rest up in the order they came', async () => {
-    const turns = accountTurns(2);
+    const turns = accountBulkhead(2);
     const order: string[] = [];
     const first = await turns.take(['a']);
     const second = await turns.take(['a']);
@@ -31,7 +31,7 @@ describe('account turns', () => {
   });
 
   it('lines a send up at the smallest id of its accounts, so A→B and B→A share one line', async () => {
-    const turns = accountTurns(1);
+    const turns = accountBulkhead(1);
     const aToB = await turns.take(['b', 'a']);
     let bToA = false;
     const pending = turns.take(['a', 'b']).then((release) => ((bToA = true), release));
@@ -45,7 +45,7 @@ describe('account turns', () => {
   });
 
   it("leaves the line when the request's signal fires, and forgets an account nobody waits for", async () => {
-    const turns = accountTurns(1);
+    const turns = accountBulkhead(1);
     const held = await turns.take(['a']);
     const controller = new AbortController();
     const waiting = turns.take(['a'], controller.signal);
@@ -61,7 +61,7 @@ describe('account turns', () => {
   });
 
   it('gives up a wait longer than its `maxWaitMs` with NoTurnInTime, and leaves the line', async () => {
-    const turns = accountTurns(1);
+    const turns = accountBulkhead(1);
     const held = await turns.take(['a']);
     await expect(turns.take(['a'], undefined, 20)).rejects.toBeInstanceOf(NoTurnInTime);
     held();

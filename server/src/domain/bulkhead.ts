@@ -2,7 +2,7 @@
  * A line for something only a few may do at once: at most `concurrency` hold a turn,
  * up to `queue` more wait for one in the order they came (each leaving the line when its
  * request's signal fires), and anyone beyond that gets `whenFull()`'s error at once.
- * The hashing turns (hashingTurns.ts) and the account turns (money/accountTurns.ts) are two.
+ * The hashing turns (hashingBulkhead.ts) and the account turns (money/accountBulkhead.ts) are two.
  */
 
 /** Gives back a turn (safe to call twice). */
@@ -19,7 +19,7 @@ export class NoTurnInTime extends Error {
 }
 
 /** One line. */
-export interface Turns {
+export interface Bulkhead {
   /**
    * Waits for a turn; throws `whenFull()` when the line is full, the signal's reason when it
    * fires first, or NoTurnInTime when `maxWaitMs` passes first.
@@ -30,7 +30,7 @@ export interface Turns {
 }
 
 /** A line of `concurrency` turns with room for `queue` waiting (Infinity: the signal alone bounds the wait). */
-export function turns(concurrency: number, queue: number, whenFull: () => Error): Turns {
+export function bulkhead(concurrency: number, queue: number, whenFull: () => Error): Bulkhead {
   let running = 0;
   const waiting: Array<() => void> = [];
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sha256Hex } from './canonicalJson.ts';
+import { sha256Hex } from '../idempotency/canonicalJson.ts';
 import { chainProblems, contentAroundLink, genesisHash, nextLink, type ChainHead, type StoredAuditRow } from './auditChain.ts';
 
 const accountId = '00000000-0000-4000-8000-000000000001';

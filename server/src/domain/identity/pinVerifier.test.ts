@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parsePinPepper } from '../pinPepper.ts';
+import { parsePinPepper } from '../../pinPepper.ts';
 import { pinVerifiers } from './pinVerifier.ts';
 import { secretHashing } from './secrets.ts';
 

@@ -16,10 +16,10 @@
  * A right password clears that email's failures from that address (others' stay: a
  * guesser elsewhere does not get a fresh count because the owner signed in).
  */
-import type { Config } from '../config.ts';
-import type { DataLayer } from '../data/dataLayer.ts';
-import { ApiProblem } from '../errors/apiProblem.ts';
-import { sha256Hex } from './canonicalJson.ts';
+import type { Config } from '../../config.ts';
+import type { DataLayer } from '../../data/dataLayer.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
+import { sha256Hex } from '../idempotency/canonicalJson.ts';
 
 /** The numbers (config.ts). */
 export type SignInLimitConfig = Pick<

@@ -10,12 +10,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { components } from '@tidewater/spec/openapi';
-import { verifyBy } from './auditedSave.ts';
-import { claimedRequests } from './claimedRequest.ts';
-import type { DomainDeps } from './deps.ts';
-import { hashRequest, idempotencyRecords } from './idempotency.ts';
-import { toAccount } from './wireViews.ts';
-import { writtenText } from './writtenText.ts';
+import { verifyBy } from '../audit/auditedSave.ts';
+import { claimedRequests } from '../idempotency/claimedRequest.ts';
+import type { DomainDeps } from '../deps.ts';
+import { hashRequest, idempotencyRecords } from '../idempotency/idempotency.ts';
+import { toAccount } from '../wireViews.ts';
+import { writtenText } from '../writtenText.ts';
 
 type Account = components['schemas']['Account'];
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { hashingTurns } from './hashingTurns.ts';
+import { hashingBulkhead } from './hashingBulkhead.ts';
 
 describe('hashing turns', () => {
   it('lets `concurrency` run, lines up `queue` more, and refuses the next at once with a 503', async () => {
-    const turns = hashingTurns(2, 1);
+    const turns = hashingBulkhead(2, 1);
     const first = await turns.take();
     const second = await turns.take();
     const third = turns.take();
@@ -19,7 +19,7 @@ describe('hashing turns', () => {
   });
 
   it("leaves the line when the request's signal fires", async () => {
-    const turns = hashingTurns(1, 5);
+    const turns = hashingBulkhead(1, 5);
     const held = await turns.take();
     const controller = new AbortController();
     const waiting = turns.take(controller.signal);

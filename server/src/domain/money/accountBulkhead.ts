@@ -1,5 +1,5 @@
 /**
- * Turns at an account (adr/0024): at most this process's share of ACCOUNT_SENDS_AT_ONCE
+ * Bulkhead at an account (adr/0024): at most this process's share of ACCOUNT_SENDS_AT_ONCE
  * (`concurrency`, runMoneySend.ts) of its money sends run their transaction on one
  * account at a time; the others wait here, in the
  * order they came, holding no connection, until a turn is free or their request's signal
@@ -16,12 +16,12 @@
  * Its wait in line counts against its lock waits (runMoneySend.ts): an account held for a
  * whole send's worth of lock waits answers busy to those in line too, not the deadline.
  */
-import { turns, type ReleaseTurn, type Turns } from '../turns.ts';
+import { bulkhead, type ReleaseTurn, type Bulkhead } from '../bulkhead.ts';
 
 /** The account lines of one process. */
-export function accountTurns(concurrency: number) {
-  const lines = new Map<string, Turns>();
-  const forget = (key: string, line: Turns) => {
+export function accountBulkhead(concurrency: number) {
+  const lines = new Map<string, Bulkhead>();
+  const forget = (key: string, line: Bulkhead) => {
     const { running, waiting } = line.state();
     if (running === 0 && waiting === 0 && lines.get(key) === line) lines.delete(key);
   };
@@ -36,7 +36,7 @@ export function accountTurns(concurrency: number) {
       const key = accountIds.reduce((least, id) => (id < least ? id : least));
       let line = lines.get(key);
       if (!line) {
-        line = turns(concurrency, Infinity, () => new Error('an account line has no end'));
+        line = bulkhead(concurrency, Infinity, () => new Error('an account line has no end'));
         lines.set(key, line);
       }
       const taken = line;

@@ -5,10 +5,10 @@
  * `revokeToken` and `logout` end sessions and are idempotent.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiProblem } from '../errors/apiProblem.ts';
-import type { Handlers } from '../contract/operations.ts';
-import type { Tx } from '../data/dataLayer.ts';
-import type { DomainDeps } from './deps.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
+import type { Handlers } from '../../contract/operations.ts';
+import type { Tx } from '../../data/dataLayer.ts';
+import type { DomainDeps } from '../deps.ts';
 import { hashToken, newOpaqueToken } from './secrets.ts';
 import { signInLimits } from './signInLimits.ts';
 

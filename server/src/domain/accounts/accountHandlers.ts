@@ -5,12 +5,12 @@
  * without one, every request opens an account.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiProblem } from '../errors/apiProblem.ts';
-import type { Handlers } from '../contract/operations.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
+import type { Handlers } from '../../contract/operations.ts';
 import { accountOpener } from './accountOpening.ts';
-import type { DomainDeps } from './deps.ts';
-import { toAccount } from './wireViews.ts';
-import { writtenText } from './writtenText.ts';
+import type { DomainDeps } from '../deps.ts';
+import { toAccount } from '../wireViews.ts';
+import { writtenText } from '../writtenText.ts';
 
 /** The handlers of listing, opening and reading accounts. */
 export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts' | 'openAccount' | 'getAccount'> {

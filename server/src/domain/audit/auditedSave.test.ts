@@ -6,9 +6,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
-import type { DataLayer } from '../data/dataLayer.ts';
-import { currentContext, runWithContext, type RequestContext } from '../request/requestContext.ts';
-import { DeadlineExceeded } from '../request/deadlineExceeded.ts';
+import type { DataLayer } from '../../data/dataLayer.ts';
+import { currentContext, runWithContext, type RequestContext } from '../../request/requestContext.ts';
+import { DeadlineExceeded } from '../../request/deadlineExceeded.ts';
 import { lookForOwnAuditRow } from './auditedSave.ts';
 
 const mine = '00000000-0000-4000-8000-0000000000aa';

@@ -4,8 +4,8 @@
  * attempt, spent inside the transaction that moves the money, so a send that moves
  * nothing spends nothing.
  */
-import type { DataLayer, Tx } from '../data/dataLayer.ts';
-import { ApiProblem } from '../errors/apiProblem.ts';
+import type { DataLayer, Tx } from '../../data/dataLayer.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
 
 interface AuthorizationState {
   userId: string;

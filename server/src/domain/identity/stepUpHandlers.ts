@@ -20,9 +20,9 @@
  *   a send that moves nothing (busy, refused, an outage) spends nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiProblem } from '../errors/apiProblem.ts';
-import type { Handlers } from '../contract/operations.ts';
-import type { DomainDeps } from './deps.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
+import type { Handlers } from '../../contract/operations.ts';
+import type { DomainDeps } from '../deps.ts';
 
 /** The user's PIN as the check finds it. */
 interface PinState {

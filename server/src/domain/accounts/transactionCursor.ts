@@ -9,7 +9,7 @@
  * 400 VALIDATION_FAILED before anything reaches the database.
  */
 import { createHmac, hkdfSync, timingSafeEqual } from 'node:crypto';
-import { ApiProblem } from '../errors/apiProblem.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
 
 /** A position in an account's movements. */
 export interface CursorPosition {

@@ -7,10 +7,10 @@
  * A look-up by key decides whether a lost send landed, so it reads the primary: a
  * replica that lags would answer "it did not land" for money that moved.
  */
-import type { Handlers } from '../contract/operations.ts';
-import { ApiProblem } from '../errors/apiProblem.ts';
-import type { DomainDeps } from './deps.ts';
-import { toTransaction } from './money/transactionView.ts';
+import type { Handlers } from '../../contract/operations.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
+import type { DomainDeps } from '../deps.ts';
+import { toTransaction } from '../money/transactionView.ts';
 
 const defaultLimit = 20;
 

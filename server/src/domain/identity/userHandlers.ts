@@ -3,12 +3,12 @@
  * ("Everyday", primary) in the same transaction as the user; `getMe` reads the profile.
  */
 import { randomUUID } from 'node:crypto';
-import { ApiProblem } from '../errors/apiProblem.ts';
-import type { Handlers } from '../contract/operations.ts';
-import type { DomainDeps } from './deps.ts';
-import { toAccount, toUser } from './wireViews.ts';
-import { isUniqueViolation } from '../data/retry/index.ts';
-import { writtenText } from './writtenText.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
+import type { Handlers } from '../../contract/operations.ts';
+import type { DomainDeps } from '../deps.ts';
+import { toAccount, toUser } from '../wireViews.ts';
+import { isUniqueViolation } from '../../data/retry/index.ts';
+import { writtenText } from '../writtenText.ts';
 
 /** The handlers of registration and the profile. */
 export function userHandlers({ data, secrets, pins }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
