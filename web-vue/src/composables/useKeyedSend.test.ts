@@ -29,7 +29,7 @@ function depositPage(answers: Array<Result<{ id: string }>>, sentKeys: string[])
         sentKeys.push(key);
         return answers.shift() ?? { data: { id: 'tx' } };
       },
-      { holdAs: 'deposit:a1', context: 'moneySend', kind: 'deposit', keep: () => ({ form: reactive({ amount: '' }) }), newKey: () => `key-${++counter}` },
+      { holdAs: 'deposit:a1', operation: 'deposit', accountOf: () => 'a1', context: 'moneySend', kind: 'deposit', keep: () => ({ form: reactive({ amount: '' }) }), newKey: () => `key-${++counter}` },
     ),
   )!;
   return { send, leave: () => scope.stop() };
@@ -66,6 +66,8 @@ describe('a keyed send left by an in-app link', () => {
     const send = scope.run(() =>
       useKeyedSend((_payload: Payload) => new Promise<Result<{ id: string }>>((resolve) => (answer = resolve)), {
         holdAs: 'deposit:a1',
+        operation: 'deposit',
+        accountOf: () => 'a1',
         context: 'moneySend',
         kind: 'deposit',
         keep: () => ({}),
