@@ -16,7 +16,7 @@ import type { ApiProblem } from '../api/apiProblem.ts';
 import type { Result } from '../api/result.ts';
 import { openMessages, problemMessage, sendMessages, type SendKind } from '../messages.ts';
 import type { HeldOperation } from '../stores/heldSendRecords.ts';
-import { inThisTabOnly, SENDING_ELSEWHERE } from '../stores/heldSendTabs.ts';
+import { inThisTabOnly, pageIsLeaving, SENDING_ELSEWHERE } from '../stores/heldSendTabs.ts';
 import { useHeldSendsStore } from '../stores/heldSends.ts';
 import { usePageAlertStore } from '../stores/pageAlert.ts';
 import { judgeSendProblem, type SendVerdict } from './sendOutcome.ts';
@@ -61,6 +61,7 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
     }
     const result = await inThisTabOnly(key, () => send(payload, key));
     if (result === SENDING_ELSEWHERE) return { error: { code: 'SENDING_ELSEWHERE', status: null } };
+    if (pageIsLeaving()) return result; // the unload ended it: the record stays as it was
     if (!result.error) held.settle(key, { kind: 'landed', data: result.data });
     else {
       const verdict = judge(result.error);

@@ -39,3 +39,15 @@ export async function inThisTabOnly<T>(key: string, send: () => Promise<T>): Pro
   if (!locks) return send();
   return locks.request(`tidewater-send:${key}`, { ifAvailable: true }, (lock) => (lock ? send() : SENDING_ELSEWHERE));
 }
+
+let leaving = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('pagehide', () => (leaving = true));
+  window.addEventListener('pageshow', () => (leaving = false));
+}
+
+/**
+ * True once this page is being unloaded (a reload, a closed tab): the browser then ends its
+ * requests itself, and such an end says nothing about the send.
+ */
+export const pageIsLeaving = () => leaving;

@@ -25,7 +25,7 @@ import { SEND_SETTLES_AFTER_MS } from '../api/timings.ts';
 import { checkMessages, heldMessages, problemMessage } from '../messages.ts';
 import { useAccountsStore } from './accounts.ts';
 import { heldSendLabel } from './heldSendLabel.ts';
-import { putHeldSend, readHeldSends, removeHeldSend, type HeldSendRecord } from './heldSendRecords.ts';
+import { heldSendsEntry, putHeldSend, readHeldSends, removeHeldSend, type HeldSendRecord } from './heldSendRecords.ts';
 import { inThisTabOnly, openHeldSendChannel, SENDING_ELSEWHERE, type HeldSendMessage, type HeldSendOutcome } from './heldSendTabs.ts';
 import { useSessionStore } from './session.ts';
 import { useTransfersStore, type DepositBody, type ExternalTransferBody, type InternalTransferBody, type WithdrawalBody } from './transfers.ts';
@@ -57,9 +57,11 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
   useBeforeUnload(unknown);
 
   // --- records, shared by the tabs ---
-  const records = ref<HeldSendRecord[]>([]);
+  const stored = ref<HeldSendRecord[]>([]);
   /** Outcomes learnt (here or in another tab) since this tab started, by key. */
   const outcomes = shallowReactive(new Map<string, HeldSendOutcome>());
+  /** The customer's held sends; one whose outcome a tab told is gone before the storage says so. */
+  const records = computed(() => stored.value.filter((record) => !outcomes.has(record.key)));
   /** The last outcome said, for the notices' status region. */
   const announcement = ref('');
   /** What each record's own controls last said, by key. */
@@ -70,10 +72,18 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
   const storage = (): Storage | null => (typeof localStorage === 'undefined' ? null : localStorage);
   function reload(): void {
     const store = storage();
-    records.value = store && userId.value ? readHeldSends(store, userId.value) : [];
+    stored.value = store && userId.value ? readHeldSends(store, userId.value) : [];
   }
   const channel = openHeldSendChannel(heard);
-  onScopeDispose(() => channel.close());
+  // Another tab's write reaches this one's storage after its message may have: read again then too.
+  const storageChanged = (event: StorageEvent) => {
+    if (userId.value && event.key === heldSendsEntry(userId.value)) reload();
+  };
+  if (typeof window !== 'undefined') window.addEventListener('storage', storageChanged);
+  onScopeDispose(() => {
+    channel.close();
+    if (typeof window !== 'undefined') window.removeEventListener('storage', storageChanged);
+  });
   watch(
     userId,
     (id) => {
