@@ -209,3 +209,27 @@ test('signed out while pending: the send comes back when the same customer signs
   expect(sent()).toBe(1);
   await expectMovedOnce(staged);
 });
+
+test('the browser lost everything (cleared storage): the bank lists the recent send, and the dashboard says it went through', async ({ page, signUpViaBff }) => {
+  await signUpViaBff();
+  const staged = await depositWithAnswerHeldBack(page);
+  await page.evaluate(() => localStorage.clear());
+  const context = page.context();
+  await page.close();
+  const again = await context.newPage();
+  const sent = countDeposits(context);
+  await again.goto('/');
+  await expect(again.getByRole('link', { name: 'Everyday', exact: true })).toBeVisible();
+  await expect(again.getByRole('region', { name: "A send we couldn't confirm" })).toHaveCount(0);
+  await expect(again.locator('.recent-sends')).toMatchAriaSnapshot(`
+    - status: "The bank has 1 recent send this browser has no record of."
+    - region "Sent in the last few minutes":
+      - heading "Sent in the last few minutes" [level=2]
+      - list:
+        - listitem: /Deposit of €12\\.34 into Everyday went through \\(started at \\d\\d:\\d\\d\\)\\./
+  `);
+  await expectNoSeriousA11yViolations(again, 'dashboard with the bank\'s recent send');
+  await saveScreenshot(again, 'recent-send-from-the-bank');
+  expect(sent()).toBe(0);
+  await expectMovedOnce(staged);
+});

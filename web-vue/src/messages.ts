@@ -85,6 +85,16 @@ export const heldMessages = {
   notMoved: (label: string) => `${label}: it didn't go through, and nothing was changed.`,
 } as const;
 
+/** Sentences of the bank's recent sends this browser has no record of (adr/0051). */
+export const recentMessages = {
+  heading: 'Sent in the last few minutes',
+  intro: 'This browser has no record of these sends, from this device or another. Look at them before sending the same money again.',
+  landed: (label: string, started: string) => `${label} went through (${started}).`,
+  inFlight: (label: string, started: string) => `${label} (${started}) is still being processed. Wait for it before sending the same money again.`,
+  /** Said once the list shows. */
+  count: (count: number) => (count === 1 ? 'The bank has 1 recent send this browser has no record of.' : `The bank has ${count} recent sends this browser has no record of.`),
+} as const;
+
 /** Sentences about the session. */
 export const sessionMessages = {
   /** The start-up page's tab title, while the session check runs. */

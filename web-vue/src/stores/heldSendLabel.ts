@@ -39,3 +39,39 @@ export function startedAt(firstSentAt: number, now = Date.now()): string {
   if (sent.toDateString() === new Date(now).toDateString()) return `started at ${time}`;
   return `started on ${sent.toLocaleDateString('en-IE', { day: 'numeric', month: 'short' })} at ${time}`;
 }
+
+/** A key the bank listed (listIdempotencyKeys), as far as this label needs it. */
+export interface BankKey {
+  key: string;
+  operationId: string | null;
+  claimedAt: string | null;
+  answer: { status: number; body?: unknown } | null;
+}
+
+const operations: Record<string, HeldSendRecord['operation']> = {
+  deposit: 'deposit',
+  withdraw: 'withdraw',
+  createInternalTransfer: 'transfer',
+  createExternalTransfer: 'transfer',
+  openAccount: 'openAccount',
+};
+
+/** What a send is called before its answer says more: "A deposit", "A transfer", … */
+const nouns: Record<HeldSendRecord['operation'], string> = { deposit: 'A deposit', withdraw: 'A withdrawal', transfer: 'A transfer', openAccount: 'Opening an account' };
+
+/** A key the bank listed, named from its stored answer ("Deposit of €12.34 into Everyday"), else by its kind ("A deposit"). */
+export function bankKeyLabel(item: BankKey, accountName: (id: string) => string | undefined): string {
+  const operation = operations[item.operationId ?? ''];
+  if (!operation) return 'A send';
+  const body = (item.answer?.body ?? null) as Record<string, unknown> | null;
+  if (!body || item.answer === null || item.answer.status >= 400) return nouns[operation];
+  const amountMinor = Math.abs(Number(body.amountMinor ?? 0));
+  const payload =
+    operation === 'transfer'
+      ? { kind: item.operationId === 'createExternalTransfer' ? 'external' : 'internal', body: { ...body, amountMinor } }
+      : operation === 'openAccount'
+        ? { name: body.name }
+        : { amountMinor };
+  const accountId = typeof body.accountId === 'string' ? body.accountId : null;
+  return heldSendLabel({ key: item.key, operation, holdAs: '', accountId, payload, firstSentAt: 0, checkFirst: false }, accountName);
+}

@@ -91,3 +91,31 @@ export function removeHeldSend(storage: Storage, userId: string, key: string, no
   write(storage, userId, kept);
   return kept.length !== records.length;
 }
+
+const settledPrefix = 'tidewater:settled-sends:';
+
+/** The storage entry of the keys whose outcome this browser learnt, for `userId`. */
+export const settledSendsEntry = (userId: string) => `${settledPrefix}${userId}`;
+
+/** The keys whose outcome this browser learnt within the lifetime (so the bank's list of recent sends need not tell them again). */
+export function settledKeys(storage: Storage, userId: string, now = Date.now()): Set<string> {
+  try {
+    const parsed: unknown = JSON.parse(storage.getItem(settledSendsEntry(userId)) ?? '[]');
+    if (!Array.isArray(parsed)) return new Set();
+    return new Set(parsed.filter((entry) => typeof entry?.key === 'string' && typeof entry?.at === 'number' && now - entry.at < HELD_SEND_LIFETIME_MS).map((entry) => entry.key as string));
+  } catch {
+    return new Set();
+  }
+}
+
+/** Remembers that `key`'s outcome is known here (the last 100 are kept). */
+export function rememberSettled(storage: Storage, userId: string, key: string, now = Date.now()): void {
+  let entries: Array<{ key: string; at: number }> = [];
+  try {
+    const parsed: unknown = JSON.parse(storage.getItem(settledSendsEntry(userId)) ?? '[]');
+    if (Array.isArray(parsed)) entries = parsed.filter((entry) => typeof entry?.key === 'string' && typeof entry?.at === 'number' && now - entry.at < HELD_SEND_LIFETIME_MS);
+  } catch {
+    // an unreadable entry is replaced
+  }
+  storage.setItem(settledSendsEntry(userId), JSON.stringify([...entries.filter((entry) => entry.key !== key), { key, at: now }].slice(-100)));
+}

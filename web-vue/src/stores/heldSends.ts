@@ -25,7 +25,7 @@ import { SEND_SETTLES_AFTER_MS } from '../api/timings.ts';
 import { checkMessages, heldMessages, problemMessage } from '../messages.ts';
 import { useAccountsStore } from './accounts.ts';
 import { heldSendLabel } from './heldSendLabel.ts';
-import { heldSendsEntry, putHeldSend, readHeldSends, removeHeldSend, type HeldSendRecord } from './heldSendRecords.ts';
+import { heldSendsEntry, putHeldSend, readHeldSends, rememberSettled, removeHeldSend, settledKeys, type HeldSendRecord } from './heldSendRecords.ts';
 import { inThisTabOnly, openHeldSendChannel, SENDING_ELSEWHERE, type HeldSendMessage, type HeldSendOutcome } from './heldSendTabs.ts';
 import { useSessionStore } from './session.ts';
 import { useTransfersStore, type DepositBody, type ExternalTransferBody, type InternalTransferBody, type WithdrawalBody } from './transfers.ts';
@@ -138,6 +138,7 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     const store = storage();
     if (!store || !userId.value) return;
     removeHeldSend(store, userId.value, key);
+    rememberSettled(store, userId.value, key);
     reload();
     channel.post({ type: 'settled', userId: userId.value, key, outcome, label });
   }
@@ -213,7 +214,15 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     held.delete(id);
   }
 
+  /** Keys whose outcome this browser knows or holds a record of: the bank's recent sends need not name them. */
+  function knownHere(key: string): boolean {
+    const store = storage();
+    if (outcomes.has(key) || stored.value.some((record) => record.key === key)) return true;
+    return store !== null && userId.value !== null && settledKeys(store, userId.value).has(key);
+  }
+
   return {
+    knownHere,
     take,
     keep,
     drop,

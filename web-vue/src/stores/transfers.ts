@@ -1,8 +1,8 @@
 /**
  * Money sends and what guards them: deposit, withdrawal, internal and external
  * transfer (each with the Idempotency-Key the page's useIdempotentMutation holds), the
- * PIN step-up, and the look-up by key. The key is an argument, never stored here: it
- * lives and dies with the page that sends (adr/0009, Consequences).
+ * PIN step-up, and the look-up by key. The key is an argument, never stored here: the
+ * page's send holds it, and heldSends records it for other tabs and visits (adr/0051).
  */
 import { defineStore } from 'pinia';
 import type { components } from '@tidewater/spec/openapi';
