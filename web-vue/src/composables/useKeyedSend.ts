@@ -31,7 +31,7 @@ export interface KeyedSendOptions<P, K> extends MutationOptions {
   holdAs: string;
   /** Which request sends it (a held send is sent again by it from any page). */
   operation: HeldOperation;
-  /** The account a check by key looks in, for this payload (null: none, opening an account). */
+  /** The account this payload moves money into or out of (null: opening an account). */
   accountOf: (payload: P) => string | null;
   /** Makes the page's own state to keep with the key (its form), unless a held one is taken back. */
   keep: () => K;

@@ -8,7 +8,7 @@ import type { HeldOperation } from '../stores/heldSendRecords.ts';
 import { useKeyedSend } from './useKeyedSend.ts';
 import type { MutationOptions } from './useIdempotentMutation.ts';
 
-/** Wraps `send(payload, key)` for a money page: `holdAs` names the page, `keep` makes its form, `accountOf` names the account a check looks in. */
+/** Wraps `send(payload, key)` for a money page: `holdAs` names the page, `keep` makes its form, `accountOf` names the account it moves money into or out of. */
 export function useMoneySend<P, T, K>(
   send: (payload: P, key: string) => Promise<Result<T>>,
   options: MutationOptions & { holdAs: string; kind: SendKind; operation: Exclude<HeldOperation, 'openAccount'>; accountOf: (payload: P) => string | null; keep: () => K },

@@ -17,7 +17,7 @@ export interface HeldSendRecord {
   operation: HeldOperation;
   /** The page it was sent from (`deposit:<accountId>`, `transfer`, `open-account`). */
   holdAs: string;
-  /** The account the check by key looks in (null: opening an account, which has no listing by key). */
+  /** The account the send moves money into or out of, for its name and its re-send (null: opening an account). */
   accountId: string | null;
   /** The exact payload first sent with the key; only it goes again. */
   payload: unknown;

@@ -22,7 +22,7 @@ import type { SendState } from '../composables/sendState.ts';
 import { judgeOpenProblem, judgeSendProblem } from '../composables/sendOutcome.ts';
 import { useBeforeUnload } from '../composables/useBeforeUnload.ts';
 import { SEND_SETTLES_AFTER_MS } from '../api/timings.ts';
-import { checkMessages, heldMessages, problemMessage } from '../messages.ts';
+import { checkMessages, heldMessages, openMessages, problemMessage, sendMessages } from '../messages.ts';
 import { useAccountsStore } from './accounts.ts';
 import { heldSendLabel } from './heldSendLabel.ts';
 import { heldSendsEntry, putHeldSend, readHeldSends, rememberSettled, removeHeldSend, settledKeys, type HeldSendRecord } from './heldSendRecords.ts';
@@ -183,15 +183,20 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     said.set(entry.key, problemMessage(problem, entry.operation === 'openAccount' ? 'openAccount' : 'moneySend'));
   }
 
-  /** "Check whether it went through": asks the bank by key, sends nothing. */
+  /**
+   * "Check whether it went through": asks the bank what it holds for the key, sends nothing.
+   * Nothing held before the send could have settled (65 s) is not final: it may still arrive.
+   */
   async function check(entry: HeldSendRecord): Promise<void> {
-    if (busy.has(entry.key) || entry.accountId === null) return;
+    if (busy.has(entry.key)) return;
     busy.add(entry.key);
     said.delete(entry.key);
     try {
-      const { data, error } = await transfers.findByKey(entry.accountId, entry.key);
+      const { data, error } = await transfers.keyStatus(entry.key);
       if (error) return void said.set(entry.key, problemMessage(error, 'read'));
-      if (data.length > 0) return settle(entry.key, { kind: 'landed', found: data });
+      if (data.state === 'landed') return settle(entry.key, data.answer ? { kind: 'landed', data: data.answer.body } : { kind: 'landed' });
+      if (data.state === 'refused') return settle(entry.key, { kind: 'notMoved' });
+      if (data.state === 'inFlight') return void said.set(entry.key, entry.operation === 'openAccount' ? openMessages.inFlight : sendMessages.inFlight);
       if (Date.now() < entry.firstSentAt + SEND_SETTLES_AFTER_MS) return void said.set(entry.key, checkMessages.notYet);
       settle(entry.key, { kind: 'notMoved' });
     } finally {

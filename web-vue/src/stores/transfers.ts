@@ -20,6 +20,8 @@ export type DepositBody = Schemas['DepositRequest'];
 export type WithdrawalBody = Schemas['WithdrawalRequest'];
 export type InternalTransferBody = Schemas['InternalTransferRequest'];
 export type ExternalTransferBody = Schemas['ExternalTransferRequest'];
+/** What the bank holds for an Idempotency-Key. */
+export type KeyStatus = Schemas['IdempotencyKeyStatus'];
 
 export const useTransfersStore = defineStore('transfers', () => {
   const keyHeader = (key: string) => ({ 'Idempotency-Key': key });
@@ -60,5 +62,13 @@ export const useTransfersStore = defineStore('transfers', () => {
     return error ? { error } : { data: data.items };
   }
 
-  return { deposit, withdraw, transferInternal, transferExternal, verifyPin, findByKey };
+  /**
+   * GET /api/idempotency-keys/{key}: what the bank holds for the key (in flight, landed with
+   * its stored answer, refused, unknown), sending nothing. Sent once, like findByKey.
+   */
+  function keyStatus(key: string, signal?: AbortSignal): Promise<Result<KeyStatus>> {
+    return settle(() => useClients().apiOnce.GET('/api/idempotency-keys/{key}', { params: { path: { key } }, signal }));
+  }
+
+  return { deposit, withdraw, transferInternal, transferExternal, verifyPin, findByKey, keyStatus };
 });
