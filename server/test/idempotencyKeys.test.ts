@@ -65,7 +65,7 @@ describe('what the bank holds for a key', () => {
   });
 
   it('hostile input is a 400 problem, never a 500', async () => {
-    for (const path of ['/api/idempotency-keys/short', `/api/idempotency-keys/${'x'.repeat(65)}`, '/api/idempotency-keys/bad%20key!', '/api/idempotency-keys?since=yesterday']) {
+    for (const path of ['/api/idempotency-keys/short', `/api/idempotency-keys/${'x'.repeat(65)}`, '/api/idempotency-keys/bad%20key!', '/api/idempotency-keys?since=yesterday', '/api/idempotency-keys?since=2026-12-31T23%3A59%3A60Z']) {
       const reply = await call(setup.api.url, 'GET', path, { token: ada.token });
       expect([path, reply.status, reply.contentType]).toEqual([path, 400, expect.stringContaining('application/problem+json')]);
     }

@@ -394,7 +394,7 @@ export interface paths {
      *     first, at most 50, each with its state as `getIdempotencyKey` gives it. A client that
      *     lost its own record of a send (cleared storage, another device) learns here whether
      *     one is still in flight or landed before it sends anything new. Read from the primary
-     *     database.
+     *     database. A `since` that is no instant (a leap second) is `400 VALIDATION_FAILED`.
      */
     get: operations['listIdempotencyKeys'];
     put?: never;

@@ -9,6 +9,7 @@
 import type { IdempotencyRecord } from '../generated/prisma/client.ts';
 import type { components } from '@tidewater/spec/openapi';
 import type { Handlers } from '../contract/operations.ts';
+import { ApiProblem } from '../errors/apiProblem.ts';
 import type { DomainDeps } from './deps.ts';
 
 type KeyStatus = components['schemas']['IdempotencyKeyStatus'];
@@ -39,6 +40,8 @@ export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'ge
     async listIdempotencyKeys({ caller, query }) {
       const now = Date.now();
       const asked = query.since ? Date.parse(query.since) : now - defaultLookBackMs;
+      // The validator checked the form; a time that form allows and Date cannot hold (23:59:60) is the caller's.
+      if (Number.isNaN(asked)) throw new ApiProblem('VALIDATION_FAILED', '`since` is not an instant this API can read.');
       const since = new Date(Math.max(asked, now - longestLookBackMs));
       const records = await data.read((db) =>
         db.idempotencyRecord.findMany({ where: { userId: caller.userId, claimedAt: { gte: since } }, orderBy: { claimedAt: 'desc' }, take: listLimit, select: columns }),

@@ -95,7 +95,7 @@ export function removeHeldSend(storage: Storage, userId: string, key: string, no
 const settledPrefix = 'tidewater:settled-sends:';
 
 /** The storage entry of the keys whose outcome this browser learnt, for `userId`. */
-export const settledSendsEntry = (userId: string) => `${settledPrefix}${userId}`;
+const settledSendsEntry = (userId: string) => `${settledPrefix}${userId}`;
 
 /** The keys whose outcome this browser learnt within the lifetime (so the bank's list of recent sends need not tell them again). */
 export function settledKeys(storage: Storage, userId: string, now = Date.now()): Set<string> {
