@@ -137,6 +137,11 @@ test('the tab closed while pending, the app opened again: the dashboard names th
   await expectNotice(again);
   await expectNoSeriousA11yViolations(again, 'dashboard with a held send');
   await saveScreenshot(again, 'held-send-on-the-dashboard');
+  // Every other page says it too, with the way back to it.
+  await again.getByRole('link', { name: 'Everyday', exact: true }).click();
+  await expect(again.getByRole('heading', { level: 1 })).toHaveText('Everyday');
+  await expect(again.getByText("You have 1 send we couldn't confirm.")).toBeVisible();
+  await again.getByRole('link', { name: 'See it on your accounts page' }).click();
   await again.getByRole('button', { name: 'Check whether it went through' }).click();
   await expectWentThrough(again);
   expect(sent()).toBe(0);
