@@ -114,7 +114,7 @@ test('a new tab while the first is pending: told there, cannot send the key mean
   await second.getByRole('link', { name: 'Deposit into Everyday' }).click();
   await expectNotice(second);
   await second.getByRole('button', { name: 'Send it again safely' }).click();
-  await expect(second.getByRole('article', { name: LABEL }).getByRole('status')).toHaveText('It is being sent in another tab right now. Its answer will show here too.');
+  await expect(second.getByRole('article', { name: LABEL }).getByRole('status')).toHaveText('It is already being sent, here or in another tab. Its answer will show here too.');
   await saveScreenshot(second, 'held-send-second-tab');
   expect(sent()).toBe(0);
 

@@ -76,8 +76,8 @@ export const heldMessages = {
   unknown: "We can't tell yet whether it went through. Check it, or send it again safely: it can't go through twice.",
   /** Told once a check found it must be looked up, not re-sent. */
   checkFirst: "We can't tell yet whether it went through. Check before sending it again.",
-  /** Another tab holds the key's lock: it is sending it now. */
-  sendingElsewhere: 'It is being sent in another tab right now. Its answer will show here too.',
+  /** A page of this browser (this tab's or another's) holds the key's lock: it is sending it now. */
+  sendingElsewhere: 'It is already being sent, here or in another tab. Its answer will show here too.',
   /** Said when the notices appear (a status region, present and empty from the start). */
   count: (count: number) => (count === 1 ? "You have 1 send we couldn't confirm." : `You have ${count} sends we couldn't confirm.`),
   /** Its outcome, learnt in this tab or another. */
