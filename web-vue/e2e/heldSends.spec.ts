@@ -215,8 +215,8 @@ test('signed out while pending: the send comes back when the same customer signs
   await expectMovedOnce(staged);
 });
 
-test('the browser lost everything (cleared storage): the bank lists the recent send, and the dashboard says it went through', async ({ page, signUpViaBff }) => {
-  await signUpViaBff();
+test('the browser lost everything (cleared storage), or another device: the bank lists the recent send, and the dashboard says it went through', async ({ page, browser, baseURL, signUpViaBff }) => {
+  const customer = await signUpViaBff();
   const staged = await depositWithAnswerHeldBack(page);
   await page.evaluate(() => localStorage.clear());
   const context = page.context();
@@ -236,5 +236,15 @@ test('the browser lost everything (cleared storage): the bank lists the recent s
   await expectNoSeriousA11yViolations(again, 'dashboard with the bank\'s recent send');
   await saveScreenshot(again, 'recent-send-from-the-bank');
   expect(sent()).toBe(0);
+
+  // Another device: a browser that never saw the send, signed in as the same customer.
+  const device = await browser.newContext({ baseURL, locale: 'en-IE' });
+  try {
+    const other = await device.newPage();
+    await signIn(other, customer);
+    await expect(other.getByRole('region', { name: 'Sent in the last few minutes' })).toContainText(/Deposit of €12\.34 into Everyday went through/);
+  } finally {
+    await device.close();
+  }
   await expectMovedOnce(staged);
 });
