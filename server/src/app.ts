@@ -70,6 +70,7 @@ import { accountChangeHandlers } from './domain/accounts/accountChangeHandlers.t
 import { moneyHandlers } from './domain/money/moneyHandlers.ts';
 import { stepUpHandlers } from './domain/identity/stepUpHandlers.ts';
 import { transactionHandlers } from './domain/accounts/transactionHandlers.ts';
+import { idempotencyKeyHandlers } from './domain/idempotency/idempotencyKeyHandlers.ts';
 import { sessionHandlers } from './domain/identity/sessionHandlers.ts';
 import { userHandlers } from './domain/identity/userHandlers.ts';
 import { bearerAuthentication } from './http/authenticate.ts';
@@ -155,6 +156,7 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
     ...stepUpHandlers(deps),
     ...moneyHandlers(deps),
     ...transactionHandlers(deps),
+    ...idempotencyKeyHandlers(deps),
   };
 
   const app = express();

@@ -380,6 +380,58 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/idempotency-keys': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List the customer's recent keyed sends
+     * @description The keyed sends (money sends and keyed account openings) this customer made since
+     *     `since` (default: 15 minutes ago; an earlier `since` reads the last 24 hours), newest
+     *     first, at most 50, each with its state as `getIdempotencyKey` gives it. A client that
+     *     lost its own record of a send (cleared storage, another device) learns here whether
+     *     one is still in flight or landed before it sends anything new. Read from the primary
+     *     database. A `since` that is no instant (a leap second) is `400 VALIDATION_FAILED`.
+     */
+    get: operations['listIdempotencyKeys'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/idempotency-keys/{key}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * What the bank holds for one Idempotency-Key
+     * @description The state of this customer's key, sending nothing: `inFlight` (a request with it is
+     *     being processed, or was and has not landed: sending the same key again is safe),
+     *     `landed` (it moved money or opened the account; `answer` is the stored answer, replayed
+     *     byte for byte to a re-send, or null when it landed without one), `refused` (its stored
+     *     refusal, with `answer`), or `unknown` (the bank holds nothing for it: it never arrived,
+     *     or it was refused or failed before anything moved and its key was released, so a
+     *     re-send runs it afresh). Keys are per customer: another customer's key is `unknown`.
+     *     Read from the primary database.
+     */
+    get: operations['getIdempotencyKey'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/health': {
     parameters: {
       query?: never;
@@ -523,6 +575,35 @@ export interface components {
      * @enum {string}
      */
     Currency: 'EUR';
+    /** @description What the bank holds for one Idempotency-Key of this customer. */
+    IdempotencyKeyStatus: {
+      key: components['schemas']['IdempotencyKey'];
+      /**
+       * @description `inFlight`: being processed, or abandoned before it landed (the same key may be
+       *     sent again); `landed`: it moved money or opened the account; `refused`: its stored
+       *     refusal; `unknown`: nothing is held for this key.
+       * @enum {string}
+       */
+      state: 'inFlight' | 'landed' | 'refused' | 'unknown';
+      /** @description The operation the key was first sent to (`deposit`, `withdraw`, `createInternalTransfer`, `createExternalTransfer`, `openAccount`); null when unknown. */
+      operationId: string | null;
+      /**
+       * Format: date-time
+       * @description When the bank first received the key; null when unknown.
+       */
+      claimedAt: string | null;
+      /** @description The stored answer a re-send with the key gets (landed or refused); null otherwise. */
+      answer: null | components['schemas']['StoredAnswer'];
+    };
+    /** @description An answer stored with a key, as a re-send replays it. */
+    StoredAnswer: {
+      status: number;
+      /** @description The answer's JSON body (a Transaction, a Transfer, an Account or a problem). */
+      body: unknown;
+    };
+    IdempotencyKeyList: {
+      items: components['schemas']['IdempotencyKeyStatus'][];
+    };
     /** @description Names one money send (8 to 64 of A-Z a-z 0-9 _ -). */
     IdempotencyKey: string;
     /** @description A customer's public name for receiving transfers. */
@@ -1706,6 +1787,68 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listIdempotencyKeys: {
+    parameters: {
+      query?: {
+        /**
+         * @description Only keys first claimed at or after this instant (default 15 minutes ago; never more than 24 hours ago).
+         * @example 2026-12-05T09:00:00Z
+         */
+        since?: string;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The recent keys, newest first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IdempotencyKeyList'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getIdempotencyKey: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description The Idempotency-Key the send carried.
+         * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
+         */
+        key: components['schemas']['IdempotencyKey'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The key's state. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['IdempotencyKeyStatus'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -151,6 +151,22 @@ export const operations = {
     noDeadline: false,
     secured: true,
   },
+  listIdempotencyKeys: {
+    method: 'GET',
+    path: '/api/idempotency-keys',
+    expressPath: '/api/idempotency-keys',
+    moneySend: false,
+    noDeadline: false,
+    secured: true,
+  },
+  getIdempotencyKey: {
+    method: 'GET',
+    path: '/api/idempotency-keys/{key}',
+    expressPath: '/api/idempotency-keys/:key',
+    moneySend: false,
+    noDeadline: false,
+    secured: true,
+  },
   getHealth: {
     method: 'GET',
     path: '/api/health',

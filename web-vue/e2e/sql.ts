@@ -4,7 +4,7 @@
  * separate connection, wait until a send queues behind it, read what a key wrote.
  */
 import type pg from 'pg';
-import { holdingAccount, keyState, untilSomeoneWaitsForALock, untilNoOneWaitsForALock } from '@tidewater/test-support/bankDatabase';
+import { holdingAccount, keyState, query, untilSomeoneWaitsForALock, untilNoOneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 import { stackEnv } from './stackTimings.ts';
 
 function url(): string {
@@ -23,3 +23,7 @@ export const untilNoSendWaitsForTheLock = (timeoutMs = 15_000) => untilNoOneWait
 
 /** The ledger rows a key wrote, and its idempotency record. */
 export const whatTheKeyWrote = (key: string) => keyState(url(), key);
+
+/** The deposits of `amountMinor` into an account, as the ledger holds them (how many times the bank moved that money). */
+export const depositsOf = (accountId: string, amountMinor: number) =>
+  query<{ idempotency_key: string }>(url(), 'SELECT idempotency_key FROM ledger_entries WHERE account_id = $1 AND amount_minor = $2', [accountId, amountMinor]);

@@ -68,6 +68,33 @@ export const checkMessages = {
   notFound: "It didn't go through, and nothing was changed. You can send it again.",
 } as const;
 
+/** Sentences of a held send: one whose outcome this browser does not know, shown on every page and tab (adr/0051). */
+export const heldMessages = {
+  /** The notice's heading. */
+  heading: "A send we couldn't confirm",
+  /** Under its name: why nothing else is offered. */
+  unknown: "We can't tell yet whether it went through. Check it, or send it again safely: it can't go through twice.",
+  /** Told once a check found it must be looked up, not re-sent. */
+  checkFirst: "We can't tell yet whether it went through. Check before sending it again.",
+  /** A page of this browser (this tab's or another's) holds the key's lock: it is sending it now. */
+  sendingElsewhere: 'It is already being sent, here or in another tab. Its answer will show here too.',
+  /** Said when the notices appear (a status region, present and empty from the start). */
+  count: (count: number) => (count === 1 ? "You have 1 send we couldn't confirm." : `You have ${count} sends we couldn't confirm.`),
+  /** Its outcome, learnt in this tab or another. */
+  landed: (label: string) => `${label}: it went through.`,
+  notMoved: (label: string) => `${label}: it didn't go through, and nothing was changed.`,
+} as const;
+
+/** Sentences of the bank's recent sends this browser has no record of (adr/0051). */
+export const recentMessages = {
+  heading: 'Sent in the last few minutes',
+  intro: 'This browser has no record of these sends, from this device or another. Look at them before sending the same money again.',
+  landed: (label: string, started: string) => `${label} went through (${started}).`,
+  inFlight: (label: string, started: string) => `${label} (${started}) is still being processed. Wait for it before sending the same money again.`,
+  /** Said once the list shows. */
+  count: (count: number) => (count === 1 ? 'The bank has 1 recent send this browser has no record of.' : `The bank has ${count} recent sends this browser has no record of.`),
+} as const;
+
 /** Sentences about the session. */
 export const sessionMessages = {
   /** The start-up page's tab title, while the session check runs. */
@@ -180,6 +207,7 @@ export type ProblemContext =
 
 /** The one sentence for `problem` met while doing `context` (a money send names itself by `kind`). */
 export function problemMessage(problem: ApiProblem, context: ProblemContext, kind?: SendKind): string {
+  if (problem.code === 'SENDING_ELSEWHERE') return heldMessages.sendingElsewhere;
   if (context === 'openAccount') return openProblemMessage(problem);
   // The outage first, before any connection branch (adr/0009).
   if (isServiceOutage(problem)) {

@@ -80,6 +80,8 @@ describe('forwardedTarget', () => {
     ['/api/accounts', '/api/accounts'],
     ['/api/accounts?limit=5', '/api/accounts?limit=5'],
     ['/api/accounts/3f1c/../3f1c', '/api/accounts/3f1c'],
+    ['/api/idempotency-keys/7c9e6679-7425-40de-944b-e07fc1f90ae7', '/api/idempotency-keys/7c9e6679-7425-40de-944b-e07fc1f90ae7'],
+    ['/api/idempotency-keys?since=2026-12-05T09%3A00%3A00Z', '/api/idempotency-keys?since=2026-12-05T09%3A00%3A00Z'],
     ['/api/auth/token', undefined],
     ['/api/auth', undefined],
     ['/API/Auth/refresh', undefined],

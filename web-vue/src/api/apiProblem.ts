@@ -13,7 +13,8 @@ import { ConnectionFailed, RequestStopped, RequestTimedOut } from './requestErro
  * - an `ErrorCode` from a problem+json body (any 503 reads `SERVICE_UNAVAILABLE`);
  * - `HTTP_<status>` for an answer with no code (a proxy's page, an empty body, `HTTP_503`);
  * - `CONNECTION_FAILED`: no answer at all; `TIMED_OUT`: the SPA's own abort;
- *   `STOPPED`: the visitor stopped a read; `UNREADABLE_RESPONSE`: a success we could not read.
+ *   `STOPPED`: the visitor stopped a read; `UNREADABLE_RESPONSE`: a success we could not read;
+ *   `SENDING_ELSEWHERE`: a send this tab held back because another tab sends its key.
  */
 export type ProblemCode =
   | ErrorCode
@@ -21,7 +22,9 @@ export type ProblemCode =
   | 'CONNECTION_FAILED'
   | 'TIMED_OUT'
   | 'STOPPED'
-  | 'UNREADABLE_RESPONSE';
+  | 'UNREADABLE_RESPONSE'
+  /** Not sent: another tab of this browser is sending the same key right now (adr/0051). */
+  | 'SENDING_ELSEWHERE';
 
 /** A failed request, as a value. */
 export interface ApiProblem {

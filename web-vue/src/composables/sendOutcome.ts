@@ -12,12 +12,14 @@ import { hasNoStatus, type ApiProblem } from '../api/apiProblem.ts';
  * - `verifyRequired`: it may have landed and the key cannot be trusted to replay it
  *   (no status at all, a 409 with no code, 422 IDEMPOTENCY_KEY_REUSED): the key is
  *   dropped and a check by key comes before any new key.
+ *
+ * `SENDING_ELSEWHERE` (another tab sends the key now; nothing left this one) keeps the key.
  */
 export type SendVerdict = 'rejected' | 'unsettled' | 'wentThrough' | 'verifyRequired';
 
 /** The verdict on a failed money send. */
 export function judgeSendProblem(problem: ApiProblem): SendVerdict {
-  if (problem.code === 'TIMED_OUT') return 'unsettled'; // the abort keeps the key, even on a deposit
+  if (problem.code === 'TIMED_OUT' || problem.code === 'SENDING_ELSEWHERE') return 'unsettled'; // the abort keeps the key, even on a deposit; another tab's send answers for it
   if (hasNoStatus(problem)) return 'verifyRequired'; // a rejection with no status
   if (problem.code === 'IDEMPOTENCY_RESULT_UNKNOWN') return problem.applied === true ? 'wentThrough' : 'unsettled';
   if (problem.code === 'IDEMPOTENCY_IN_FLIGHT') return 'unsettled';
@@ -35,6 +37,7 @@ export function judgeSendProblem(problem: ApiProblem): SendVerdict {
  */
 export function judgeOpenProblem(problem: ApiProblem): SendVerdict {
   if (problem.code === 'IDEMPOTENCY_RESULT_UNKNOWN' && problem.applied === true) return 'wentThrough';
+  if (problem.code === 'SENDING_ELSEWHERE') return 'unsettled';
   if (hasNoStatus(problem) || problem.code === 'IDEMPOTENCY_IN_FLIGHT' || problem.code.startsWith('HTTP_')) return 'unsettled';
   if (problem.status !== null && problem.status >= 500) return 'unsettled';
   return 'rejected';

@@ -24,7 +24,8 @@ export function useAccountSend<B>(props: { accountId: string }, sendTo: (body: B
   useReadAlert([accountRead]);
   onMounted(() => void accountRead.run());
 
-  const send = useMoneySend(sendTo, { ...options, keep: () => ({ form: reactive({ amount: '', description: '' }) }) });
+  const operation = options.kind === 'deposit' ? 'deposit' : 'withdraw';
+  const send = useMoneySend(sendTo, { ...options, operation, accountOf: () => props.accountId, keep: () => ({ form: reactive({ amount: '', description: '' }) }) });
   const { form } = send.kept;
   const errors = reactive({ amount: '', description: '' });
   watch(

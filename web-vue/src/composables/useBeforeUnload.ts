@@ -1,7 +1,7 @@
 /**
  * Asks the browser to confirm leaving while `active` (a money send is pending or holds
- * its key): the key lives only in this page, and a reload or a new tab would send a
- * new one that can pay twice. The browser shows its own words.
+ * its key): the send's record outlives the page (adr/0051), but the page's own words and
+ * form do not. The browser shows its own words.
  */
 import { onScopeDispose, watch, type Ref } from 'vue';
 

@@ -35,6 +35,7 @@ describe('what an answer does to the key', () => {
     ['503 with applied unknown keeps it', { problem: { code: 'SERVICE_UNAVAILABLE', status: 503 }, phase: 'unsettled', keyKept: true, lostKey: null }],
     ['a proxy HTTP_503 keeps it', { problem: { code: 'HTTP_503', status: 503 }, phase: 'unsettled', keyKept: true, lostKey: null }],
     ['the 65 s abort keeps it', { problem: { code: 'TIMED_OUT', status: null }, phase: 'unsettled', keyKept: true, lostKey: null }],
+    ['another tab sending the key keeps it (nothing left this one)', { problem: { code: 'SENDING_ELSEWHERE', status: null }, phase: 'unsettled', keyKept: true, lostKey: null }],
     ['a 500 keeps it', { problem: { code: 'INTERNAL', status: 500 }, phase: 'unsettled', keyKept: true, lostKey: null }],
     ['an empty 502 keeps it', { problem: { code: 'HTTP_502', status: 502 }, phase: 'unsettled', keyKept: true, lostKey: null }],
     ['409 IN_FLIGHT keeps it', { problem: { code: 'IDEMPOTENCY_IN_FLIGHT', status: 409 }, phase: 'unsettled', keyKept: true, lostKey: null }],

@@ -15,6 +15,7 @@ import type { Result } from '../api/result.ts';
 import { newIdempotencyKey } from './idempotencyKey.ts';
 import { createSendState, type FoundMovement, type SendState } from './sendState.ts';
 import { judgeSendProblem, type SendVerdict } from './sendOutcome.ts';
+import type { HeldSendOutcome } from '../stores/heldSendTabs.ts';
 
 export type { SendPhase } from './sendState.ts';
 
@@ -118,6 +119,27 @@ export function useIdempotentMutation<P, T>(send: (payload: P, key: string) => P
     if (!wasFound) problem.value = null;
   }
 
+  /**
+   * The outcome of the held (or dropped) key was learnt elsewhere: another tab, or a held
+   * send's own controls (adr/0051). This tab's own request, while it runs, answers for itself.
+   */
+  function learnt(outcome: HeldSendOutcome): void {
+    if (phase.value === 'pending') return;
+    releaseKey();
+    problem.value = null;
+    if (outcome.kind === 'notMoved') {
+      lostKey.value = null;
+      lostKeySentAt.value = null;
+      phase.value = 'idle';
+    } else if (outcome.data !== undefined) {
+      data.value = outcome.data as T;
+      phase.value = 'succeeded';
+    } else if (outcome.found && outcome.found.length > 0) {
+      found.value = outcome.found as FoundMovement[];
+      phase.value = 'confirmed';
+    } else phase.value = 'wentThrough';
+  }
+
   /** Starts over for another send (after success, a known refusal, or a completed check). */
   function reset(): void {
     if (phase.value === 'pending' || phase.value === 'verifyRequired' || key.value !== null) return;
@@ -150,6 +172,7 @@ export function useIdempotentMutation<P, T>(send: (payload: P, key: string) => P
     resend,
     edited,
     checked,
+    learnt,
     reset,
   };
 }

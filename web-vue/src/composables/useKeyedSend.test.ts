@@ -29,7 +29,7 @@ function depositPage(answers: Array<Result<{ id: string }>>, sentKeys: string[])
         sentKeys.push(key);
         return answers.shift() ?? { data: { id: 'tx' } };
       },
-      { holdAs: 'deposit:a1', context: 'moneySend', kind: 'deposit', keep: () => ({ form: reactive({ amount: '' }) }), newKey: () => `key-${++counter}` },
+      { holdAs: 'deposit:a1', operation: 'deposit', accountOf: () => 'a1', context: 'moneySend', kind: 'deposit', keep: () => ({ form: reactive({ amount: '' }) }), newKey: () => `key-${++counter}` },
     ),
   )!;
   return { send, leave: () => scope.stop() };
@@ -66,6 +66,8 @@ describe('a keyed send left by an in-app link', () => {
     const send = scope.run(() =>
       useKeyedSend((_payload: Payload) => new Promise<Result<{ id: string }>>((resolve) => (answer = resolve)), {
         holdAs: 'deposit:a1',
+        operation: 'deposit',
+        accountOf: () => 'a1',
         context: 'moneySend',
         kind: 'deposit',
         keep: () => ({}),
@@ -107,6 +109,7 @@ describe('judgeOpenProblem: opening an account keeps its key on every answer tha
     ['503 applied: false', { problem: outage, want: 'unsettled' }],
     ['the BFF 503', { problem: { code: 'SERVICE_UNAVAILABLE', status: 503 }, want: 'unsettled' }],
     ['the 65 s abort', { problem: { code: 'TIMED_OUT', status: null }, want: 'unsettled' }],
+    ['another tab sending the key', { problem: { code: 'SENDING_ELSEWHERE', status: null }, want: 'unsettled' }],
     ['a lost connection (no listing by key to check: the same key is the check)', { problem: { code: 'CONNECTION_FAILED', status: null }, want: 'unsettled' }],
     ['409 IN_FLIGHT', { problem: { code: 'IDEMPOTENCY_IN_FLIGHT', status: 409 }, want: 'unsettled' }],
     ['a 409 with no code', { problem: { code: 'HTTP_409', status: 409 }, want: 'unsettled' }],

@@ -4,23 +4,35 @@
  * beforeunload question while a key is held, its sentence in the page's one alert slot,
  * and its state kept with the page's own (its form) when the visitor leaves by an in-app
  * link before the answer is known, and taken back when they return (heldSends, adr/0013).
+ *
+ * Beyond the page (adr/0051): each send is recorded in the browser before it leaves and
+ * goes only while no other tab sends its key; its known outcome forgets the record and is
+ * told to every tab; an outcome learnt elsewhere settles this page's send too. The page's
+ * `others` are the held sends of the same page that this state does not hold (a reload, a
+ * tab, a sign-in ago): the page shows them (HeldSendNotices) in place of its form.
  */
-import { onScopeDispose, watch } from 'vue';
+import { computed, onScopeDispose, watch } from 'vue';
 import type { ApiProblem } from '../api/apiProblem.ts';
 import type { Result } from '../api/result.ts';
 import { openMessages, problemMessage, sendMessages, type SendKind } from '../messages.ts';
+import type { HeldOperation } from '../stores/heldSendRecords.ts';
+import { inThisTabOnly, pageIsLeaving, SENDING_ELSEWHERE } from '../stores/heldSendTabs.ts';
 import { useHeldSendsStore } from '../stores/heldSends.ts';
 import { usePageAlertStore } from '../stores/pageAlert.ts';
-import type { SendVerdict } from './sendOutcome.ts';
+import { judgeSendProblem, type SendVerdict } from './sendOutcome.ts';
 import { createSendState } from './sendState.ts';
 import { useBeforeUnload } from './useBeforeUnload.ts';
 import { useIdempotentMutation, type MutationOptions } from './useIdempotentMutation.ts';
 import { useSendHint } from './useSendHint.ts';
 
 /** How a page's keyed send is held and worded. */
-export interface KeyedSendOptions<K> extends MutationOptions {
+export interface KeyedSendOptions<P, K> extends MutationOptions {
   /** The page's identity among held sends, e.g. `deposit:<accountId>`. */
   holdAs: string;
+  /** Which request sends it (a held send is sent again by it from any page). */
+  operation: HeldOperation;
+  /** The account this payload moves money into or out of (null: opening an account). */
+  accountOf: (payload: P) => string | null;
   /** Makes the page's own state to keep with the key (its form), unless a held one is taken back. */
   keep: () => K;
   /** Whose words its problems take. */
@@ -32,12 +44,35 @@ export interface KeyedSendOptions<K> extends MutationOptions {
 }
 
 /** Wraps `send(payload, key)` for a page. */
-export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise<Result<T>>, options: KeyedSendOptions<K>) {
+export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise<Result<T>>, options: KeyedSendOptions<P, K>) {
   const held = useHeldSendsStore();
   const restored = held.take<P, T, K>(options.holdAs);
   const state = restored?.state ?? createSendState<P, T>();
   const kept = restored ? restored.kept : options.keep();
-  const mutation = useIdempotentMutation(send, { ...options, state });
+  const judge = options.judge ?? judgeSendProblem;
+
+  /** Records the send, sends it unless another tab sends the key, and settles the record by the answer. */
+  async function sendRecorded(payload: P, key: string): Promise<Result<T>> {
+    try {
+      held.record({ key, operation: options.operation, holdAs: options.holdAs, accountId: options.accountOf(payload), payload, firstSentAt: Date.now(), checkFirst: false });
+    } catch {
+      // The browser refused to store it (full, or storage switched off): the send still goes,
+      // held by this page alone as before (the browser asks before unloading).
+    }
+    const result = await inThisTabOnly(key, () => send(payload, key));
+    if (result === SENDING_ELSEWHERE) return { error: { code: 'SENDING_ELSEWHERE', status: null } };
+    if (pageIsLeaving()) return result; // the unload ended it: the record stays as it was
+    if (!result.error) held.settle(key, { kind: 'landed', data: result.data });
+    else {
+      const verdict = judge(result.error);
+      if (verdict === 'rejected') held.settle(key, { kind: 'notMoved' });
+      else if (verdict === 'wentThrough') held.settle(key, { kind: 'landed' });
+      else if (verdict === 'verifyRequired') held.mustCheck(key);
+    }
+    return result;
+  }
+
+  const mutation = useIdempotentMutation(sendRecorded, { ...options, state });
   const hint = useSendHint(mutation.pending, mutation.holdsKey);
   const alert = usePageAlertStore();
   useBeforeUnload(mutation.holdsKey);
@@ -56,11 +91,32 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
     { immediate: true },
   );
 
+  // The page's check by key settles a dropped key: found, or settled empty.
+  watch(mutation.phase, (phase) => {
+    const lost = state.lostKey.value;
+    if (lost === null) return;
+    if (phase === 'confirmed') held.settle(lost, { kind: 'landed', found: state.found.value });
+    else if (phase === 'idle') held.settle(lost, { kind: 'notMoved' });
+  });
+
+  // An outcome learnt in another tab, or by a held send's own controls.
+  const tracked = computed(() => state.key.value ?? state.lostKey.value);
+  watch(
+    () => (tracked.value === null ? undefined : held.outcomes.get(tracked.value)),
+    (outcome) => {
+      if (outcome) mutation.learnt(outcome);
+    },
+    { immediate: true },
+  );
+
+  /** This page's held sends that this state does not hold. */
+  const others = computed(() => held.records.filter((record) => record.holdAs === options.holdAs && record.key !== tracked.value));
+
   onScopeDispose(() => {
     const unknown = mutation.holdsKey.value || mutation.pending.value || mutation.phase.value === 'verifyRequired';
     if (unknown) held.keep(options.holdAs, { state, kept });
     else held.drop(options.holdAs);
   });
 
-  return { ...mutation, hint, kept, restored: restored !== undefined };
+  return { ...mutation, hint, kept, others, restored: restored !== undefined };
 }

@@ -4,13 +4,17 @@
  */
 import type { Result } from '../api/result.ts';
 import type { SendKind } from '../messages.ts';
+import type { HeldOperation } from '../stores/heldSendRecords.ts';
 import { useKeyedSend } from './useKeyedSend.ts';
 import type { MutationOptions } from './useIdempotentMutation.ts';
 
-/** Wraps `send(payload, key)` for a money page: `holdAs` names the page, `keep` makes its form. */
-export function useMoneySend<P, T, K>(send: (payload: P, key: string) => Promise<Result<T>>, options: MutationOptions & { holdAs: string; kind: SendKind; keep: () => K }) {
+/** Wraps `send(payload, key)` for a money page: `holdAs` names the page, `keep` makes its form, `accountOf` names the account it moves money into or out of. */
+export function useMoneySend<P, T, K>(
+  send: (payload: P, key: string) => Promise<Result<T>>,
+  options: MutationOptions & { holdAs: string; kind: SendKind; operation: Exclude<HeldOperation, 'openAccount'>; accountOf: (payload: P) => string | null; keep: () => K },
+) {
   return useKeyedSend(send, { ...options, context: 'moneySend' });
 }
 
 /** What the send's own controls (SendFooter, SendCheck) read of a money send, whatever its payload. */
-export type MoneySendView = Pick<ReturnType<typeof useMoneySend<never, unknown, unknown>>, 'phase' | 'pending' | 'resendsSameKey' | 'hint' | 'lostKey' | 'lostKeySentAt' | 'checked'>;
+export type MoneySendView = Pick<ReturnType<typeof useMoneySend<never, unknown, unknown>>, 'phase' | 'pending' | 'resendsSameKey' | 'hint' | 'lostKey' | 'lostKeySentAt' | 'checked' | 'others'>;

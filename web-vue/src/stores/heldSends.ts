@@ -1,48 +1,215 @@
 /**
- * Keyed sends the visitor left by an in-app link before their answer was known (adr/0013):
- * the page's send state (its Idempotency-Key, the payload sent with it,
- * the answers so far) and the page's own state (its form), by the page's identity
- * (`deposit:<accountId>`, `transfer`, …). The page takes them back when the visitor
- * returns, so "Try again" sends the same key, never a new one. A request still in flight
- * when the visitor left answers into the same state.
+ * Keyed sends whose answer is not known yet (adr/0013, adr/0051), in two forms:
  *
- * They live as long as the app: a reload or a new tab still loses them, so while any held
- * send's answer is unknown the browser asks before unloading. They are dropped when the
- * session ends.
+ * - **kept**: the page's send state (its Idempotency-Key, the payload, the answers so far)
+ *   and its form, by the page's identity (`deposit:<accountId>`, `transfer`, …), while the
+ *   visitor is elsewhere in this tab; the page takes them back on return.
+ * - **records**: what survives the page (heldSendRecords.ts), written before each send
+ *   leaves, for the signed-in customer: after a reload, in another tab, after a restart or
+ *   the next sign-in, every page names them (HeldSendNotices) with their two safe next
+ *   steps, check by key and send again with the same key. An outcome learnt in one tab is
+ *   told to every tab (heldSendTabs.ts) and forgets the record; no two tabs send one key
+ *   at once.
+ *
+ * Signing out drops what is kept in the tab; the records stay in the browser, per
+ * customer, until their outcome is known or they expire (the trade-off: adr/0051).
  */
 import { defineStore } from 'pinia';
-import { computed, shallowReactive, watch } from 'vue';
+import { computed, onScopeDispose, ref, shallowReactive, watch } from 'vue';
+import type { ApiProblem } from '../api/apiProblem.ts';
+import type { Result } from '../api/result.ts';
 import type { SendState } from '../composables/sendState.ts';
+import { judgeOpenProblem, judgeSendProblem } from '../composables/sendOutcome.ts';
 import { useBeforeUnload } from '../composables/useBeforeUnload.ts';
+import { SEND_SETTLES_AFTER_MS } from '../api/timings.ts';
+import { checkMessages, heldMessages, openMessages, problemMessage, sendMessages } from '../messages.ts';
+import { useAccountsStore } from './accounts.ts';
+import { heldSendLabel } from './heldSendLabel.ts';
+import { heldSendsEntry, putHeldSend, readHeldSends, rememberSettled, removeHeldSend, settledKeys, type HeldSendRecord } from './heldSendRecords.ts';
+import { inThisTabOnly, openHeldSendChannel, SENDING_ELSEWHERE, type HeldSendMessage, type HeldSendOutcome } from './heldSendTabs.ts';
 import { useSessionStore } from './session.ts';
+import { useTransfersStore, type DepositBody, type ExternalTransferBody, type InternalTransferBody, type WithdrawalBody } from './transfers.ts';
 
-/** One held send: its state and the page's own. */
+export type { HeldSendRecord } from './heldSendRecords.ts';
+export type { HeldSendOutcome } from './heldSendTabs.ts';
+
+/** One send kept in this tab: its state and the page's own. */
 export interface HeldSend<P = unknown, T = unknown, K = unknown> {
   state: SendState<P, T>;
   kept: K;
 }
 
+type TransferPayload = { kind: 'internal'; body: InternalTransferBody } | { kind: 'external'; body: ExternalTransferBody };
+
 export const useHeldSendsStore = defineStore('heldSends', () => {
-  const held = shallowReactive(new Map<string, HeldSend>());
   const session = useSessionStore();
-  watch(
-    () => session.status,
-    (status) => {
-      if (status !== 'signedIn') held.clear();
-    },
-  );
-  /** Some held send's answer is still unknown (an answer that arrived since needs no question). */
+  const accounts = useAccountsStore();
+  const transfers = useTransfersStore();
+  /** Whose records these are: null while nobody is signed in ('' before the profile is known). */
+  const userId = computed(() => (session.status === 'signedIn' ? (session.user?.id ?? '') : null));
+
+  // --- kept in this tab ---
+  const held = shallowReactive(new Map<string, HeldSend>());
+  /** Some kept send's answer is still unknown (an answer that arrived since needs no question). */
   const unknown = computed(() =>
     [...held.values()].some(({ state }) => state.key.value !== null || state.phase.value === 'pending' || state.phase.value === 'verifyRequired'),
   );
   useBeforeUnload(unknown);
 
-  /** The send held for the page `id`, if any. */
+  // --- records, shared by the tabs ---
+  const stored = ref<HeldSendRecord[]>([]);
+  /** Outcomes learnt (here or in another tab) since this tab started, by key. */
+  const outcomes = shallowReactive(new Map<string, HeldSendOutcome>());
+  /** The customer's held sends; one whose outcome a tab told is gone before the storage says so. */
+  const records = computed(() => stored.value.filter((record) => !outcomes.has(record.key)));
+  /** The last outcome said, for the notices' status region. */
+  const announcement = ref('');
+  /** What each record's own controls last said, by key. */
+  const said = shallowReactive(new Map<string, string>());
+  /** Keys this tab is checking or sending now. */
+  const busy = shallowReactive(new Set<string>());
+
+  const storage = (): Storage | null => (typeof localStorage === 'undefined' ? null : localStorage);
+  function reload(): void {
+    const store = storage();
+    stored.value = store && userId.value ? readHeldSends(store, userId.value) : [];
+  }
+  const channel = openHeldSendChannel(heard);
+  // Another tab's write reaches this one's storage after its message may have: read again then too.
+  const storageChanged = (event: StorageEvent) => {
+    if (userId.value && event.key === heldSendsEntry(userId.value)) reload();
+  };
+  if (typeof window !== 'undefined') window.addEventListener('storage', storageChanged);
+  onScopeDispose(() => {
+    channel.close();
+    if (typeof window !== 'undefined') window.removeEventListener('storage', storageChanged);
+  });
+  watch(
+    userId,
+    (id) => {
+      if (id === null) {
+        held.clear();
+        said.clear();
+        announcement.value = '';
+      }
+      reload();
+    },
+    { immediate: true },
+  );
+
+  function heard(message: HeldSendMessage): void {
+    if (message.userId !== userId.value) return;
+    if (message.type === 'settled') learn(message.key, message.outcome, message.label);
+    reload();
+  }
+
+  function learn(key: string, outcome: HeldSendOutcome, label: string): void {
+    outcomes.set(key, outcome);
+    said.delete(key);
+    announcement.value = outcome.kind === 'landed' ? heldMessages.landed(label) : heldMessages.notMoved(label);
+  }
+
+  const labelOf = (record: HeldSendRecord) => heldSendLabel(record, (id) => accounts.byId(id)?.name);
+
+  /**
+   * Records a send before it leaves (the same key again keeps its first-sent time). Throws
+   * when the browser cannot store it, so nothing leaves unrecorded.
+   */
+  function record(entry: HeldSendRecord): void {
+    const store = storage();
+    if (!store || !userId.value) return;
+    putHeldSend(store, userId.value, entry);
+    reload();
+    channel.post({ type: 'changed', userId: userId.value });
+  }
+
+  /** The key's answer said to check before anything else. */
+  function mustCheck(key: string): void {
+    const entry = records.value.find((held) => held.key === key);
+    if (entry) record({ ...entry, checkFirst: true });
+  }
+
+  /** The key's outcome is known: forget its record and tell every tab (once). */
+  function settle(key: string, outcome: HeldSendOutcome): void {
+    if (outcomes.has(key)) return;
+    const entry = records.value.find((held) => held.key === key);
+    const label = entry ? labelOf(entry) : '';
+    learn(key, outcome, label);
+    const store = storage();
+    if (!store || !userId.value) return;
+    removeHeldSend(store, userId.value, key);
+    rememberSettled(store, userId.value, key);
+    reload();
+    channel.post({ type: 'settled', userId: userId.value, key, outcome, label });
+  }
+
+  /** Sends `entry`'s payload with its key, as its page would, in this tab only. */
+  function sendAs(entry: HeldSendRecord): Promise<Result<unknown>> {
+    const payload = entry.payload;
+    switch (entry.operation) {
+      case 'deposit':
+        return transfers.deposit(entry.accountId ?? '', payload as DepositBody, entry.key);
+      case 'withdraw':
+        return transfers.withdraw(entry.accountId ?? '', payload as WithdrawalBody, entry.key);
+      case 'openAccount':
+        return accounts.open((payload as { name: string }).name, entry.key);
+      case 'transfer': {
+        const transfer = payload as TransferPayload;
+        return transfer.kind === 'internal' ? transfers.transferInternal(transfer.body, entry.key) : transfers.transferExternal(transfer.body, entry.key);
+      }
+    }
+  }
+
+  /** "Send it again safely": the same key, the same payload; only one tab at a time. */
+  async function sendAgain(entry: HeldSendRecord): Promise<void> {
+    if (busy.has(entry.key) || entry.checkFirst) return;
+    busy.add(entry.key);
+    said.delete(entry.key);
+    try {
+      const result = await inThisTabOnly(entry.key, () => sendAs(entry));
+      if (result === SENDING_ELSEWHERE) return void said.set(entry.key, heldMessages.sendingElsewhere);
+      if (!result.error) return settle(entry.key, { kind: 'landed', data: result.data });
+      verdictOn(entry, result.error);
+    } finally {
+      busy.delete(entry.key);
+    }
+  }
+
+  function verdictOn(entry: HeldSendRecord, problem: ApiProblem): void {
+    const verdict = (entry.operation === 'openAccount' ? judgeOpenProblem : judgeSendProblem)(problem);
+    if (verdict === 'rejected') return settle(entry.key, { kind: 'notMoved' });
+    if (verdict === 'wentThrough') return settle(entry.key, { kind: 'landed' });
+    if (verdict === 'verifyRequired') mustCheck(entry.key);
+    said.set(entry.key, problemMessage(problem, entry.operation === 'openAccount' ? 'openAccount' : 'moneySend'));
+  }
+
+  /**
+   * "Check whether it went through": asks the bank what it holds for the key, sends nothing.
+   * Nothing held before the send could have settled (65 s) is not final: it may still arrive.
+   */
+  async function check(entry: HeldSendRecord): Promise<void> {
+    if (busy.has(entry.key)) return;
+    busy.add(entry.key);
+    said.delete(entry.key);
+    try {
+      const { data, error } = await transfers.keyStatus(entry.key);
+      if (error) return void said.set(entry.key, problemMessage(error, 'read'));
+      if (data.state === 'landed') return settle(entry.key, data.answer ? { kind: 'landed', data: data.answer.body } : { kind: 'landed' });
+      if (data.state === 'refused') return settle(entry.key, { kind: 'notMoved' });
+      if (data.state === 'inFlight') return void said.set(entry.key, entry.operation === 'openAccount' ? openMessages.inFlight : sendMessages.inFlight);
+      if (Date.now() < entry.firstSentAt + SEND_SETTLES_AFTER_MS) return void said.set(entry.key, checkMessages.notYet);
+      settle(entry.key, { kind: 'notMoved' });
+    } finally {
+      busy.delete(entry.key);
+    }
+  }
+
+  /** The send kept for the page `id`, if any. */
   function take<P, T, K>(id: string): HeldSend<P, T, K> | undefined {
     return held.get(id) as HeldSend<P, T, K> | undefined;
   }
 
-  /** Holds `send` for the page `id` (the page is being left with its answer unknown). */
+  /** Keeps `send` for the page `id` (the page is being left with its answer unknown). */
   function keep(id: string, send: HeldSend): void {
     held.set(id, send);
   }
@@ -52,5 +219,30 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     held.delete(id);
   }
 
-  return { take, keep, drop, count: computed(() => held.size), unknown };
+  /** Keys whose outcome this browser knows or holds a record of: the bank's recent sends need not name them. */
+  function knownHere(key: string): boolean {
+    const store = storage();
+    if (outcomes.has(key) || stored.value.some((record) => record.key === key)) return true;
+    return store !== null && userId.value !== null && settledKeys(store, userId.value).has(key);
+  }
+
+  return {
+    knownHere,
+    take,
+    keep,
+    drop,
+    count: computed(() => held.size),
+    unknown,
+    records,
+    outcomes,
+    announcement,
+    said,
+    busy,
+    labelOf,
+    record,
+    mustCheck,
+    settle,
+    sendAgain,
+    check,
+  };
 });

@@ -1,8 +1,8 @@
 /**
  * Money sends and what guards them: deposit, withdrawal, internal and external
  * transfer (each with the Idempotency-Key the page's useIdempotentMutation holds), the
- * PIN step-up, and the look-up by key. The key is an argument, never stored here: it
- * lives and dies with the page that sends (adr/0009, Consequences).
+ * PIN step-up, and the look-up by key. The key is an argument, never stored here: the
+ * page's send holds it, and heldSends records it for other tabs and visits (adr/0051).
  */
 import { defineStore } from 'pinia';
 import type { components } from '@tidewater/spec/openapi';
@@ -20,6 +20,8 @@ export type DepositBody = Schemas['DepositRequest'];
 export type WithdrawalBody = Schemas['WithdrawalRequest'];
 export type InternalTransferBody = Schemas['InternalTransferRequest'];
 export type ExternalTransferBody = Schemas['ExternalTransferRequest'];
+/** What the bank holds for an Idempotency-Key. */
+export type KeyStatus = Schemas['IdempotencyKeyStatus'];
 
 export const useTransfersStore = defineStore('transfers', () => {
   const keyHeader = (key: string) => ({ 'Idempotency-Key': key });
@@ -60,5 +62,13 @@ export const useTransfersStore = defineStore('transfers', () => {
     return error ? { error } : { data: data.items };
   }
 
-  return { deposit, withdraw, transferInternal, transferExternal, verifyPin, findByKey };
+  /**
+   * GET /api/idempotency-keys/{key}: what the bank holds for the key (in flight, landed with
+   * its stored answer, refused, unknown), sending nothing. Sent once, like findByKey.
+   */
+  function keyStatus(key: string, signal?: AbortSignal): Promise<Result<KeyStatus>> {
+    return settle(() => useClients().apiOnce.GET('/api/idempotency-keys/{key}', { params: { path: { key } }, signal }));
+  }
+
+  return { deposit, withdraw, transferInternal, transferExternal, verifyPin, findByKey, keyStatus };
 });

@@ -1,0 +1,52 @@
+/**
+ * getIdempotencyKey and listIdempotencyKeys: what the bank holds for this customer's keys,
+ * sending nothing (adr/0051). A client that lost a send's answer, or its own record of the
+ * send, learns whether the key is in flight, landed (with the stored answer a re-send
+ * replays), refused, or unknown, instead of inferring it from the movements.
+ *
+ * Both read the primary: a replica that lags would answer "unknown" for a key that landed.
+ */
+import type { IdempotencyRecord } from '../../generated/prisma/client.ts';
+import type { components } from '@tidewater/spec/openapi';
+import type { Handlers } from '../../contract/operations.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
+import type { DomainDeps } from '../deps.ts';
+
+type KeyStatus = components['schemas']['IdempotencyKeyStatus'];
+type HeldRecord = Pick<IdempotencyRecord, 'key' | 'operationId' | 'status' | 'responseStatus' | 'responseBody' | 'claimedAt' | 'landedAt'>;
+
+/** The default and the longest look back of the listing (the spec's numbers). */
+const defaultLookBackMs = 15 * 60 * 1000;
+const longestLookBackMs = 24 * 60 * 60 * 1000;
+const listLimit = 50;
+
+const columns = { key: true, operationId: true, status: true, responseStatus: true, responseBody: true, claimedAt: true, landedAt: true } as const;
+
+/** A record as the wire states it (idempotency.ts's protocol: claim, land, release). */
+export function keyStatusOf(record: HeldRecord): KeyStatus {
+  const stored = record.status === 'Executed' && record.responseStatus !== null ? { status: record.responseStatus, body: record.responseBody } : null;
+  const state = stored && stored.status >= 400 ? 'refused' : stored || record.landedAt ? 'landed' : 'inFlight';
+  return { key: record.key, state, operationId: record.operationId, claimedAt: record.claimedAt.toISOString(), answer: stored };
+}
+
+/** The handlers of the key reads. */
+export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'getIdempotencyKey' | 'listIdempotencyKeys'> {
+  return {
+    async getIdempotencyKey({ caller, path }) {
+      const record = await data.read((db) => db.idempotencyRecord.findUnique({ where: { userId_key: { userId: caller.userId, key: path.key } }, select: columns }));
+      const body: KeyStatus = record ? keyStatusOf(record) : { key: path.key, state: 'unknown', operationId: null, claimedAt: null, answer: null };
+      return { status: 200, body };
+    },
+    async listIdempotencyKeys({ caller, query }) {
+      const now = Date.now();
+      const asked = query.since ? Date.parse(query.since) : now - defaultLookBackMs;
+      // The validator checked the form; a time that form allows and Date cannot hold (23:59:60) is the caller's.
+      if (Number.isNaN(asked)) throw new ApiProblem('VALIDATION_FAILED', '`since` is not an instant this API can read.');
+      const since = new Date(Math.max(asked, now - longestLookBackMs));
+      const records = await data.read((db) =>
+        db.idempotencyRecord.findMany({ where: { userId: caller.userId, claimedAt: { gte: since } }, orderBy: { claimedAt: 'desc' }, take: listLimit, select: columns }),
+      );
+      return { status: 200, body: { items: records.map(keyStatusOf) } };
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * A held send named as the visitor knows it: what, how much, from or to which account or
+ * payee (adr/0051). Account names come from the accounts the page has read; an account
+ * not read yet is "your account".
+ */
+import { formatMinor } from '../money.ts';
+import type { HeldSendRecord } from './heldSendRecords.ts';
+
+type Payload = {
+  amountMinor?: number;
+  name?: string;
+  kind?: 'internal' | 'external';
+  body?: { amountMinor?: number; fromAccountId?: string; toAccountId?: string; toHandle?: string; iban?: string; beneficiaryName?: string };
+};
+
+/** "Deposit of €12.34 into Everyday", "Transfer of €5.00 from Everyday to @grace_h", "Opening the account Holidays". */
+export function heldSendLabel(record: HeldSendRecord, accountName: (id: string) => string | undefined): string {
+  const payload = (record.payload ?? {}) as Payload;
+  const named = (id: string | null | undefined) => (id ? accountName(id) : undefined) ?? 'your account';
+  switch (record.operation) {
+    case 'deposit':
+      return `Deposit of ${formatMinor(payload.amountMinor ?? 0)} into ${named(record.accountId)}`;
+    case 'withdraw':
+      return `Withdrawal of ${formatMinor(payload.amountMinor ?? 0)} from ${named(record.accountId)}`;
+    case 'openAccount':
+      return `Opening the account ${payload.name ?? ''}`.trim();
+    case 'transfer': {
+      const body = payload.body ?? {};
+      const to = body.toHandle ? `@${body.toHandle}` : body.iban ? `${body.beneficiaryName ?? ''} (${body.iban})`.trim() : named(body.toAccountId);
+      return `Transfer of ${formatMinor(body.amountMinor ?? 0)} from ${named(body.fromAccountId)} to ${to}`;
+    }
+  }
+}
+
+/** "started at 09:31" today, else "started on 4 Dec at 21:07". */
+export function startedAt(firstSentAt: number, now = Date.now()): string {
+  const sent = new Date(firstSentAt);
+  const time = sent.toLocaleTimeString('en-IE', { hour: '2-digit', minute: '2-digit' });
+  if (sent.toDateString() === new Date(now).toDateString()) return `started at ${time}`;
+  return `started on ${sent.toLocaleDateString('en-IE', { day: 'numeric', month: 'short' })} at ${time}`;
+}
+
+/** A key the bank listed (listIdempotencyKeys), as far as this label needs it. */
+export interface BankKey {
+  key: string;
+  operationId: string | null;
+  claimedAt: string | null;
+  answer: { status: number; body?: unknown } | null;
+}
+
+const operations: Record<string, HeldSendRecord['operation']> = {
+  deposit: 'deposit',
+  withdraw: 'withdraw',
+  createInternalTransfer: 'transfer',
+  createExternalTransfer: 'transfer',
+  openAccount: 'openAccount',
+};
+
+/** What a send is called before its answer says more: "A deposit", "A transfer", … */
+const nouns: Record<HeldSendRecord['operation'], string> = { deposit: 'A deposit', withdraw: 'A withdrawal', transfer: 'A transfer', openAccount: 'Opening an account' };
+
+/** A key the bank listed, named from its stored answer ("Deposit of €12.34 into Everyday"), else by its kind ("A deposit"). */
+export function bankKeyLabel(item: BankKey, accountName: (id: string) => string | undefined): string {
+  const operation = operations[item.operationId ?? ''];
+  if (!operation) return 'A send';
+  const body = (item.answer?.body ?? null) as Record<string, unknown> | null;
+  if (!body || item.answer === null || item.answer.status >= 400) return nouns[operation];
+  const amountMinor = Math.abs(Number(body.amountMinor ?? 0));
+  const payload =
+    operation === 'transfer'
+      ? { kind: item.operationId === 'createExternalTransfer' ? 'external' : 'internal', body: { ...body, amountMinor } }
+      : operation === 'openAccount'
+        ? { name: body.name }
+        : { amountMinor };
+  const accountId = typeof body.accountId === 'string' ? body.accountId : null;
+  return heldSendLabel({ key: item.key, operation, holdAs: '', accountId, payload, firstSentAt: 0, checkFirst: false }, accountName);
+}
