@@ -39,6 +39,8 @@ const CONTRACT: [string, string, string][] = [
   ['createInternalTransfer', 'POST', '/api/transfers/internal'],
   ['createExternalTransfer', 'POST', '/api/transfers/external'],
   ['listTransactions', 'GET', '/api/transactions'],
+  ['getIdempotencyKey', 'GET', '/api/idempotency-keys/{key}'],
+  ['listIdempotencyKeys', 'GET', '/api/idempotency-keys'],
   ['getHealth', 'GET', '/api/health'],
   ['getReady', 'GET', '/api/ready'],
 ];

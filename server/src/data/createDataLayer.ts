@@ -64,6 +64,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
   function execute<T>(fn: () => Promise<T>, isSafeToRetry?: (reason: RetryReason) => boolean): Promise<T> {
     const requestSignal = signal();
     let gateMet: ReadinessGate | undefined;
+    let bridges = 0;
     return policy.execute(
       async () => {
         const watched = watchGates(fn);
@@ -81,7 +82,8 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
           gateMet = undefined;
           if (!requestSignal || !gate) return undefined;
           // The request's cause is what opened the circuit breaker, not the breaker's own refusal.
-          (currentContext()?.log ?? logger).warn({ gate: gate.name, code: classify(gate.closedBy)?.code, err: gate.closedBy }, 'waiting for the database to answer again');
+          bridges += 1;
+          (currentContext()?.log ?? logger).warn({ bridge: bridges, gate: gate.name, code: classify(gate.closedBy)?.code, err: gate.closedBy }, 'waiting for the database to answer again');
           return gate.whenOpen(requestSignal);
         },
       },

@@ -54,6 +54,7 @@ describe('the database killed under load', () => {
         DB_RETRY_MAX_DELAY_MS: '200',
         DB_READINESS_PROBE_MS: '200',
         ACCOUNT_LOCK_WAIT_MS: '3000',
+        ACCOUNT_WRITE_ATTEMPTS: '1',
         IDEMPOTENCY_STORE_BUDGET_MS: '500',
         IDEMPOTENCY_RELEASE_BUDGET_MS: '500',
       },
