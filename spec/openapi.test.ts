@@ -39,6 +39,7 @@ const CONTRACT: [string, string, string][] = [
   ['createInternalTransfer', 'POST', '/api/transfers/internal'],
   ['createExternalTransfer', 'POST', '/api/transfers/external'],
   ['listTransactions', 'GET', '/api/transactions'],
+  ['getTransfer', 'GET', '/api/transfers/{transferId}'],
   ['getHealth', 'GET', '/api/health'],
   ['getReady', 'GET', '/api/ready'],
 ];

@@ -65,6 +65,7 @@ import { accountChangeHandlers } from './domain/accountChangeHandlers.ts';
 import { moneyHandlers } from './domain/money/moneyHandlers.ts';
 import { stepUpHandlers } from './domain/stepUpHandlers.ts';
 import { transactionHandlers } from './domain/transactionHandlers.ts';
+import { transferReadHandlers } from './domain/money/transferRead.ts';
 import { sessionHandlers } from './domain/sessionHandlers.ts';
 import { userHandlers } from './domain/userHandlers.ts';
 import { bearerAuthentication } from './http/authenticate.ts';
@@ -112,6 +113,7 @@ export function createApp(options: {
     ...stepUpHandlers(deps),
     ...moneyHandlers(deps),
     ...transactionHandlers(deps),
+    ...transferReadHandlers(deps),
   };
 
   const app = express();

@@ -48,7 +48,10 @@ export const defaults = {
   idempotencyStaleAfterMs: chain.idempotencyStaleAfterMs.defaultMs,
   /** 10 s (RETRY_AFTER_SECONDS): the back-off cap; a client coming back after it meets a database we would have retried. */
   retryAfterSeconds: 10,
-  /** 1 s: a busy account names the least whole-second wait that does not send the caller straight back. */
+  /**
+   * 1 s: a busy account, and a key whose first request is still in flight (409 IDEMPOTENCY_IN_FLIGHT), name the least
+   * whole-second wait that does not send the caller straight back.
+   */
   busyRetryAfterSeconds: 1,
   /** 8 (ACCOUNT_WRITE_ATTEMPTS): attempts a write makes on a contended account before it answers busy. */
   accountWriteAttempts: 8,

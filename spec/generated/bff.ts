@@ -317,6 +317,8 @@ export interface components {
       openedAt: string;
       /** Format: date-time */
       closedAt: string | null;
+      /** @description The Idempotency-Key the account was opened with; null when it was opened without one (the first account, or `openAccount` without a key). */
+      idempotencyKey: string | null;
     };
     Registration: {
       user: components['schemas']['User'];
@@ -634,7 +636,8 @@ export interface operations {
            *         "status": "open",
            *         "isPrimary": true,
            *         "openedAt": "2026-11-29T10:15:30Z",
-           *         "closedAt": null
+           *         "closedAt": null,
+           *         "idempotencyKey": null
            *       }
            *     }
            */

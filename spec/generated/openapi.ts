@@ -356,6 +356,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/transfers/{transferId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a transfer
+     * @description A transfer this customer sent, as its `201` answered it (the `id` of
+     *     `createInternalTransfer` or `createExternalTransfer`, or the `transferId` of one of
+     *     its movements). A transfer that is absent, or that another customer sent (the payee
+     *     included), is `404 NOT_FOUND`.
+     */
+    get: operations['getTransfer'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/transactions': {
     parameters: {
       query?: never;
@@ -367,8 +390,11 @@ export interface paths {
      * List an account's movements
      * @description An account's movements, newest first, a page at a time (`nextCursor` is null on
      *     the last page). With `idempotencyKey`, only the movements of the send made with
-     *     that key on this account, read from the primary database: an empty list means it
-     *     did not land. Another customer's account is `404 ACCOUNT_NOT_FOUND`; a cursor
+     *     that key on this account, read from the primary database. An empty list says only
+     *     that nothing of that key is on this account now: a send whose answer was lost may
+     *     still land, and a refused send never will. To learn a key's outcome, read
+     *     `GET /api/idempotency-keys/{key}` or resend the same request with the same key (see
+     *     Idempotency). Another customer's account is `404 ACCOUNT_NOT_FOUND`; a cursor
      *     this API did not give out is `400 VALIDATION_FAILED`.
      */
     get: operations['listTransactions'];
@@ -571,6 +597,8 @@ export interface components {
       openedAt: string;
       /** Format: date-time */
       closedAt: string | null;
+      /** @description The Idempotency-Key the account was opened with; null when it was opened without one (the first account, or `openAccount` without a key). */
+      idempotencyKey: string | null;
     };
     AccountList: {
       items: components['schemas']['Account'][];
@@ -763,9 +791,13 @@ export interface components {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `ACCOUNT_NOT_FOUND` (also for another customer's account), `PAYEE_NOT_FOUND` or `NOT_FOUND`. */
+    /**
+     * @description `ACCOUNT_NOT_FOUND` (also for another customer's account), `PAYEE_NOT_FOUND` or
+     *     `NOT_FOUND`. On a money send, the key stores it (see Idempotency).
+     */
     NotFound: {
       headers: {
+        'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
         [name: string]: unknown;
       };
       content: {
@@ -801,14 +833,20 @@ export interface components {
     };
     /**
      * @description The Idempotency-Key is known but its answer cannot be given now.
-     *     `IDEMPOTENCY_IN_FLIGHT`: the first request with this key is still being processed;
-     *     wait, then resend the same key. `IDEMPOTENCY_RESULT_UNKNOWN` with `applied: true`:
-     *     the send landed but its answer was lost; do not send it again under a new key,
-     *     look it up with `GET /api/transactions?accountId=…&idempotencyKey=…` (an account
-     *     opened under the key is in `GET /api/accounts`).
+     *     `IDEMPOTENCY_IN_FLIGHT` (with `Retry-After`): the first request with this key is
+     *     still being processed; wait that long, then resend the same key.
+     *     `IDEMPOTENCY_RESULT_UNKNOWN` with `applied: true`: the send landed but its answer
+     *     was lost; never send it again under a new key. Its movements are in
+     *     `GET /api/transactions?accountId=…&idempotencyKey=…`; an account opened under the
+     *     key is in `GET /api/accounts` with that `idempotencyKey`.
      */
     IdempotencyConflict: {
       headers: {
+        /**
+         * @description On `IDEMPOTENCY_IN_FLIGHT`, seconds to wait before sending the same key again.
+         * @example 1
+         */
+        'Retry-After'?: number;
         [name: string]: unknown;
       };
       content: {
@@ -856,10 +894,12 @@ export interface components {
      *     `BALANCE_LIMIT_EXCEEDED` (the account would hold more than a balance can),
      *     `DAILY_LIMIT_EXCEEDED`, `INVALID_IBAN`, `SAME_ACCOUNT`, `ACCOUNT_CLOSED`,
      *     `ACCOUNT_NOT_EMPTY`, `ACCOUNT_IS_PRIMARY`, `PAYEE_HAS_NO_OPEN_ACCOUNT`, or
-     *     `IDEMPOTENCY_KEY_REUSED` (the key was used with another payload).
+     *     `IDEMPOTENCY_KEY_REUSED` (the key was used with another payload). On a money send,
+     *     the key stores every one of these but `IDEMPOTENCY_KEY_REUSED` (see Idempotency).
      */
     UnprocessableEntity: {
       headers: {
+        'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
         [name: string]: unknown;
       };
       content: {
@@ -972,6 +1012,11 @@ export interface components {
      */
     OptionalIdempotencyKey: components['schemas']['IdempotencyKey'];
     /**
+     * @description A transfer the signed-in customer sent.
+     * @example 9d2f4b6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
+     */
+    TransferId: string;
+    /**
      * @description The account whose movements to list.
      * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
      */
@@ -995,6 +1040,13 @@ export interface components {
   };
   requestBodies: never;
   headers: {
+    /**
+     * @description `true` when this is a money send's (or a keyed account opening's) stored answer to
+     *     an earlier request with the same Idempotency-Key and payload, sent again unchanged;
+     *     absent on the first answer.
+     * @example true
+     */
+    IdempotentReplayed: 'true';
     /**
      * @description Seconds to wait before trying again.
      * @example 10
@@ -1256,9 +1308,10 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The new account (or, for a key already used with this name, the account it opened). */
+      /** @description The new account (or, for a key already used with this name, the account it opened, as it was then). */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1493,6 +1546,7 @@ export interface operations {
       /** @description The deposit's movement on the account. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1549,6 +1603,7 @@ export interface operations {
       /** @description The withdrawal's movement on the account. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1592,6 +1647,7 @@ export interface operations {
       /** @description The transfer with both of its movements. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1645,6 +1701,7 @@ export interface operations {
       /** @description The transfer with its outgoing movement. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1658,6 +1715,38 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableEntity'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTransfer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description A transfer the signed-in customer sent.
+         * @example 9d2f4b6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
+         */
+        transferId: components['parameters']['TransferId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The transfer with its movements on the sender's accounts. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Transfer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -1,6 +1,6 @@
 /**
  * Turns whatever a request ends in into one honest answer (RFC 9457 problem+json):
- * a catalogued ApiProblem as itself, bad input as 400/413/415, an outage as 503 with
+ * a catalogued ApiProblem as itself, a refusal an Idempotency-Key stored as the bytes it stored, bad input as 400/413/415, an outage as 503 with
  * Retry-After and no-store, a client that hung up as nothing at all (app.ts logs its 499), and
  * anything unexplained as a 500 that names its traceId and nothing of its internals.
  */
@@ -9,6 +9,7 @@ import type { ErrorRequestHandler, Request, Response } from 'express';
 import { problemBody, type ProblemBody } from '@tidewater/contract/errors';
 import { writeProblem } from '@tidewater/contract/http';
 import { ApiProblem, isApiProblem, type ProblemExtras } from '../errors/apiProblem.ts';
+import { isStoredProblem } from '../errors/storedProblem.ts';
 import { outageOf, unavailableCauseOf } from '../data/outage.ts';
 import { noteUnavailableAnswer } from './requestMetrics.ts';
 import type { RequestContext } from '../request/requestContext.ts';
@@ -54,6 +55,7 @@ function clientHungUp(req: Request, res: Response): boolean {
  * the request's `outageExtras` add (a money send's `applied: false`).
  */
 function toProblem(error: unknown, traceId: string, retryAfterSeconds: number, outageExtras: ProblemExtras = {}): ProblemBody {
+  if (isStoredProblem(error)) return error.body;
   if (isApiProblem(error)) return problemBody(error.code, traceId, error.detail, error.extras);
   const input = inputProblem(error as HttpishError);
   if (input) return problemBody(input.code, traceId, input.detail, input.extras);
@@ -88,6 +90,7 @@ export function problemHandler(retryAfterSeconds: number): ErrorRequestHandler {
     // A 405 names the methods the path does have (RFC 9110 §15.5.6); the validator knows them.
     const allow = (error as { headers?: { Allow?: string } }).headers?.Allow;
     if (body.status === 405 && allow) res.setHeader('Allow', allow);
+    if (isStoredProblem(error) && error.replayed) res.setHeader('Idempotent-Replayed', 'true');
     writeProblem(res, body);
   };
 }
