@@ -359,7 +359,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/invalid-credentials",
+         *       "type": "/docs/problems/invalid-credentials",
          *       "title": "The email or password is not right",
          *       "status": 401,
          *       "errorCode": "INVALID_CREDENTIALS",
@@ -377,7 +377,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/forbidden",
+         *       "type": "/docs/problems/forbidden",
          *       "title": "Not allowed",
          *       "status": 403,
          *       "detail": "This request needs the X-CSRF-Token header from GET /bff/session.",
@@ -396,7 +396,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/handle-taken",
+         *       "type": "/docs/problems/handle-taken",
          *       "title": "That handle is taken",
          *       "status": 409,
          *       "errorCode": "HANDLE_TAKEN",
@@ -414,7 +414,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/payload-too-large",
+         *       "type": "/docs/problems/payload-too-large",
          *       "title": "The request body is too large",
          *       "status": 413,
          *       "errorCode": "PAYLOAD_TOO_LARGE",
@@ -432,7 +432,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/unsupported-media-type",
+         *       "type": "/docs/problems/unsupported-media-type",
          *       "title": "The request body must be JSON",
          *       "status": 415,
          *       "detail": "Send the body as application/json.",
@@ -452,7 +452,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/too-many-requests",
+         *       "type": "/docs/problems/too-many-requests",
          *       "title": "Too many requests",
          *       "status": 429,
          *       "errorCode": "TOO_MANY_REQUESTS",
@@ -471,7 +471,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/internal",
+         *       "type": "/docs/problems/internal",
          *       "title": "Something went wrong on our side",
          *       "status": 500,
          *       "errorCode": "INTERNAL",

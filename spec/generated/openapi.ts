@@ -763,8 +763,8 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/unauthenticated",
-         *       "title": "Sign in first",
+         *       "type": "/docs/problems/unauthenticated",
+         *       "title": "Sign in to continue",
          *       "status": 401,
          *       "errorCode": "UNAUTHENTICATED",
          *       "traceId": "0af7651916cd43dd8448eb211c80319c"
@@ -781,8 +781,8 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/pin-incorrect",
-         *       "title": "The PIN is not correct",
+         *       "type": "/docs/problems/pin-incorrect",
+         *       "title": "The PIN is not right",
          *       "status": 403,
          *       "errorCode": "PIN_INCORRECT",
          *       "traceId": "0af7651916cd43dd8448eb211c80319c"
@@ -803,8 +803,8 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/account-not-found",
-         *       "title": "No such account",
+         *       "type": "/docs/problems/account-not-found",
+         *       "title": "Account not found",
          *       "status": 404,
          *       "errorCode": "ACCOUNT_NOT_FOUND",
          *       "traceId": "0af7651916cd43dd8448eb211c80319c"
@@ -821,7 +821,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/handle-taken",
+         *       "type": "/docs/problems/handle-taken",
          *       "title": "That handle is taken",
          *       "status": 409,
          *       "errorCode": "HANDLE_TAKEN",
@@ -861,7 +861,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/payload-too-large",
+         *       "type": "/docs/problems/payload-too-large",
          *       "title": "The request body is too large",
          *       "status": 413,
          *       "errorCode": "PAYLOAD_TOO_LARGE",
@@ -879,8 +879,8 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/unsupported-media-type",
-         *       "title": "Send the body as application/json",
+         *       "type": "/docs/problems/unsupported-media-type",
+         *       "title": "The request body must be JSON",
          *       "status": 415,
          *       "errorCode": "UNSUPPORTED_MEDIA_TYPE",
          *       "traceId": "0af7651916cd43dd8448eb211c80319c"
@@ -914,8 +914,8 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/pin-locked",
-         *       "title": "The PIN is locked",
+         *       "type": "/docs/problems/pin-locked",
+         *       "title": "The PIN is locked after too many attempts",
          *       "status": 423,
          *       "errorCode": "PIN_LOCKED",
          *       "traceId": "0af7651916cd43dd8448eb211c80319c"
@@ -933,8 +933,8 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/too-many-requests",
-         *       "title": "Too many attempts",
+         *       "type": "/docs/problems/too-many-requests",
+         *       "title": "Too many requests",
          *       "status": 429,
          *       "errorCode": "TOO_MANY_REQUESTS",
          *       "retryAfterSeconds": 60,
@@ -952,7 +952,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/internal",
+         *       "type": "/docs/problems/internal",
          *       "title": "Something went wrong on our side",
          *       "status": 500,
          *       "errorCode": "INTERNAL",

@@ -7,6 +7,7 @@ import OutageResponses from './rules/outage-responses.js';
 import MoneySendIdempotency from './rules/money-send-idempotency.js';
 import ProblemJson from './rules/problem-json.js';
 import SuccessExamples from './rules/success-examples.js';
+import ProblemExamples from './rules/problem-examples.js';
 
 /** The plugin factory Redocly CLI 2.x loads from the `plugins:` list. */
 export default function tidewaterPlugin() {
@@ -18,6 +19,7 @@ export default function tidewaterPlugin() {
         'money-send-idempotency': MoneySendIdempotency,
         'problem-json': ProblemJson,
         'success-examples': SuccessExamples,
+        'problem-examples': ProblemExamples,
       },
     },
   };
