@@ -12,6 +12,7 @@
  *    signal) in AsyncLocalStorage, so the data layer sees it; a hang-up fires the signal;
  * 4. HEAD as GET (RFC 9110), then the JSON body parser, bounded, and its shape check, so
  *    bad, huge, absurdly nested or ill-formed bodies end as 400/413 before any work;
+ *    The pages problem `type`s name (`/docs/problems/…`, plain HTML) come next, outside the spec;
  * 5. the OpenAPI validator, so handlers only ever see inputs the spec allows (and, in
  *    tests, every answer is checked against the spec on its way out);
  * 6. the operation (the router), in this order:
@@ -74,6 +75,7 @@ import { secretHashing } from './domain/secrets.ts';
 import type { Handlers } from './contract/operations.ts';
 import { mountOperations } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';
+import { problemPages } from './http/problemPages.ts';
 import { requestLog } from './http/requestLog.ts';
 import { requestMetrics } from './http/requestMetrics.ts';
 import { requestScope } from './http/requestScope.ts';
@@ -132,6 +134,8 @@ export function createApp(options: {
   app.use(headAsGet());
   app.use(express.json({ limit: config.bodyLimitBytes, strict: true, type: 'application/json' }));
   app.use(refuseMalformedJson());
+  // The pages problem types name (http/problemPages.ts), beside the spec's paths.
+  app.use(problemPages());
   app.use(
     OpenApiValidator.middleware({
       apiSpec: JSON.parse(readFileSync(specPath, 'utf8')),

@@ -2,13 +2,18 @@
  * `/docs`: the rendered Redocly docs (`npm run docs -w spec` writes spec/docs/index.html),
  * under their own Content-Security-Policy: the page's inline scripts are allowed by their
  * SHA-256 hashes, computed from the file whenever it changes. When the file is missing:
- * 503 saying the docs are not built and how to build them.
+ * 503 saying the docs are not built and how to build them. Beside them: the document itself
+ * (`/docs/openapi.yaml`, written next to index.html by the same build), the error reference
+ * (`/docs/problems`) and the page each problem `type` names (`/docs/problems/<code>`),
+ * made from the one catalog (contract/problemPages.ts).
  */
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { errorReferencePage, problemPage } from '@tidewater/contract/problemPages';
 import { Router } from 'express';
 import type { BffDeps } from '../deps.ts';
-import { answerUnavailable } from '../http/problem.ts';
+import { answerProblem, answerUnavailable } from '../http/problem.ts';
 import { docsContentSecurityPolicy } from '../http/securityHeaders.ts';
 
 /** The base64 SHA-256 of each inline (no `src`) script of an HTML page. */
@@ -51,6 +56,27 @@ export function docsRoute({ config }: BffDeps): Router {
     res.setHeader('Content-Security-Policy', cached.policy);
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(cached.html);
+  });
+
+  router.get('/docs/openapi.yaml', async (req, res) => {
+    const file = path.join(path.dirname(config.docsFile), 'openapi.yaml');
+    const yaml = await readFile(file).catch(() => undefined);
+    if (!yaml) {
+      req.log.warn({ file }, 'the API document is not built beside the docs');
+      return answerUnavailable(res, 'The API docs are not built. Run `npm run docs -w spec`, then reload.', config.retryAfterSeconds);
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('application/yaml').send(yaml);
+  });
+
+  router.get('/docs/problems', (_req, res) => {
+    res.type('html').send(errorReferencePage());
+  });
+
+  router.get('/docs/problems/:slug', (req, res) => {
+    const html = problemPage(req.params.slug);
+    if (html === undefined) return answerProblem(res, 'NOT_FOUND', 'No error code has this page; /docs/problems lists them all.');
+    res.type('html').send(html);
   });
 
   return router;

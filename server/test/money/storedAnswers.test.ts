@@ -110,6 +110,14 @@ describe('what an Idempotency-Key stores', () => {
     expect((await keyState(url, key)).ledger).toEqual([]);
   });
 
+  it("sends a refusal whose type resolves, against the API's own address, to its code's page", async () => {
+    const refused = await b.deposit(ada, grace.accountId, 100);
+    expect(refused.body.type).toBe('/docs/problems/account-not-found');
+    const page = await fetch(new URL(refused.body.type, api.url));
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<code>ACCOUNT_NOT_FOUND</code>');
+  });
+
   it('stores nothing for a step-up to redo (401): the same key then runs the send, once', async () => {
     const dan = await b.signUp();
     expect((await b.deposit(dan, dan.accountId, 1_000)).status).toBe(201);
