@@ -752,12 +752,24 @@ export interface components {
       };
     };
     /**
-     * @description `UNAUTHENTICATED` (no or a bad access token), `INVALID_CREDENTIALS` (sign-in),
-     *     `TOKEN_INVALID` (refresh), `AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`
-     *     (a step-up authorization that is unknown, spent, someone else's or too old).
+     * @description Two different things, told apart by `errorCode` and by `WWW-Authenticate`:
+     *     - **the caller**: `UNAUTHENTICATED` (no access token, or an expired or revoked
+     *       one: refresh the pair, then send the same request), `INVALID_CREDENTIALS`
+     *       (sign-in), `TOKEN_INVALID` (the refresh token no longer works: sign in again;
+     *       `error="invalid_token"`);
+     *     - **the step-up of a payment**: `AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`
+     *       (unknown, spent, someone else's or too old), with
+     *       `error="insufficient_user_authentication"` (RFC 9470): the access token is fine;
+     *       check the PIN again and send the same request, same Idempotency-Key, with the new
+     *       `authorizationId`. Do not refresh or sign in for these.
      */
     Unauthorized: {
       headers: {
+        /**
+         * @description The challenge (RFC 9110); its `error` names a step-up to redo or a refresh token that no longer works.
+         * @example Bearer realm="tidewater"
+         */
+        'WWW-Authenticate': string;
         [name: string]: unknown;
       };
       content: {
@@ -980,8 +992,9 @@ export interface components {
       };
     };
     /**
-     * @description Client Closed Request: the client hung up before the answer was ready. It is
-     *     logged with its trace id; no body is ever written, because nobody is listening.
+     * @description Never received: the status the server logs for a request whose client hung up
+     *     before the answer was ready (no body is written; nobody is listening). Set your
+     *     client's timeout to at least 55 s, above the server's 51 s bound on every answer.
      */
     ClientClosedRequest: {
       headers: {

@@ -4,7 +4,8 @@
  * `Idempotent-Replayed: true` however the account changes later; nothing for what the bank
  * did not decide (a bad request, a step-up to redo), so the same key then runs the send;
  * 409 IN_FLIGHT names its wait; an account carries the key it was opened with; a transfer
- * is read back by id. Money is checked from the database.
+ * is read back by id; a refusal's type resolves to its page; a step-up to redo says so in
+ * its 401's challenge. Money is checked from the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashRequest } from '../../src/domain/idempotency.ts';
@@ -123,7 +124,12 @@ describe('what an Idempotency-Key stores', () => {
     expect((await b.deposit(dan, dan.accountId, 1_000)).status).toBe(201);
     const key = newKey();
     const unknownAuthorization = '00000000-0000-4000-8000-000000000000';
-    expect(outcome(await b.withdraw(dan, dan.accountId, 300, unknownAuthorization, key))).toEqual([401, 'AUTHORIZATION_INVALID']);
+    const stepUpToRedo = await b.withdraw(dan, dan.accountId, 300, unknownAuthorization, key);
+    expect(outcome(stepUpToRedo)).toEqual([401, 'AUTHORIZATION_INVALID']);
+    // Told apart from a token to refresh by its challenge (RFC 9470), as every 401 carries one (RFC 9110).
+    expect(stepUpToRedo.headers.get('www-authenticate')).toMatch(/^Bearer realm="tidewater", error="insufficient_user_authentication"/);
+    const noToken = await call(api.url, 'GET', '/api/accounts');
+    expect([noToken.status, noToken.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="tidewater"']);
     expect((await keyState(url, key)).records).toEqual([]);
     expect((await b.withdraw(dan, dan.accountId, 300, await b.authorize(dan), key)).status).toBe(201);
     expect(await ledgerOf(dan.accountId)).toEqual(expect.arrayContaining([1_000, -300]));
