@@ -25,7 +25,7 @@ let withoutSpa: BffProcess;
 let distDir: string;
 
 beforeAll(async () => {
-  if (!existsSync(docsFile) || !existsSync(join(repoRoot, 'spec/docs/openapi.yaml'))) {
+  if (!existsSync(docsFile) || !existsSync(join(repoRoot, 'spec/docs/openapi.samples.json'))) {
     const scripts =
       (
         JSON.parse(readFileSync(join(repoRoot, 'spec/package.json'), 'utf8')) as {
@@ -109,6 +109,17 @@ describe('/docs', () => {
     expect(csp.get('object-src')).toBe("'none'");
     expect(csp.get('base-uri')).toBe("'none'");
     expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('serves the docs at every link of their own (a link opened in a new tab), with telemetry off and no CDN', async (context) => {
+    if (docsSkipReason) context.skip(docsSkipReason);
+    const answer = await fetch(`${withSpa.url}/docs/section/idempotency`);
+    expect([answer.status, answer.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const html = await answer.text();
+    expect(html).toContain('href="/docs/section/idempotency"');
+    expect(html).not.toMatch(/href="\/(?!docs\/)/);
+    expect(html).toContain('"disableTelemetry":true');
+    expect(html).not.toContain('https://cdn.redoc.ly/redoc/logo');
   });
 
   it('serves the document the docs render at /docs/openapi.yaml, for download', async (context) => {

@@ -35,7 +35,29 @@ export function docsRoute({ config }: BffDeps): Router {
   const router = Router();
   let cached: { mtimeMs: number; html: Buffer; policy: string } | undefined;
 
-  router.get('/docs', async (req, res) => {
+  router.get('/docs/openapi.yaml', async (req, res) => {
+    const file = path.join(path.dirname(config.docsFile), 'openapi.yaml');
+    const yaml = await readFile(file).catch(() => undefined);
+    if (!yaml) {
+      req.log.warn({ file }, 'the API document is not built beside the docs');
+      return answerUnavailable(res, 'The API docs are not built. Run `npm run docs -w spec`, then reload.', config.retryAfterSeconds);
+    }
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('application/yaml').send(yaml);
+  });
+
+  router.get('/docs/problems', (_req, res) => {
+    res.type('html').send(errorReferencePage());
+  });
+
+  router.get('/docs/problems/:slug', (req, res) => {
+    const html = problemPage(req.params.slug);
+    if (html === undefined) return answerProblem(res, 'NOT_FOUND', 'No error code has this page; /docs/problems lists them all.');
+    res.type('html').send(html);
+  });
+
+  // Redoc's own links are under /docs/ (its base path, spec/scripts/docs.mjs): each is the same page.
+  router.get(['/docs', '/docs/*section'], async (req, res) => {
     const file = await stat(config.docsFile).catch(() => undefined);
     if (!file?.isFile()) {
       req.log.warn({ docsFile: config.docsFile }, 'the API docs are not built');
@@ -56,27 +78,6 @@ export function docsRoute({ config }: BffDeps): Router {
     res.setHeader('Content-Security-Policy', cached.policy);
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(cached.html);
-  });
-
-  router.get('/docs/openapi.yaml', async (req, res) => {
-    const file = path.join(path.dirname(config.docsFile), 'openapi.yaml');
-    const yaml = await readFile(file).catch(() => undefined);
-    if (!yaml) {
-      req.log.warn({ file }, 'the API document is not built beside the docs');
-      return answerUnavailable(res, 'The API docs are not built. Run `npm run docs -w spec`, then reload.', config.retryAfterSeconds);
-    }
-    res.setHeader('Cache-Control', 'no-cache');
-    res.type('application/yaml').send(yaml);
-  });
-
-  router.get('/docs/problems', (_req, res) => {
-    res.type('html').send(errorReferencePage());
-  });
-
-  router.get('/docs/problems/:slug', (req, res) => {
-    const html = problemPage(req.params.slug);
-    if (html === undefined) return answerProblem(res, 'NOT_FOUND', 'No error code has this page; /docs/problems lists them all.');
-    res.type('html').send(html);
   });
 
   return router;
