@@ -70,6 +70,16 @@ export interface ProblemExtras {
   retryAfterSeconds?: number;
   /** Money sends only, and only the API knows it: false = nothing moved. */
   applied?: boolean;
+  /** VALIDATION_FAILED only: each fault, where it is (RFC 9457 §3.2's `errors`, the spec's Problem.errors). */
+  errors?: ValidationFault[];
+}
+
+/** One fault of a request that is not valid: `pointer` into the JSON body, or the `parameter` or `header` it is in. */
+export interface ValidationFault {
+  detail: string;
+  pointer?: string;
+  parameter?: string;
+  header?: string;
 }
 
 /** The wire shape of a problem (components.schemas.Problem), for the codes `C`. */

@@ -518,6 +518,23 @@ export interface components {
        *     send landed. Absent: the outcome is unknown.
        */
       applied?: boolean;
+      /**
+       * @description On `VALIDATION_FAILED` (RFC 9457 §3.2's extension): each fault of the request,
+       *     for a program to show next to its field. A fault of the JSON body has `pointer`,
+       *     a JSON Pointer (RFC 6901) into the body as a URI fragment (`#/amountMinor`,
+       *     `#` for the body as a whole); one of a parameter names it in `parameter`, one of
+       *     a header in `header`.
+       */
+      errors?: {
+        /** @description What is wrong with it */
+        detail: string;
+        /** @description Where in the JSON body: `#/amountMinor`. */
+        pointer?: string;
+        /** @description The path or query parameter: `limit`. */
+        parameter?: string;
+        /** @description The header, lower-case: `idempotency-key`. */
+        header?: string;
+      }[];
     };
     /** @description The problem of a 503; it always says how long to wait. */
     ServiceUnavailableProblem: components['schemas']['Problem'] & {

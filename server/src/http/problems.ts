@@ -6,7 +6,7 @@
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
 // The problem builder and writer are the BFF's too: written once in the contract workspace.
-import { problemBody, type ProblemBody } from '@tidewater/contract/errors';
+import { problemBody, type ProblemBody, type ValidationFault } from '@tidewater/contract/errors';
 import { writeProblem } from '@tidewater/contract/http';
 import { ApiProblem, isApiProblem, type ProblemExtras } from '../errors/apiProblem.ts';
 import { isStoredProblem } from '../errors/storedProblem.ts';
@@ -22,6 +22,20 @@ interface HttpishError {
   errors?: Array<{ path?: string; message?: string }>;
 }
 
+/**
+ * Where one of the validator's faults is, as the spec's Problem.errors says: its path
+ * (`/body/amountMinor`, `/query/limit`, `/headers/idempotency-key`, `/params/accountId`)
+ * as a JSON Pointer into the body (`#/amountMinor`), or the parameter or header it names.
+ */
+function faultOf(fault: { path?: string; message?: string }): ValidationFault {
+  const detail = fault.message ?? 'is not valid';
+  const [, part = '', ...rest] = (fault.path ?? '').split('/');
+  if (part === 'body') return { detail, pointer: `#${rest.length > 0 ? `/${rest.join('/')}` : ''}` };
+  if (part === 'headers' && rest[0]) return { detail, header: rest[0] };
+  if ((part === 'query' || part === 'params') && rest[0]) return { detail, parameter: rest[0] };
+  return { detail };
+}
+
 /** Maps body-parser's and express-openapi-validator's errors to catalogued problems. */
 function inputProblem(error: HttpishError): ApiProblem | undefined {
   if (error.type === 'entity.parse.failed') return new ApiProblem('MALFORMED_JSON', 'The request body is not valid JSON.');
@@ -34,7 +48,8 @@ function inputProblem(error: HttpishError): ApiProblem | undefined {
       // Missing is its own code; a key that is there but malformed is a validation failure like any other.
       const missingKey = (error.errors ?? []).some((e) => /required property 'idempotency-key'/i.test(e.message ?? ''));
       if (missingKey) return new ApiProblem('IDEMPOTENCY_KEY_MISSING', details);
-      return new ApiProblem('VALIDATION_FAILED', details || error.message);
+      const faults = (error.errors ?? []).map(faultOf);
+      return new ApiProblem('VALIDATION_FAILED', details || error.message, faults.length > 0 ? { errors: faults } : {});
     }
     case 401: return new ApiProblem('UNAUTHENTICATED');
     case 404: return new ApiProblem('NOT_FOUND');

@@ -136,6 +136,20 @@ describe('what an Idempotency-Key stores', () => {
     expect((await keyState(url, key)).ledger).toHaveLength(1);
   });
 
+  it('stores nothing for a request that is not valid, and points at each fault (RFC 9457 errors)', async () => {
+    const key = newKey();
+    const invalid = await b.deposit(ada, ada.accountId, 0, key);
+    expect(outcome(invalid)).toEqual([400, 'VALIDATION_FAILED']);
+    expect(invalid.body.errors).toEqual([{ detail: 'must be >= 1', pointer: '#/amountMinor' }]);
+    expect((await keyState(url, key)).records).toEqual([]);
+    expect((await b.deposit(ada, ada.accountId, 1, key)).status).toBe(201);
+
+    const badLimit = await b.transactions(ada, { accountId: ada.accountId, limit: 1000 });
+    expect([badLimit.status, badLimit.body.errors]).toEqual([400, [{ detail: 'must be <= 100', parameter: 'limit' }]]);
+    const badKey = await b.deposit(ada, ada.accountId, 1, 'short');
+    expect(badKey.body.errors).toEqual([expect.objectContaining({ header: 'idempotency-key' })]);
+  });
+
   it('names its wait on 409 IDEMPOTENCY_IN_FLIGHT (Retry-After and retryAfterSeconds)', async () => {
     const key = newKey();
     const requestHash = hashRequest('deposit', { accountId: ada.accountId }, { amountMinor: 400 });
