@@ -271,7 +271,7 @@ export interface components {
        *     a header in `header`.
        */
       errors?: {
-        /** @description What is wrong with it */
+        /** @description What is wrong with it, for humans. */
         detail: string;
         /** @description Where in the JSON body: `#/amountMinor`. */
         pointer?: string;

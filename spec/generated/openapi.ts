@@ -526,7 +526,7 @@ export interface components {
        *     a header in `header`.
        */
       errors?: {
-        /** @description What is wrong with it */
+        /** @description What is wrong with it, for humans. */
         detail: string;
         /** @description Where in the JSON body: `#/amountMinor`. */
         pointer?: string;
@@ -651,7 +651,13 @@ export interface components {
       amountMinor: components['schemas']['SignedMoney'];
       balanceAfterMinor: components['schemas']['Balance'];
       description: string | null;
-      /** @description The other side (a handle, an account name, or an IBAN and name). */
+      /**
+       * @description The other side, for people to read (not to parse), in one of these forms:
+       *     `@grace_h` (a transfer to or from another customer, by handle), `Holidays` (the
+       *     name of the customer's own account at the time, on a transfer between their
+       *     accounts), `Grace Hopper (DE89370400440532013000)` (an external transfer's
+       *     beneficiary and IBAN); `null` on a deposit or a withdrawal.
+       */
       counterparty: string | null;
       idempotencyKey: string | null;
       /** Format: uuid */
