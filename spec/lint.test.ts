@@ -36,6 +36,8 @@ describe('redocly lint', () => {
     ['fixtures/bad-outage-responses.yaml', 'tidewater/outage-responses', 2],
     ['fixtures/bad-money-send-idempotency.yaml', 'tidewater/money-send-idempotency', 6],
     ['fixtures/bad-problem-json.yaml', 'tidewater/problem-json', 2],
+    ['fixtures/bad-success-examples.yaml', 'tidewater/success-examples', 1],
+    ['fixtures/bad-problem-examples.yaml', 'tidewater/problem-examples', 2],
   ])('%s trips only %s (%i times)', async (fixture, ruleId, times) => {
     const report = await lint(fixture);
     const errors = report.problems.filter((problem) => problem.severity === 'error');

@@ -41,6 +41,7 @@ const CONTRACT: [string, string, string][] = [
   ['listTransactions', 'GET', '/api/transactions'],
   ['getIdempotencyKey', 'GET', '/api/idempotency-keys/{key}'],
   ['listIdempotencyKeys', 'GET', '/api/idempotency-keys'],
+  ['getTransfer', 'GET', '/api/transfers/{transferId}'],
   ['getHealth', 'GET', '/api/health'],
   ['getReady', 'GET', '/api/ready'],
 ];
@@ -56,7 +57,7 @@ const ERROR_CODES = [
   ...['ACCOUNT_NOT_EMPTY', 'ACCOUNT_IS_PRIMARY', 'PAYEE_HAS_NO_OPEN_ACCOUNT', 'TOO_MANY_REQUESTS'],
   ...['INTERNAL', 'SERVICE_UNAVAILABLE'],
 ];
-const TAGS = ['auth', 'accounts', 'step-up', 'money', 'transactions', 'health'];
+const TAGS = ['auth', 'accounts', 'step-up', 'money', 'transactions', 'idempotency', 'health'];
 
 describe('spec/openapi.yaml', () => {
   // adr/0006 and adr/0011: x-no-deadline ignores a hang-up; the deadline's clock still bounds it.

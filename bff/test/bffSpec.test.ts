@@ -141,6 +141,7 @@ describe('spec/bff.yaml', () => {
           isPrimary: true,
           openedAt: '2026-11-29T10:00:00.000Z',
           closedAt: null,
+          idempotencyKey: null,
         },
       }),
     );

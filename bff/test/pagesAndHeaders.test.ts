@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorCatalog, problemType } from '@tidewater/contract/errors';
 import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
 import { Browser } from '@tidewater/test-support/browser';
 import { startFakeApi, type FakeApi } from './support/fakeApi.ts';
@@ -24,7 +25,7 @@ let withoutSpa: BffProcess;
 let distDir: string;
 
 beforeAll(async () => {
-  if (!existsSync(docsFile)) {
+  if (!existsSync(docsFile) || !existsSync(join(repoRoot, 'spec/docs/openapi.samples.json'))) {
     const scripts =
       (
         JSON.parse(readFileSync(join(repoRoot, 'spec/package.json'), 'utf8')) as {
@@ -108,6 +109,40 @@ describe('/docs', () => {
     expect(csp.get('object-src')).toBe("'none'");
     expect(csp.get('base-uri')).toBe("'none'");
     expect(answer.headers.get('referrer-policy')).toBe('no-referrer');
+  });
+
+  it('serves the docs at every link of their own (a link opened in a new tab), with telemetry off and no CDN', async (context) => {
+    if (docsSkipReason) context.skip(docsSkipReason);
+    const answer = await fetch(`${withSpa.url}/docs/section/idempotency`);
+    expect([answer.status, answer.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+    const html = await answer.text();
+    expect(html).toContain('href="/docs/section/idempotency"');
+    expect(html).not.toMatch(/href="\/(?!docs\/)/);
+    expect(html).toContain('"disableTelemetry":true');
+    expect(html).not.toContain('https://cdn.redoc.ly/redoc/logo');
+  });
+
+  it('serves the document the docs render at /docs/openapi.yaml, for download', async (context) => {
+    if (docsSkipReason) context.skip(docsSkipReason);
+    const answer = await fetch(`${withSpa.url}/docs/openapi.yaml`);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/yaml/);
+    expect(await answer.text()).toBe(readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8'));
+  });
+
+  it('serves the error reference and a page for every code a problem type names; an unknown code is 404', async () => {
+    const reference = await fetch(`${withSpa.url}/docs/problems`);
+    expect(reference.status).toBe(200);
+    const html = await reference.text();
+    for (const [code, { status }] of Object.entries(errorCatalog)) {
+      const type = problemType(code as keyof typeof errorCatalog);
+      expect(html).toContain(`<a href="${type}"><code>${code}</code></a></td><td>${status}</td>`);
+      const page = await fetch(new URL(type, withSpa.url));
+      expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8']);
+      expect(await page.text()).toContain(`<code>${code}</code>`);
+    }
+    const unknown = await fetch(`${withSpa.url}/docs/problems/no-such-code`);
+    expect([unknown.status, (await unknown.json()).errorCode]).toEqual([404, 'NOT_FOUND']);
   });
 
   it('answers 503 problem+json saying the docs are not built when the file is missing', async () => {

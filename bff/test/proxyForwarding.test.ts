@@ -98,7 +98,7 @@ describe('the /api proxy', () => {
 
   it("passes the API's 503 on untouched, `applied: false` and Retry-After included", async () => {
     const problem = {
-      type: 'https://tidewater.example/problems/service-unavailable',
+      type: '/docs/problems/service-unavailable',
       title: 'The account is busy',
       status: 503,
       errorCode: 'SERVICE_UNAVAILABLE',

@@ -140,7 +140,11 @@ describe('the BFF image', () => {
   });
 
   it('copies the SPA and docs from where the build writes them and the BFF reads them', () => {
-    expect(JSON.parse(read('spec/package.json')).scripts.docs).toContain('-o docs/index.html');
+    expect(JSON.parse(read('spec/package.json')).scripts.docs).toBe('node scripts/docs.mjs');
+    // The page and the document beside it, both of which the BFF's image copies.
+    expect(read('spec/scripts/docs.mjs')).toContain("path.join(docsDir, 'index.html')");
+    expect(read('spec/scripts/docs.mjs')).toContain("path.join(docsDir, 'openapi.yaml')");
+    expect(read('bff/Dockerfile')).toContain('COPY --from=build /app/spec/docs/openapi.yaml spec/docs/openapi.yaml');
     expect(read('web-vue/vite.config.ts')).toContain("outDir: 'dist'");
     expect(read('bff/src/config.ts')).toContain('`${repoRoot}web-vue/dist`');
     expect(read('bff/src/config.ts')).toContain('`${repoRoot}spec/docs/index.html`');

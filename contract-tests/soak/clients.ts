@@ -59,8 +59,8 @@ export interface KeyRecord {
   outcome: KeyOutcome;
   /** The error code of a refusal. */
   refusedWith?: string;
-  /** The body of its first 201: every replay must be the same. */
-  firstAnswer?: unknown;
+  /** Its first answer the key stores (a 201, or a 404/422 refusal, adr/0048): every later one must be the same. */
+  firstAnswer?: { status: number; body: unknown };
 }
 
 /** A customer of the soak. */
@@ -78,13 +78,17 @@ export interface SoakCustomer {
 export interface Recorded {
   requests: RequestRecord[];
   keys: Map<string, KeyRecord>;
-  /** Replays whose 201 was not the same answer (the same bytes) as the key's first 201. */
+  /** Answers a key stores (201, 404, 422) that were not the same as the key's first one. */
   replayMismatches: Array<{ key: string; traceId: string; first: string; replay: string }>;
 }
 
 const errorCodeOf = (exchange: Exchange) => (exchange.body as { errorCode?: string } | undefined)?.errorCode;
 const appliedOf = (exchange: Exchange) => (exchange.body as { applied?: boolean } | undefined)?.applied;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A final answer of the bank's rules, which the key stores and answers again (adr/0048): a 201, or a 404/422 refusal but a key reuse. */
+const storedByKey = (exchange: Exchange) =>
+  exchange.status === 201 || ((exchange.status === 404 || exchange.status === 422) && errorCodeOf(exchange) !== 'IDEMPOTENCY_KEY_REUSED');
 
 /** A 503, an in-flight 409 or no answer: the same request may be sent again after a wait. */
 const worthAnotherTry = (exchange: Exchange) =>
@@ -147,12 +151,15 @@ export function soakClient(customer: SoakCustomer, payees: readonly SoakCustomer
 
   /** Learns what an answer says of its key. */
   function settle(record: KeyRecord, answer: Exchange): void {
+    if (storedByKey(answer)) {
+      const stored = { status: answer.status, body: answer.body };
+      if (record.firstAnswer === undefined) record.firstAnswer = stored;
+      else if (JSON.stringify(record.firstAnswer) !== JSON.stringify(stored)) {
+        recorded.replayMismatches.push({ key: record.key, traceId: answer.traceId, first: JSON.stringify(record.firstAnswer), replay: JSON.stringify(stored) });
+      }
+    }
     if (answer.status === 201) {
       record.outcome = 'acked';
-      if (record.firstAnswer === undefined) record.firstAnswer = answer.body;
-      else if (JSON.stringify(record.firstAnswer) !== JSON.stringify(answer.body)) {
-        recorded.replayMismatches.push({ key: record.key, traceId: answer.traceId, first: JSON.stringify(record.firstAnswer), replay: JSON.stringify(answer.body) });
-      }
     } else if (answer.status === 409 && errorCodeOf(answer) === 'IDEMPOTENCY_RESULT_UNKNOWN' && appliedOf(answer) === true) {
       record.outcome = 'acked';
     } else if (answer.status >= 400 && answer.status < 500 && !worthAnotherTry(answer)) {

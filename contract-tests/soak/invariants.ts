@@ -126,7 +126,7 @@ export async function checkInvariants(input: CheckInput): Promise<Check[]> {
     check('every 2xx (and every 409 applied: true) moved', unacknowledgedButMissing),
     check('a key refused with a 4xx moved nothing', refusedButMoved),
     check('a 503 applied: false was never followed by a movement of that request', movedDespite.map((row) => `trace ${row.trace}`)),
-    check('a replay of an answered key answers the same 201, byte for byte', input.replayMismatches.map((m) => `${m.key} (trace ${m.traceId}): first ${m.first} replay ${m.replay}`)),
+    check('a replay of an answered key answers its first stored answer (a 201, or a 404/422 refusal), byte for byte', input.replayMismatches.map((m) => `${m.key} (trace ${m.traceId}): first ${m.first} replay ${m.replay}`)),
     check('no 500 and no 5xx other than 503', requests.filter((r) => r.status >= 500 && r.status !== 503).map((r) => `${r.status} ${r.what} trace ${r.traceId}`)),
     check('every request was answered (none left without an answer)', requests.filter((r) => r.status === 0).map((r) => `${r.what} trace ${r.traceId} after ${r.ms} ms`)),
     check(`every answer within the deadline + 2 s (${deadlineMs + 2_000} ms), a commit in flight during a hang within the API's answer budget + 2 s`, late.map((r) => `${r.status} ${r.what} in ${r.ms} ms, trace ${r.traceId}`)),

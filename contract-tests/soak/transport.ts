@@ -60,7 +60,15 @@ const jsonInit = (method: string, body: unknown, headers: Record<string, string>
 
 /** Straight to the API: signs up and in, then sends with the bearer token. */
 export async function apiTransport(apiUrl: string, who: Identity, timeoutMs: number): Promise<{ transport: Transport; userId: string }> {
-  const post = (path: string, body: unknown) => exchange(`${apiUrl}${path}`, jsonInit('POST', body, {}), 60_000);
+  // Setup, before any fault and moving no money: a 503 of a busy machine's password hashing is waited out, not a failed soak.
+  const post = async (path: string, body: unknown) => {
+    let answer = await exchange(`${apiUrl}${path}`, jsonInit('POST', body, {}), 60_000);
+    for (let tries = 1; tries < 20 && answer.status === 503; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, (answer.retryAfterSeconds ?? 1) * 1_000));
+      answer = await exchange(`${apiUrl}${path}`, jsonInit('POST', body, {}), 60_000);
+    }
+    return answer;
+  };
   const registered = await post('/api/auth/register', who);
   if (registered.status !== 201) throw new Error(`sign-up answered ${registered.status}: ${JSON.stringify(registered.body)}`);
   const token = await post('/api/auth/token', { email: who.email, password: who.password });

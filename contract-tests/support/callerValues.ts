@@ -11,6 +11,7 @@
  * | email, password, displayName, handle, pin | the caller's identity                                 |
  * | refreshToken                             | minted: the `refreshToken` of a fresh sign-in          |
  * | authorizationId                          | minted: the `authorizationId` of a fresh PIN check     |
+ * | transferId                               | minted: the `id` of a fresh transfer of the caller's   |
  * | Idempotency-Key (any case)               | a new unique key for every request                    |
  *
  * Anything else keeps the spec's example, unless the harness overrides it by name (the
@@ -51,6 +52,7 @@ const PAYEE: Record<string, (payee: Customer) => string> = { toHandle: (p) => p.
 const MINTED: Record<string, readonly [string, string]> = {
   refreshToken: ['createToken', 'refreshToken'],
   authorizationId: ['verifyPin', 'authorizationId'],
+  transferId: ['createInternalTransfer', 'id'],
 };
 const FRESH: Record<string, () => string> = { 'idempotency-key': () => `ct-${randomUUID()}` };
 

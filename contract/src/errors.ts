@@ -51,9 +51,18 @@ export const errorCatalog = {
 /** Every code the API can answer. */
 export type ErrorCode = keyof typeof errorCatalog;
 
-/** The problem `type` URI of a code: a stable, documented identifier. */
+/** The path segment of a code's page: `INSUFFICIENT_FUNDS` → `insufficient-funds`. */
+export function problemSlug(code: ErrorCode): string {
+  return code.toLowerCase().replaceAll('_', '-');
+}
+
+/**
+ * The problem `type` of a code: a URI reference to its page in the docs (RFC 9457 §3.1.1:
+ * resolved against the answer's own URI, so it names the page on whichever host answered:
+ * the BFF, where the docs live, and the API, which serves the same pages).
+ */
 export function problemType(code: ErrorCode): string {
-  return `https://tidewater.example/problems/${code.toLowerCase().replaceAll('_', '-')}`;
+  return `/docs/problems/${problemSlug(code)}`;
 }
 
 /** Extra members a problem may carry (RFC 9457 extensions of the Problem schema). */
@@ -61,6 +70,16 @@ export interface ProblemExtras {
   retryAfterSeconds?: number;
   /** Money sends only, and only the API knows it: false = nothing moved. */
   applied?: boolean;
+  /** VALIDATION_FAILED only: each fault, where it is (RFC 9457 §3.2's `errors`, the spec's Problem.errors). */
+  errors?: ValidationFault[];
+}
+
+/** One fault of a request that is not valid: `pointer` into the JSON body, or the `parameter` or `header` it is in. */
+export interface ValidationFault {
+  detail: string;
+  pointer?: string;
+  parameter?: string;
+  header?: string;
 }
 
 /** The wire shape of a problem (components.schemas.Problem), for the codes `C`. */

@@ -12,6 +12,7 @@
  *    signal) in AsyncLocalStorage, so the data layer sees it; a hang-up fires the signal;
  * 4. HEAD as GET (RFC 9110), then the JSON body parser, bounded, and its shape check, so
  *    bad, huge, absurdly nested or ill-formed bodies end as 400/413 before any work;
+ *    The pages problem `type`s name (`/docs/problems/…`, plain HTML) come next, outside the spec;
  * 5. the OpenAPI validator, so handlers only ever see inputs the spec allows (and, in
  *    tests, every answer is checked against the spec on its way out);
  * 6. the operation (the router), in this order:
@@ -71,6 +72,7 @@ import { moneyHandlers } from './domain/money/moneyHandlers.ts';
 import { stepUpHandlers } from './domain/identity/stepUpHandlers.ts';
 import { transactionHandlers } from './domain/accounts/transactionHandlers.ts';
 import { idempotencyKeyHandlers } from './domain/idempotency/idempotencyKeyHandlers.ts';
+import { transferReadHandlers } from './domain/money/transferRead.ts';
 import { sessionHandlers } from './domain/identity/sessionHandlers.ts';
 import { userHandlers } from './domain/identity/userHandlers.ts';
 import { bearerAuthentication } from './http/authenticate.ts';
@@ -80,6 +82,7 @@ import { pinVerifiers, type PinPeppers } from './domain/identity/pinVerifier.ts'
 import type { Handlers } from './contract/operations.ts';
 import { mountOperations } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';
+import { problemPages } from './http/problemPages.ts';
 import { requestLog } from './http/requestLog.ts';
 import { requestMetrics } from './http/requestMetrics.ts';
 import { requestScope } from './http/requestScope.ts';
@@ -157,6 +160,7 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
     ...moneyHandlers(deps),
     ...transactionHandlers(deps),
     ...idempotencyKeyHandlers(deps),
+    ...transferReadHandlers(deps),
   };
 
   const app = express();
@@ -175,6 +179,8 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
   app.use(headAsGet());
   app.use(express.json({ limit: config.bodyLimitBytes, strict: true, type: 'application/json' }));
   app.use(refuseMalformedJson());
+  // The pages problem types name (http/problemPages.ts), beside the spec's paths.
+  app.use(problemPages());
   app.use(
     OpenApiValidator.middleware({
       apiSpec: JSON.parse(readFileSync(specPath, 'utf8')),

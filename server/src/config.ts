@@ -48,7 +48,10 @@ export const defaults = {
   idempotencyReleaseBudgetMs: chain.idempotencyReleaseBudgetMs.defaultMs,
   /** IDEMPOTENCY_STALE_AFTER_MS (timeout chain): a claim whose release failed is taken over after this; ≥ deadline + 60 s. */
   idempotencyStaleAfterMs: chain.idempotencyStaleAfterMs.defaultMs,
-  /** 1 s: a busy account names the least whole-second wait that does not send the caller straight back. */
+  /**
+   * 1 s: a busy account, and a key whose first request is still in flight (409 IDEMPOTENCY_IN_FLIGHT), name the least
+   * whole-second wait that does not send the caller straight back.
+   */
   busyRetryAfterSeconds: 1,
   /** 8 (ACCOUNT_WRITE_ATTEMPTS): attempts a write makes on a contended account before it answers busy. */
   accountWriteAttempts: 8,

@@ -140,6 +140,10 @@ describe.each(backends)('the API on $name', (backend) => {
     // The replay revoked the family: the token issued by the first rotation is dead too.
     const successor = await call(api.url, 'POST', '/api/auth/refresh', { body: { refreshToken: first.body.refreshToken } });
     expect(successor.status).toBe(401);
+    // Each says what happened to it: the spent one was used, the newer one was never used but ended with its session.
+    expect(replay.body.detail).toMatch(/already used/);
+    expect(successor.body.detail).not.toMatch(/already used/);
+    expect(successor.body.detail).toMatch(/session .*ended/);
   });
 
   it('revokes a refresh token and logs out every session of the user', async () => {

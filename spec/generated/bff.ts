@@ -263,6 +263,23 @@ export interface components {
        *     send landed. Absent: the outcome is unknown.
        */
       applied?: boolean;
+      /**
+       * @description On `VALIDATION_FAILED` (RFC 9457 §3.2's extension): each fault of the request,
+       *     for a program to show next to its field. A fault of the JSON body has `pointer`,
+       *     a JSON Pointer (RFC 6901) into the body as a URI fragment (`#/amountMinor`,
+       *     `#` for the body as a whole); one of a parameter names it in `parameter`, one of
+       *     a header in `header`.
+       */
+      errors?: {
+        /** @description What is wrong with it, for humans. */
+        detail: string;
+        /** @description Where in the JSON body: `#/amountMinor`. */
+        pointer?: string;
+        /** @description The path or query parameter: `limit`. */
+        parameter?: string;
+        /** @description The header, lower-case: `idempotency-key`. */
+        header?: string;
+      }[];
     };
     /** @description The problem of a 503; it always says how long to wait. */
     ServiceUnavailableProblem: components['schemas']['Problem'] & {
@@ -317,6 +334,8 @@ export interface components {
       openedAt: string;
       /** Format: date-time */
       closedAt: string | null;
+      /** @description The Idempotency-Key the account was opened with; null when it was opened without one (the first account, or `openAccount` without a key). */
+      idempotencyKey: string | null;
     };
     Registration: {
       user: components['schemas']['User'];
@@ -357,7 +376,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/invalid-credentials",
+         *       "type": "/docs/problems/invalid-credentials",
          *       "title": "The email or password is not right",
          *       "status": 401,
          *       "errorCode": "INVALID_CREDENTIALS",
@@ -375,7 +394,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/forbidden",
+         *       "type": "/docs/problems/forbidden",
          *       "title": "Not allowed",
          *       "status": 403,
          *       "detail": "This request needs the X-CSRF-Token header from GET /bff/session.",
@@ -394,7 +413,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/handle-taken",
+         *       "type": "/docs/problems/handle-taken",
          *       "title": "That handle is taken",
          *       "status": 409,
          *       "errorCode": "HANDLE_TAKEN",
@@ -412,7 +431,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/payload-too-large",
+         *       "type": "/docs/problems/payload-too-large",
          *       "title": "The request body is too large",
          *       "status": 413,
          *       "errorCode": "PAYLOAD_TOO_LARGE",
@@ -430,7 +449,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/unsupported-media-type",
+         *       "type": "/docs/problems/unsupported-media-type",
          *       "title": "The request body must be JSON",
          *       "status": 415,
          *       "detail": "Send the body as application/json.",
@@ -450,7 +469,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/too-many-requests",
+         *       "type": "/docs/problems/too-many-requests",
          *       "title": "Too many requests",
          *       "status": 429,
          *       "errorCode": "TOO_MANY_REQUESTS",
@@ -469,7 +488,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "https://tidewater.example/problems/internal",
+         *       "type": "/docs/problems/internal",
          *       "title": "Something went wrong on our side",
          *       "status": 500,
          *       "errorCode": "INTERNAL",
@@ -634,7 +653,8 @@ export interface operations {
            *         "status": "open",
            *         "isPrimary": true,
            *         "openedAt": "2026-11-29T10:15:30Z",
-           *         "closedAt": null
+           *         "closedAt": null,
+           *         "idempotencyKey": null
            *       }
            *     }
            */

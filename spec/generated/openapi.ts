@@ -356,6 +356,29 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/transfers/{transferId}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Read a transfer
+     * @description A transfer this customer sent, as its `201` answered it (the `id` of
+     *     `createInternalTransfer` or `createExternalTransfer`, or the `transferId` of one of
+     *     its movements). A transfer that is absent, or that another customer sent (the payee
+     *     included), is `404 NOT_FOUND`.
+     */
+    get: operations['getTransfer'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/transactions': {
     parameters: {
       query?: never;
@@ -367,8 +390,11 @@ export interface paths {
      * List an account's movements
      * @description An account's movements, newest first, a page at a time (`nextCursor` is null on
      *     the last page). With `idempotencyKey`, only the movements of the send made with
-     *     that key on this account, read from the primary database: an empty list means it
-     *     did not land. Another customer's account is `404 ACCOUNT_NOT_FOUND`; a cursor
+     *     that key on this account, read from the primary database. An empty list says only
+     *     that nothing of that key is on this account now: a send whose answer was lost may
+     *     still land, and a refused send never will. To learn a key's outcome, read
+     *     `GET /api/idempotency-keys/{key}` or resend the same request with the same key (see
+     *     Idempotency). Another customer's account is `404 ACCOUNT_NOT_FOUND`; a cursor
      *     this API did not give out is `400 VALIDATION_FAILED`.
      */
     get: operations['listTransactions'];
@@ -544,6 +570,23 @@ export interface components {
        *     send landed. Absent: the outcome is unknown.
        */
       applied?: boolean;
+      /**
+       * @description On `VALIDATION_FAILED` (RFC 9457 §3.2's extension): each fault of the request,
+       *     for a program to show next to its field. A fault of the JSON body has `pointer`,
+       *     a JSON Pointer (RFC 6901) into the body as a URI fragment (`#/amountMinor`,
+       *     `#` for the body as a whole); one of a parameter names it in `parameter`, one of
+       *     a header in `header`.
+       */
+      errors?: {
+        /** @description What is wrong with it, for humans. */
+        detail: string;
+        /** @description Where in the JSON body: `#/amountMinor`. */
+        pointer?: string;
+        /** @description The path or query parameter: `limit`. */
+        parameter?: string;
+        /** @description The header, lower-case: `idempotency-key`. */
+        header?: string;
+      }[];
     };
     /** @description The problem of a 503; it always says how long to wait. */
     ServiceUnavailableProblem: components['schemas']['Problem'] & {
@@ -652,6 +695,8 @@ export interface components {
       openedAt: string;
       /** Format: date-time */
       closedAt: string | null;
+      /** @description The Idempotency-Key the account was opened with; null when it was opened without one (the first account, or `openAccount` without a key). */
+      idempotencyKey: string | null;
     };
     AccountList: {
       items: components['schemas']['Account'][];
@@ -687,7 +732,13 @@ export interface components {
       amountMinor: components['schemas']['SignedMoney'];
       balanceAfterMinor: components['schemas']['Balance'];
       description: string | null;
-      /** @description The other side (a handle, an account name, or an IBAN and name). */
+      /**
+       * @description The other side, for people to read (not to parse), in one of these forms:
+       *     `@grace_h` (a transfer to or from another customer, by handle), `Holidays` (the
+       *     name of the customer's own account at the time, on a transfer between their
+       *     accounts), `Grace Hopper (DE89370400440532013000)` (an external transfer's
+       *     beneficiary and IBAN); `null` on a deposit or a withdrawal.
+       */
       counterparty: string | null;
       idempotencyKey: string | null;
       /** Format: uuid */
@@ -805,19 +856,31 @@ export interface components {
       };
     };
     /**
-     * @description `UNAUTHENTICATED` (no or a bad access token), `INVALID_CREDENTIALS` (sign-in),
-     *     `TOKEN_INVALID` (refresh), `AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`
-     *     (a step-up authorization that is unknown, spent, someone else's or too old).
+     * @description Two different things, told apart by `errorCode` and by `WWW-Authenticate`:
+     *     - **the caller**: `UNAUTHENTICATED` (no access token, or an expired or revoked
+     *       one: refresh the pair, then send the same request), `INVALID_CREDENTIALS`
+     *       (sign-in), `TOKEN_INVALID` (the refresh token no longer works: sign in again;
+     *       `error="invalid_token"`);
+     *     - **the step-up of a payment**: `AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`
+     *       (unknown, spent, someone else's or too old), with
+     *       `error="insufficient_user_authentication"` (RFC 9470): the access token is fine;
+     *       check the PIN again and send the same request, same Idempotency-Key, with the new
+     *       `authorizationId`. Do not refresh or sign in for these.
      */
     Unauthorized: {
       headers: {
+        /**
+         * @description The challenge (RFC 9110); its `error` names a step-up to redo or a refresh token that no longer works.
+         * @example Bearer realm="tidewater"
+         */
+        'WWW-Authenticate': string;
         [name: string]: unknown;
       };
       content: {
         /**
          * @example {
-         *       "type": "/problems/unauthenticated",
-         *       "title": "Sign in first",
+         *       "type": "/docs/problems/unauthenticated",
+         *       "title": "Sign in to continue",
          *       "status": 401,
          *       "errorCode": "UNAUTHENTICATED",
          *       "traceId": "0af7651916cd43dd8448eb211c80319c"
@@ -834,8 +897,8 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/pin-incorrect",
-         *       "title": "The PIN is not correct",
+         *       "type": "/docs/problems/pin-incorrect",
+         *       "title": "The PIN is not right",
          *       "status": 403,
          *       "errorCode": "PIN_INCORRECT",
          *       "traceId": "0af7651916cd43dd8448eb211c80319c"
@@ -844,16 +907,20 @@ export interface components {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `ACCOUNT_NOT_FOUND` (also for another customer's account), `PAYEE_NOT_FOUND` or `NOT_FOUND`. */
+    /**
+     * @description `ACCOUNT_NOT_FOUND` (also for another customer's account), `PAYEE_NOT_FOUND` or
+     *     `NOT_FOUND`. On a money send, the key stores it (see Idempotency).
+     */
     NotFound: {
       headers: {
+        'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
         [name: string]: unknown;
       };
       content: {
         /**
          * @example {
-         *       "type": "/problems/account-not-found",
-         *       "title": "No such account",
+         *       "type": "/docs/problems/account-not-found",
+         *       "title": "Account not found",
          *       "status": 404,
          *       "errorCode": "ACCOUNT_NOT_FOUND",
          *       "traceId": "0af7651916cd43dd8448eb211c80319c"
@@ -870,7 +937,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/handle-taken",
+         *       "type": "/docs/problems/handle-taken",
          *       "title": "That handle is taken",
          *       "status": 409,
          *       "errorCode": "HANDLE_TAKEN",
@@ -882,14 +949,20 @@ export interface components {
     };
     /**
      * @description The Idempotency-Key is known but its answer cannot be given now.
-     *     `IDEMPOTENCY_IN_FLIGHT`: the first request with this key is still being processed;
-     *     wait, then resend the same key. `IDEMPOTENCY_RESULT_UNKNOWN` with `applied: true`:
-     *     the send landed but its answer was lost; do not send it again under a new key,
-     *     look it up with `GET /api/transactions?accountId=…&idempotencyKey=…` (an account
-     *     opened under the key is in `GET /api/accounts`).
+     *     `IDEMPOTENCY_IN_FLIGHT` (with `Retry-After`): the first request with this key is
+     *     still being processed; wait that long, then resend the same key.
+     *     `IDEMPOTENCY_RESULT_UNKNOWN` with `applied: true`: the send landed but its answer
+     *     was lost; never send it again under a new key. Its movements are in
+     *     `GET /api/transactions?accountId=…&idempotencyKey=…`; an account opened under the
+     *     key is in `GET /api/accounts` with that `idempotencyKey`.
      */
     IdempotencyConflict: {
       headers: {
+        /**
+         * @description On `IDEMPOTENCY_IN_FLIGHT`, seconds to wait before sending the same key again.
+         * @example 1
+         */
+        'Retry-After'?: number;
         [name: string]: unknown;
       };
       content: {
@@ -904,7 +977,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/payload-too-large",
+         *       "type": "/docs/problems/payload-too-large",
          *       "title": "The request body is too large",
          *       "status": 413,
          *       "errorCode": "PAYLOAD_TOO_LARGE",
@@ -922,8 +995,8 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/unsupported-media-type",
-         *       "title": "Send the body as application/json",
+         *       "type": "/docs/problems/unsupported-media-type",
+         *       "title": "The request body must be JSON",
          *       "status": 415,
          *       "errorCode": "UNSUPPORTED_MEDIA_TYPE",
          *       "traceId": "0af7651916cd43dd8448eb211c80319c"
@@ -937,10 +1010,12 @@ export interface components {
      *     `BALANCE_LIMIT_EXCEEDED` (the account would hold more than a balance can),
      *     `DAILY_LIMIT_EXCEEDED`, `INVALID_IBAN`, `SAME_ACCOUNT`, `ACCOUNT_CLOSED`,
      *     `ACCOUNT_NOT_EMPTY`, `ACCOUNT_IS_PRIMARY`, `PAYEE_HAS_NO_OPEN_ACCOUNT`, or
-     *     `IDEMPOTENCY_KEY_REUSED` (the key was used with another payload).
+     *     `IDEMPOTENCY_KEY_REUSED` (the key was used with another payload). On a money send,
+     *     the key stores every one of these but `IDEMPOTENCY_KEY_REUSED` (see Idempotency).
      */
     UnprocessableEntity: {
       headers: {
+        'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
         [name: string]: unknown;
       };
       content: {
@@ -955,8 +1030,8 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/pin-locked",
-         *       "title": "The PIN is locked",
+         *       "type": "/docs/problems/pin-locked",
+         *       "title": "The PIN is locked after too many attempts",
          *       "status": 423,
          *       "errorCode": "PIN_LOCKED",
          *       "traceId": "0af7651916cd43dd8448eb211c80319c"
@@ -974,8 +1049,8 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/too-many-requests",
-         *       "title": "Too many attempts",
+         *       "type": "/docs/problems/too-many-requests",
+         *       "title": "Too many requests",
          *       "status": 429,
          *       "errorCode": "TOO_MANY_REQUESTS",
          *       "retryAfterSeconds": 60,
@@ -993,7 +1068,7 @@ export interface components {
       content: {
         /**
          * @example {
-         *       "type": "/problems/internal",
+         *       "type": "/docs/problems/internal",
          *       "title": "Something went wrong on our side",
          *       "status": 500,
          *       "errorCode": "INTERNAL",
@@ -1021,8 +1096,9 @@ export interface components {
       };
     };
     /**
-     * @description Client Closed Request: the client hung up before the answer was ready. It is
-     *     logged with its trace id; no body is ever written, because nobody is listening.
+     * @description Never received: the status the server logs for a request whose client hung up
+     *     before the answer was ready (no body is written; nobody is listening). Set your
+     *     client's timeout to at least 55 s, above the server's 51 s bound on every answer.
      */
     ClientClosedRequest: {
       headers: {
@@ -1053,6 +1129,11 @@ export interface components {
      */
     OptionalIdempotencyKey: components['schemas']['IdempotencyKey'];
     /**
+     * @description A transfer the signed-in customer sent.
+     * @example 9d2f4b6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
+     */
+    TransferId: string;
+    /**
      * @description The account whose movements to list.
      * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
      */
@@ -1076,6 +1157,13 @@ export interface components {
   };
   requestBodies: never;
   headers: {
+    /**
+     * @description `true` when this is a money send's (or a keyed account opening's) stored answer to
+     *     an earlier request with the same Idempotency-Key and payload, sent again unchanged;
+     *     absent on the first answer.
+     * @example true
+     */
+    IdempotentReplayed: 'true';
     /**
      * @description Seconds to wait before trying again.
      * @example 10
@@ -1337,9 +1425,10 @@ export interface operations {
       };
     };
     responses: {
-      /** @description The new account (or, for a key already used with this name, the account it opened). */
+      /** @description The new account (or, for a key already used with this name, the account it opened, as it was then). */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1574,6 +1663,7 @@ export interface operations {
       /** @description The deposit's movement on the account. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1630,6 +1720,7 @@ export interface operations {
       /** @description The withdrawal's movement on the account. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1673,6 +1764,7 @@ export interface operations {
       /** @description The transfer with both of its movements. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1726,6 +1818,7 @@ export interface operations {
       /** @description The transfer with its outgoing movement. */
       201: {
         headers: {
+          'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
           [name: string]: unknown;
         };
         content: {
@@ -1739,6 +1832,38 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableEntity'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getTransfer: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /**
+         * @description A transfer the signed-in customer sent.
+         * @example 9d2f4b6a-1c3e-4a5b-8d7f-0e1a2b3c4d5e
+         */
+        transferId: components['parameters']['TransferId'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The transfer with its movements on the sender's accounts. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Transfer'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

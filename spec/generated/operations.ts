@@ -143,6 +143,14 @@ export const operations = {
     noDeadline: false,
     secured: true,
   },
+  getTransfer: {
+    method: 'GET',
+    path: '/api/transfers/{transferId}',
+    expressPath: '/api/transfers/:transferId',
+    moneySend: false,
+    noDeadline: false,
+    secured: true,
+  },
   listTransactions: {
     method: 'GET',
     path: '/api/transactions',

@@ -6,6 +6,8 @@
 import OutageResponses from './rules/outage-responses.js';
 import MoneySendIdempotency from './rules/money-send-idempotency.js';
 import ProblemJson from './rules/problem-json.js';
+import SuccessExamples from './rules/success-examples.js';
+import ProblemExamples from './rules/problem-examples.js';
 
 /** The plugin factory Redocly CLI 2.x loads from the `plugins:` list. */
 export default function tidewaterPlugin() {
@@ -16,6 +18,8 @@ export default function tidewaterPlugin() {
         'outage-responses': OutageResponses,
         'money-send-idempotency': MoneySendIdempotency,
         'problem-json': ProblemJson,
+        'success-examples': SuccessExamples,
+        'problem-examples': ProblemExamples,
       },
     },
   };

@@ -1,10 +1,16 @@
 /**
- * Generates spec/generated/ from spec/openapi.yaml and spec/bff.yaml (`npm run generate -w spec`):
+ * Generates spec/generated/ from spec/openapi.yaml and spec/bff.yaml (`npm run generate -w spec`),
+ * after writing their problem examples' type, title and status from the error catalog
+ * (scripts/problemExamples.mjs):
  * - openapi.ts    the API document's types, by openapi-typescript;
  * - operations.ts one `as const` table of every API operation (method, paths, flags);
  * - openapi.json  the same API document as JSON, for runtime loaders;
  * - bff.ts        the BFF document's types (its `/bff/*` routes), by openapi-typescript:
- *                 the BFF answers and the SPA reads them (its references into openapi.yaml are inlined).
+ *                 the BFF answers and the SPA reads them (its references into openapi.yaml are inlined);
+ * - errorCatalog.json  the one error catalog (contract/src/errors.ts) with its reference
+ *                 (contract/src/errorReference.ts): what the lint rule holds the problem
+ *                 examples to, and what the docs' error reference is made of. Run by tsx,
+ *                 since the catalog is TypeScript.
  * The output is formatted with the repository's Prettier config, so it is stable and
  * `scripts/check.mjs` can diff it byte for byte.
  */
@@ -14,6 +20,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import openapiTS, { astToString } from 'openapi-typescript';
 import prettier from 'prettier';
 import { parse } from 'yaml';
+import { errorCatalog, problemType } from '../../contract/src/errors.ts';
+import { errorReference } from '../../contract/src/errorReference.ts';
+import { writeProblemExamples } from './problemExamples.mjs';
 
 const specDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** The API's document, the one most of the output is generated from. */
@@ -99,6 +108,16 @@ function renderJson(document) {
   return JSON.stringify({ 'x-generated': 'DO NOT EDIT: generated from spec/openapi.yaml', ...document });
 }
 
+function renderErrorCatalog() {
+  const codes = Object.fromEntries(
+    Object.entries(errorCatalog).map(([code, { status, title }]) => [
+      code,
+      { status, title, type: problemType(code), ...errorReference[code] },
+    ]),
+  );
+  return JSON.stringify({ 'x-generated': 'DO NOT EDIT: generated from contract/src/errors.ts and errorReference.ts', codes });
+}
+
 /** Writes every generated file into `outDir` and returns their names. */
 export async function generate(outDir = generatedDir) {
   const document = parse(await readFile(specPath, 'utf8'));
@@ -107,6 +126,7 @@ export async function generate(outDir = generatedDir) {
     'operations.ts': renderOperations(document),
     'openapi.json': renderJson(document),
     'bff.ts': await renderTypes(bffSpecPath),
+    'errorCatalog.json': renderErrorCatalog(),
   };
   await mkdir(outDir, { recursive: true });
   for (const [name, source] of Object.entries(files)) {
@@ -116,6 +136,9 @@ export async function generate(outDir = generatedDir) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const documentPath of [specPath, bffSpecPath]) {
+    if (await writeProblemExamples(documentPath)) console.log(`rewrote the problem examples of spec/${path.basename(documentPath)} from the error catalog`);
+  }
   const names = await generate();
   console.log(`generated ${names.map((name) => `spec/generated/${name}`).join(', ')}`);
 }

@@ -12,7 +12,7 @@ const validator = createResponseValidator(loadOpenApiDocument());
 const PROBLEM_JSON = 'application/problem+json; charset=utf-8';
 const TRACE = '0af7651916cd43dd8448eb211c80319c';
 const outageBody = {
-  type: 'https://tidewater.example/problems/service-unavailable',
+  type: '/docs/problems/service-unavailable',
   title: 'The service is temporarily unavailable',
   status: 503,
   detail: 'Try again later.',
@@ -36,6 +36,7 @@ const account = {
   isPrimary: true,
   openedAt: '2026-11-29T10:15:30Z',
   closedAt: null,
+  idempotencyKey: null,
 };
 const json = (status: number, body: unknown): ResponseToCheck => ({
   status,

@@ -23,7 +23,7 @@ describe('the BFF problem catalog', () => {
 
   it('builds problems without `applied`, with retryAfterSeconds only when given', () => {
     expect(problemBody('SERVICE_UNAVAILABLE', 'trace-1234', 'Down.', 10)).toEqual({
-      type: 'https://tidewater.example/problems/service-unavailable',
+      type: '/docs/problems/service-unavailable',
       title: 'The service is temporarily unavailable',
       status: 503,
       detail: 'Down.',
@@ -32,7 +32,7 @@ describe('the BFF problem catalog', () => {
       retryAfterSeconds: 10,
     });
     expect(problemBody('FORBIDDEN', 'trace-1234')).toEqual({
-      type: 'https://tidewater.example/problems/forbidden',
+      type: '/docs/problems/forbidden',
       title: 'Not allowed',
       status: 403,
       errorCode: 'FORBIDDEN',

@@ -38,5 +38,6 @@ export function toAccount(row: AccountRow, primaryAccountId: string | null): Sch
     isPrimary: row.id === primaryAccountId,
     openedAt: row.openedAt.toISOString(),
     closedAt: row.closedAt ? row.closedAt.toISOString() : null,
+    idempotencyKey: row.idempotencyKey,
   };
 }

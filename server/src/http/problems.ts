@@ -1,14 +1,15 @@
 /**
- * Bulkhead whatever a request ends in into one honest answer (RFC 9457 problem+json):
- * a catalogued ApiProblem as itself, bad input as 400/413/415, an outage as 503 with
+ * Turns whatever a request ends in into one honest answer (RFC 9457 problem+json):
+ * a catalogued ApiProblem as itself, a refusal an Idempotency-Key stored as the bytes it stored, bad input as 400/413/415, an outage as 503 with
  * Retry-After and no-store, a client that hung up as nothing at all (app.ts logs its 499), and
  * anything unexplained as a 500 that names its traceId and nothing of its internals.
  */
 import type { ErrorRequestHandler, Request, Response } from 'express';
 // The problem builder and writer are the BFF's too: written once in the contract workspace.
-import { problemBody, type ProblemBody } from '@tidewater/contract/errors';
+import { problemBody, type ProblemBody, type ValidationFault } from '@tidewater/contract/errors';
 import { writeProblem } from '@tidewater/contract/http';
 import { ApiProblem, isApiProblem, type ProblemExtras } from '../errors/apiProblem.ts';
+import { isStoredProblem } from '../errors/storedProblem.ts';
 import { outageOf, unavailableCauseOf } from '../data/outage.ts';
 import { noteUnavailableAnswer } from './requestMetrics.ts';
 import type { RequestContext } from '../request/requestContext.ts';
@@ -19,6 +20,20 @@ interface HttpishError {
   type?: string;
   message?: string;
   errors?: Array<{ path?: string; message?: string }>;
+}
+
+/**
+ * Where one of the validator's faults is, as the spec's Problem.errors says: its path
+ * (`/body/amountMinor`, `/query/limit`, `/headers/idempotency-key`, `/params/accountId`)
+ * as a JSON Pointer into the body (`#/amountMinor`), or the parameter or header it names.
+ */
+function faultOf(fault: { path?: string; message?: string }): ValidationFault {
+  const detail = fault.message ?? 'is not valid';
+  const [, part = '', ...rest] = (fault.path ?? '').split('/');
+  if (part === 'body') return { detail, pointer: `#${rest.length > 0 ? `/${rest.join('/')}` : ''}` };
+  if (part === 'headers' && rest[0]) return { detail, header: rest[0] };
+  if ((part === 'query' || part === 'params') && rest[0]) return { detail, parameter: rest[0] };
+  return { detail };
 }
 
 /** Maps body-parser's and express-openapi-validator's errors to catalogued problems. */
@@ -33,7 +48,8 @@ function inputProblem(error: HttpishError): ApiProblem | undefined {
       // Missing is its own code; a key that is there but malformed is a validation failure like any other.
       const missingKey = (error.errors ?? []).some((e) => /required property 'idempotency-key'/i.test(e.message ?? ''));
       if (missingKey) return new ApiProblem('IDEMPOTENCY_KEY_MISSING', details);
-      return new ApiProblem('VALIDATION_FAILED', details || error.message);
+      const faults = (error.errors ?? []).map(faultOf);
+      return new ApiProblem('VALIDATION_FAILED', details || error.message, faults.length > 0 ? { errors: faults } : {});
     }
     case 401: return new ApiProblem('UNAUTHENTICATED');
     case 404: return new ApiProblem('NOT_FOUND');
@@ -54,6 +70,7 @@ function clientHungUp(req: Request, res: Response): boolean {
  * the request's `outageExtras` add (a money send's `applied: false`).
  */
 function toProblem(error: unknown, traceId: string, retryAfterSeconds: number, outageExtras: ProblemExtras = {}): ProblemBody {
+  if (isStoredProblem(error)) return error.body;
   if (isApiProblem(error)) return problemBody(error.code, traceId, error.detail, error.extras);
   const input = inputProblem(error as HttpishError);
   if (input) return problemBody(input.code, traceId, input.detail, input.extras);
@@ -88,6 +105,7 @@ export function problemHandler(retryAfterSeconds: number): ErrorRequestHandler {
     // A 405 names the methods the path does have (RFC 9110 §15.5.6); the validator knows them.
     const allow = (error as { headers?: { Allow?: string } }).headers?.Allow;
     if (body.status === 405 && allow) res.setHeader('Allow', allow);
+    if (isStoredProblem(error) && error.replayed) res.setHeader('Idempotent-Replayed', 'true');
     writeProblem(res, body);
   };
 }

@@ -123,16 +123,6 @@ describe('idempotency of money sends on PostgreSQL', () => {
     expect((await keyState(url, key)).ledger).toHaveLength(2);
   });
 
-  it('releases the key of a refused send: the same key works once the refusal no longer holds', async () => {
-    const carol = await b.signUp();
-    const key = newKey();
-    const authorizationId = await b.authorize(carol);
-    expect(outcome(await b.withdraw(carol, carol.accountId, 900, authorizationId, key))).toEqual([422, 'INSUFFICIENT_FUNDS']);
-    expect((await keyState(url, key)).records).toEqual([]);
-    await b.deposit(carol, carol.accountId, 900);
-    expect((await b.withdraw(carol, carol.accountId, 900, authorizationId, key)).status).toBe(201);
-  });
-
   /** Leaves a claim as a request whose release failed would: Processing, owned by nobody alive. */
   async function strandedClaim(customer: Customer, key: string, accountId: string, amountMinor: number, ageSeconds: number) {
     const requestHash = hashRequest('deposit', { accountId }, { amountMinor });

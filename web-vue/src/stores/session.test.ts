@@ -103,7 +103,7 @@ describe('sign-out: only a 204 or a 401 ends the session', () => {
   it('clears the accounts when the session ends', async () => {
     const session = await signedInStore();
     const accounts = useAccountsStore();
-    world([okResponse({ items: [{ id: 'a1', name: 'Everyday', currency: 'EUR', balanceMinor: 100, status: 'open', isPrimary: true, openedAt: '', closedAt: null }] })]);
+    world([okResponse({ items: [{ id: 'a1', name: 'Everyday', currency: 'EUR', balanceMinor: 100, status: 'open', isPrimary: true, openedAt: '', closedAt: null, idempotencyKey: null }] })]);
     await accounts.load();
     expect(accounts.items).toHaveLength(1);
     world([new Response(null, { status: 204 })]);

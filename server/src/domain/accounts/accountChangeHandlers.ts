@@ -38,7 +38,7 @@ type AccountWithPrimary = Account & { primaryAccountId: string | null };
 
 const accountColumns = Prisma.raw(`a.id::text AS id, a.user_id::text AS "userId", a.name, a.currency,
   a.balance_minor AS "balanceMinor", a.status, a.version, a.audit_seq AS "auditSeq", a.audit_hash AS "auditHash",
-  a.opened_at AS "openedAt", a.closed_at AS "closedAt"`);
+  a.opened_at AS "openedAt", a.closed_at AS "closedAt", a.idempotency_key AS "idempotencyKey"`);
 
 const notFound = () => new ApiProblem('ACCOUNT_NOT_FOUND', 'No account of yours has this id.');
 

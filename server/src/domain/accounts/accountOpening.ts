@@ -36,16 +36,16 @@ export function accountOpener({ data, config }: DomainDeps) {
   const accountExists = (id: string) => async () =>
     (await data.read((db) => db.account.count({ where: { id } }))) === 1;
 
-  return async function open({ userId, key, body, primaryAccountId }: Opening): Promise<{ status: 201; body: Account }> {
+  return async function open({ userId, key, body, primaryAccountId }: Opening): Promise<{ status: 201; body: Account; headers?: Record<string, string> }> {
     const requestHash = hashRequest('openAccount', {}, body);
     const outcome = await claimed.claimOrReplay({ userId, key, operationId: 'openAccount', requestHash });
-    if (outcome.kind === 'replay') return { status: outcome.status as 201, body: outcome.body as Account };
+    if (outcome.kind === 'replay') return claimed.replayAnswer<Account>(outcome);
     const { claim } = outcome;
     const id = randomUUID();
     try {
       const stored = await data.runInTransaction(
         async (tx) => {
-          const row = await tx.account.create({ data: { id, userId, name: writtenText(body.name) } });
+          const row = await tx.account.create({ data: { id, userId, name: writtenText(body.name), idempotencyKey: key } });
           return records.land(tx, claim, 201, toAccount(row, primaryAccountId));
         },
         { label: 'openAccount', verifyCommitted: verifyBy(data, accountExists(id), config.idempotencyStoreBudgetMs) },

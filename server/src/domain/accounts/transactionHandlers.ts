@@ -1,11 +1,11 @@
 /**
  * listTransactions: an account's movements, newest first, a page at a time (a signed,
  * opaque cursor of (createdAt, id): transactionCursor.ts); with `idempotencyKey`, only what the send made with that
- * key wrote on that account (an empty list: it did not land). Only the customer's own
+ * key wrote on that account (an empty list: nothing of it is there now, which says nothing of a send still
+ * in flight; the key's own answer says what it did, adr/0048). Only the customer's own
  * accounts, open or closed (404 otherwise).
  *
- * A look-up by key decides whether a lost send landed, so it reads the primary: a
- * replica that lags would answer "it did not land" for money that moved.
+ * A look-up by key reads the primary: a replica that lags would leave out money that moved.
  */
 import type { Handlers } from '../../contract/operations.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';

@@ -10,15 +10,22 @@
  *   request started (its outcome may be unknown), and answer what `applied` may say;
  * - `outageAnswer`: an outage the rule says moved nothing is a 503 with `applied: false`;
  * - `claimLostAnswer`: a request whose claim is no longer its own moved nothing itself, but
- *   what its key moved is not its to say: a 503 without `applied` (adr/0029).
+ *   what its key moved is not its to say: a 503 without `applied` (adr/0029);
+ * - `replayAnswer`: a stored answer as the request sends it, marked `Idempotent-Replayed: true`;
+ * - `refusalAnswer`: a final refusal of the bank's rules stored as the key's answer (adr/0048).
  */
 import type { ServerConfig } from '../../config.ts';
+import { problemBody, type ProblemBody } from '@tidewater/contract/errors';
 import { ApiProblem, isApiProblem } from '../../errors/apiProblem.ts';
+import { StoredProblem } from '../../errors/storedProblem.ts';
 import { outageOf, unavailableCauseOf } from '../../data/outage.ts';
 import { noteUnavailableCause } from '../../metrics.ts';
 import { currentContext } from '../../request/requestContext.ts';
 import { appliedExtras } from './appliedRule.ts';
-import { isClaimTakenOver, type Claim, type ClaimOutcome, type IdempotencyRecords } from './idempotency.ts';
+import { isClaimTakenOver, storesRefusal, type Claim, type ClaimOutcome, type IdempotencyRecords } from './idempotency.ts';
+
+/** How a replayed 2xx is marked (the IETF Idempotency-Key draft's practice, Stripe's header name). */
+const replayedHeaders = { 'Idempotent-Replayed': 'true' } as const;
 
 /** The steps over one protocol instance and the config's numbers. */
 export function claimedRequests(records: IdempotencyRecords, config: Pick<ServerConfig, 'idempotencyStaleAfterMs' | 'retryAfterSeconds'>) {
@@ -41,6 +48,26 @@ export function claimedRequests(records: IdempotencyRecords, config: Pick<Server
       // Should the router answer 503 at the deadline before the request settles, it says what the rule allows.
       if (outcome.kind === 'owned' && context) context.outageExtras = () => appliedNow(outcome.claim);
       return outcome;
+    },
+
+    /**
+     * A stored answer as the request sends it: a 2xx with `Idempotent-Replayed: true`; a stored
+     * refusal is thrown as its stored bytes, marked the same way by the problem handler.
+     */
+    replayAnswer<Body>(replay: Extract<ClaimOutcome, { kind: 'replay' }>): { status: 201; body: Body; headers: Record<string, string> } {
+      if (replay.status >= 400) throw new StoredProblem(replay.body as ProblemBody, true);
+      return { status: replay.status as 201, body: replay.body as Body, headers: { ...replayedHeaders } };
+    },
+
+    /**
+     * `error` as the request answers it when it is a final refusal of the bank's rules
+     * (idempotency.ts `storesRefusal`): stored as the key's answer, then sent as stored.
+     * Undefined for anything else. Throws what storing it met (an outage, a claim taken over).
+     */
+    async refusalAnswer(error: unknown, claim: Claim): Promise<StoredProblem | undefined> {
+      if (!isApiProblem(error) || !storesRefusal(error.status)) return undefined;
+      const body = problemBody(error.code, currentContext()?.traceId ?? '', error.detail, error.extras);
+      return new StoredProblem(await records.refuse(claim, error.status, body), false);
     },
 
     /** Releases the claim of a failed request unless a commit of it started; answers what `applied` may say. */

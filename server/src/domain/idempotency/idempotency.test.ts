@@ -8,7 +8,7 @@ import type { DataLayer, Tx } from '../../data/dataLayer.ts';
 import { registerStatements } from '../../data/statements.ts';
 import { hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from './idempotency.ts';
 
-const config = { idempotencyReleaseBudgetMs: 3_000, idempotencyStaleAfterMs: 120_000 };
+const config = { idempotencyReleaseBudgetMs: 3_000, idempotencyStaleAfterMs: 120_000, busyRetryAfterSeconds: 1 };
 const claim: Claim = { id: 'c', userId: 'u', key: 'key-12345', ownerToken: 't', startedAt: 0 };
 
 /** A data layer whose writes (Prisma's and direct, statements.ts) answer `answer` (or fail with it) and are counted. */

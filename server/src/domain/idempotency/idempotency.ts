@@ -20,6 +20,11 @@
  *      update on the owner token and the age), and runs the send;
  *    - landed without an answer (only an empty one, or a record written before adr/0016): 409 IDEMPOTENCY_RESULT_UNKNOWN with
  *      `applied: true`, for good; look the key up with listTransactions.
+ * 4. **Refuse**: a final refusal of the bank's rules (`storesRefusal`: a 404 or a 422 the
+ *    send's own work answered) is stored as the key's answer (`Executed`, never landed),
+ *    like a 2xx, so the key answers it for good (adr/0048): the IETF draft's "the first
+ *    completed operation's result, success or error". What the bank did not decide (a bad
+ *    request, an authorisation to redo, an outage, a busy account) stores nothing.
  */
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
@@ -30,6 +35,16 @@ import { currentContext } from '../../request/requestContext.ts';
 import { countIdempotency } from '../../metrics.ts';
 import { runSideWrite } from '../sideWrites.ts';
 import { canonicalJson, sha256Hex } from './canonicalJson.ts';
+
+/**
+ * Whether a refusal is a final answer of the bank's rules, which the key stores: a 404 (no
+ * such account or payee) or a 422 (funds, limits, IBAN, ...). Not a 400 (the request was not
+ * valid, so nothing was decided), a 401/403 (the caller or its step-up is to redo: the same
+ * key then runs the send), a 409/429 or a 5xx.
+ */
+export function storesRefusal(status: number): boolean {
+  return status === 404 || status === 422;
+}
 
 /** A claim this request holds. */
 export interface Claim {
@@ -46,7 +61,7 @@ export interface Claim {
 export type ClaimOutcome = { kind: 'owned'; claim: Claim } | { kind: 'replay'; status: number; body: unknown };
 
 /** The numbers of the protocol (config.ts). */
-export type IdempotencyConfig = Pick<Config, 'idempotencyReleaseBudgetMs' | 'idempotencyStaleAfterMs'>;
+export type IdempotencyConfig = Pick<Config, 'idempotencyReleaseBudgetMs' | 'idempotencyStaleAfterMs' | 'busyRetryAfterSeconds'>;
 
 const brand = Symbol.for('tidewater.ClaimTakenOver');
 
@@ -83,6 +98,8 @@ interface RecordRow {
 /** The protocol over one data layer. */
 export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
   const staleMs = Math.round(config.idempotencyStaleAfterMs);
+  // A 409 IN_FLIGHT names its wait (Retry-After) like a busy account: the first request ends within its deadline.
+  const inFlightWait = { retryAfterSeconds: config.busyRetryAfterSeconds };
   const log = () => currentContext()?.log;
 
   async function insertClaim(userId: string, key: string, operationId: string, requestHash: string): Promise<Claim | undefined> {
@@ -147,7 +164,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
         }
         if (!record.stale) {
           countIdempotency('in_flight');
-          throw new ApiProblem('IDEMPOTENCY_IN_FLIGHT', 'The first request with this Idempotency-Key is still being processed; wait, then send it again with the same key.');
+          throw new ApiProblem('IDEMPOTENCY_IN_FLIGHT', 'The first request with this Idempotency-Key is still being processed; wait, then send it again with the same key.', inFlightWait);
         }
         if (record.landed || record.status === 'Executed') {
           countIdempotency('result_unknown');
@@ -161,7 +178,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
         break;
       }
       countIdempotency('in_flight');
-      throw new ApiProblem('IDEMPOTENCY_IN_FLIGHT', 'Another request with this Idempotency-Key is being processed; wait, then send it again with the same key.');
+      throw new ApiProblem('IDEMPOTENCY_IN_FLIGHT', 'Another request with this Idempotency-Key is being processed; wait, then send it again with the same key.', inFlightWait);
     },
 
     /**
@@ -202,6 +219,24 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
         WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND landed_at IS NOT NULL AND status = 'Executed'`);
       const body = rows[0]?.responseBody;
       return body === undefined || body === null ? undefined : parseJsonColumn<Body>(body);
+    },
+
+    /**
+     * Stores a final refusal (`storesRefusal`) as the key's answer, only while this request
+     * still owns the claim and nothing landed under it (else `ClaimTakenOver`). A write of its
+     * own after the send's work: the refusal moved nothing, so there is nothing to commit
+     * with. Answers the body the database kept, the bytes every replay sends.
+     */
+    async refuse<Body>(claim: Claim, status: number, body: Body): Promise<Body> {
+      const rows = await runSideWrite(() =>
+        data.write((db) => sqlOf(db).query<{ responseBody: unknown }>`
+          UPDATE idempotency_records
+          SET status = 'Executed', response_status = ${status}::int, response_body = ${JSON.stringify(body)}::jsonb, completed_at = now()
+          WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND status = 'Processing' AND landed_at IS NULL
+          RETURNING response_body AS "responseBody"`),
+      );
+      if (rows.length !== 1) throw new ClaimTakenOver(claim.key);
+      return parseJsonColumn<Body>(rows[0]!.responseBody);
     },
 
     /** Deletes a claim whose request failed before any commit (own budget); never throws. */

@@ -83,7 +83,13 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
         await data.write((db) =>
           db.refreshToken.updateMany({ where: { familyId: presented.familyId, revokedAt: null }, data: { revokedAt: new Date() } }),
         );
-        throw new ApiProblem('TOKEN_INVALID', 'This refresh token was already used; its session has been ended.');
+        // Say what happened to this token: spent by a rotation, or ended with its session (signed out, or another token of it came back).
+        throw new ApiProblem(
+          'TOKEN_INVALID',
+          presented.replacedBy
+            ? 'This refresh token was already used; its session has been ended. Sign in again.'
+            : 'The session of this refresh token was ended (signed out, or one of its refresh tokens was used twice). Sign in again.',
+        );
       }
       return { status: 200, body: rotated };
     },

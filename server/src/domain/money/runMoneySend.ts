@@ -15,7 +15,8 @@
  *    authorisation again, and only when nothing refuses, 503 busy (1 s);
  * 5. send the bytes the database stored with the money.
  *
- * A failure before any commit releases the claim. A 503 says `applied: false` only when
+ * A final refusal of the bank's rules (a 404 or a 422 of `prepare` or `check`) is stored as
+ * the key's answer and sent as stored (adr/0048). Any other failure before any commit releases the claim. A 503 says `applied: false` only when
  * appliedRule.ts allows it; an outage keeps its 503 from the problem handler otherwise.
  * A claim taken over answers 503 without `applied` (adr/0029). Claiming, releasing and `applied` are claimedRequest.ts's,
  * which opening an account shares.
@@ -150,7 +151,15 @@ export function moneySendRunner({ data, config }: DomainDeps) {
   }
 
   /** What a failed send answers (see the module's comment). */
-  async function failureAnswer(error: unknown, claim: Claim): Promise<unknown> {
+  async function failureAnswer(failure: unknown, claim: Claim): Promise<unknown> {
+    let error = failure;
+    try {
+      const refusal = await claimed.refusalAnswer(error, claim);
+      if (refusal) return refusal;
+    } catch (storing) {
+      // The refusal could not be stored: answered as what storing it met (the claim lost, or an outage that moved nothing).
+      error = storing;
+    }
     const lost = claimed.claimLostAnswer(error);
     if (lost) return lost;
     const applied = await claimed.releaseUnlessCommitted(claim);
@@ -169,13 +178,13 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     input: OperationInput<K> & { readonly headers: { readonly 'Idempotency-Key': string } },
     pathParams: Record<string, string>,
     factory: MoneySendFactory<Plan, Body>,
-  ): Promise<{ status: 201; body: Body }> {
+  ): Promise<{ status: 201; body: Body; headers?: Record<string, string> }> {
     const userId = input.caller.userId;
     // The validator guarantees the header on every money send.
     const key = input.headers['Idempotency-Key'];
     const requestHash = hashRequest(input.operationId, pathParams, input.body);
     const outcome = await claimed.claimOrReplay({ userId, key, operationId: input.operationId, requestHash });
-    if (outcome.kind === 'replay') return { status: outcome.status as 201, body: outcome.body as Body };
+    if (outcome.kind === 'replay') return claimed.replayAnswer<Body>(outcome);
     const { claim } = outcome;
     const send = factory({ userId, key, requestId: claim.ownerToken, traceId: currentContext()?.traceId ?? null });
     try {

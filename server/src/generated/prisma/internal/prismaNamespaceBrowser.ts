@@ -119,7 +119,8 @@ export const AccountScalarFieldEnum = {
   auditSeq: 'auditSeq',
   auditHash: 'auditHash',
   openedAt: 'openedAt',
-  closedAt: 'closedAt'
+  closedAt: 'closedAt',
+  idempotencyKey: 'idempotencyKey'
 } as const
 
 export type AccountScalarFieldEnum = (typeof AccountScalarFieldEnum)[keyof typeof AccountScalarFieldEnum]

@@ -50,6 +50,7 @@ export type AccountMinAggregateOutputType = {
   auditHash: string | null
   openedAt: Date | null
   closedAt: Date | null
+  idempotencyKey: string | null
 }
 
 export type AccountMaxAggregateOutputType = {
@@ -64,6 +65,7 @@ export type AccountMaxAggregateOutputType = {
   auditHash: string | null
   openedAt: Date | null
   closedAt: Date | null
+  idempotencyKey: string | null
 }
 
 export type AccountCountAggregateOutputType = {
@@ -78,6 +80,7 @@ export type AccountCountAggregateOutputType = {
   auditHash: number
   openedAt: number
   closedAt: number
+  idempotencyKey: number
   _all: number
 }
 
@@ -106,6 +109,7 @@ export type AccountMinAggregateInputType = {
   auditHash?: true
   openedAt?: true
   closedAt?: true
+  idempotencyKey?: true
 }
 
 export type AccountMaxAggregateInputType = {
@@ -120,6 +124,7 @@ export type AccountMaxAggregateInputType = {
   auditHash?: true
   openedAt?: true
   closedAt?: true
+  idempotencyKey?: true
 }
 
 export type AccountCountAggregateInputType = {
@@ -134,6 +139,7 @@ export type AccountCountAggregateInputType = {
   auditHash?: true
   openedAt?: true
   closedAt?: true
+  idempotencyKey?: true
   _all?: true
 }
 
@@ -235,6 +241,7 @@ export type AccountGroupByOutputType = {
   auditHash: string
   openedAt: Date
   closedAt: Date | null
+  idempotencyKey: string | null
   _count: AccountCountAggregateOutputType | null
   _avg: AccountAvgAggregateOutputType | null
   _sum: AccountSumAggregateOutputType | null
@@ -272,6 +279,7 @@ export type AccountWhereInput = {
   auditHash?: Prisma.StringFilter<"Account"> | string
   openedAt?: Prisma.DateTimeFilter<"Account"> | Date | string
   closedAt?: Prisma.DateTimeNullableFilter<"Account"> | Date | string | null
+  idempotencyKey?: Prisma.StringNullableFilter<"Account"> | string | null
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   entries?: Prisma.LedgerEntryListRelationFilter
   auditRows?: Prisma.AuditRowListRelationFilter
@@ -289,6 +297,7 @@ export type AccountOrderByWithRelationInput = {
   auditHash?: Prisma.SortOrder
   openedAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  idempotencyKey?: Prisma.SortOrderInput | Prisma.SortOrder
   user?: Prisma.UserOrderByWithRelationInput
   entries?: Prisma.LedgerEntryOrderByRelationAggregateInput
   auditRows?: Prisma.AuditRowOrderByRelationAggregateInput
@@ -309,6 +318,7 @@ export type AccountWhereUniqueInput = Prisma.AtLeast<{
   auditHash?: Prisma.StringFilter<"Account"> | string
   openedAt?: Prisma.DateTimeFilter<"Account"> | Date | string
   closedAt?: Prisma.DateTimeNullableFilter<"Account"> | Date | string | null
+  idempotencyKey?: Prisma.StringNullableFilter<"Account"> | string | null
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
   entries?: Prisma.LedgerEntryListRelationFilter
   auditRows?: Prisma.AuditRowListRelationFilter
@@ -326,6 +336,7 @@ export type AccountOrderByWithAggregationInput = {
   auditHash?: Prisma.SortOrder
   openedAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrderInput | Prisma.SortOrder
+  idempotencyKey?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.AccountCountOrderByAggregateInput
   _avg?: Prisma.AccountAvgOrderByAggregateInput
   _max?: Prisma.AccountMaxOrderByAggregateInput
@@ -348,6 +359,7 @@ export type AccountScalarWhereWithAggregatesInput = {
   auditHash?: Prisma.StringWithAggregatesFilter<"Account"> | string
   openedAt?: Prisma.DateTimeWithAggregatesFilter<"Account"> | Date | string
   closedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"Account"> | Date | string | null
+  idempotencyKey?: Prisma.StringNullableWithAggregatesFilter<"Account"> | string | null
 }
 
 export type AccountCreateInput = {
@@ -361,6 +373,7 @@ export type AccountCreateInput = {
   auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
+  idempotencyKey?: string | null
   user: Prisma.UserCreateNestedOneWithoutAccountsInput
   entries?: Prisma.LedgerEntryCreateNestedManyWithoutAccountInput
   auditRows?: Prisma.AuditRowCreateNestedManyWithoutAccountInput
@@ -378,6 +391,7 @@ export type AccountUncheckedCreateInput = {
   auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
+  idempotencyKey?: string | null
   entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutAccountInput
   auditRows?: Prisma.AuditRowUncheckedCreateNestedManyWithoutAccountInput
 }
@@ -393,6 +407,7 @@ export type AccountUpdateInput = {
   auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  idempotencyKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   user?: Prisma.UserUpdateOneRequiredWithoutAccountsNestedInput
   entries?: Prisma.LedgerEntryUpdateManyWithoutAccountNestedInput
   auditRows?: Prisma.AuditRowUpdateManyWithoutAccountNestedInput
@@ -410,6 +425,7 @@ export type AccountUncheckedUpdateInput = {
   auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  idempotencyKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutAccountNestedInput
   auditRows?: Prisma.AuditRowUncheckedUpdateManyWithoutAccountNestedInput
 }
@@ -426,6 +442,7 @@ export type AccountCreateManyInput = {
   auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
+  idempotencyKey?: string | null
 }
 
 export type AccountUpdateManyMutationInput = {
@@ -439,6 +456,7 @@ export type AccountUpdateManyMutationInput = {
   auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  idempotencyKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type AccountUncheckedUpdateManyInput = {
@@ -453,6 +471,7 @@ export type AccountUncheckedUpdateManyInput = {
   auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  idempotencyKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type AccountListRelationFilter = {
@@ -477,6 +496,7 @@ export type AccountCountOrderByAggregateInput = {
   auditHash?: Prisma.SortOrder
   openedAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrder
+  idempotencyKey?: Prisma.SortOrder
 }
 
 export type AccountAvgOrderByAggregateInput = {
@@ -497,6 +517,7 @@ export type AccountMaxOrderByAggregateInput = {
   auditHash?: Prisma.SortOrder
   openedAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrder
+  idempotencyKey?: Prisma.SortOrder
 }
 
 export type AccountMinOrderByAggregateInput = {
@@ -511,6 +532,7 @@ export type AccountMinOrderByAggregateInput = {
   auditHash?: Prisma.SortOrder
   openedAt?: Prisma.SortOrder
   closedAt?: Prisma.SortOrder
+  idempotencyKey?: Prisma.SortOrder
 }
 
 export type AccountSumOrderByAggregateInput = {
@@ -613,6 +635,7 @@ export type AccountCreateWithoutUserInput = {
   auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
+  idempotencyKey?: string | null
   entries?: Prisma.LedgerEntryCreateNestedManyWithoutAccountInput
   auditRows?: Prisma.AuditRowCreateNestedManyWithoutAccountInput
 }
@@ -628,6 +651,7 @@ export type AccountUncheckedCreateWithoutUserInput = {
   auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
+  idempotencyKey?: string | null
   entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutAccountInput
   auditRows?: Prisma.AuditRowUncheckedCreateNestedManyWithoutAccountInput
 }
@@ -673,6 +697,7 @@ export type AccountScalarWhereInput = {
   auditHash?: Prisma.StringFilter<"Account"> | string
   openedAt?: Prisma.DateTimeFilter<"Account"> | Date | string
   closedAt?: Prisma.DateTimeNullableFilter<"Account"> | Date | string | null
+  idempotencyKey?: Prisma.StringNullableFilter<"Account"> | string | null
 }
 
 export type AccountCreateWithoutEntriesInput = {
@@ -686,6 +711,7 @@ export type AccountCreateWithoutEntriesInput = {
   auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
+  idempotencyKey?: string | null
   user: Prisma.UserCreateNestedOneWithoutAccountsInput
   auditRows?: Prisma.AuditRowCreateNestedManyWithoutAccountInput
 }
@@ -702,6 +728,7 @@ export type AccountUncheckedCreateWithoutEntriesInput = {
   auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
+  idempotencyKey?: string | null
   auditRows?: Prisma.AuditRowUncheckedCreateNestedManyWithoutAccountInput
 }
 
@@ -732,6 +759,7 @@ export type AccountUpdateWithoutEntriesInput = {
   auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  idempotencyKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   user?: Prisma.UserUpdateOneRequiredWithoutAccountsNestedInput
   auditRows?: Prisma.AuditRowUpdateManyWithoutAccountNestedInput
 }
@@ -748,6 +776,7 @@ export type AccountUncheckedUpdateWithoutEntriesInput = {
   auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  idempotencyKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   auditRows?: Prisma.AuditRowUncheckedUpdateManyWithoutAccountNestedInput
 }
 
@@ -762,6 +791,7 @@ export type AccountCreateWithoutAuditRowsInput = {
   auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
+  idempotencyKey?: string | null
   user: Prisma.UserCreateNestedOneWithoutAccountsInput
   entries?: Prisma.LedgerEntryCreateNestedManyWithoutAccountInput
 }
@@ -778,6 +808,7 @@ export type AccountUncheckedCreateWithoutAuditRowsInput = {
   auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
+  idempotencyKey?: string | null
   entries?: Prisma.LedgerEntryUncheckedCreateNestedManyWithoutAccountInput
 }
 
@@ -808,6 +839,7 @@ export type AccountUpdateWithoutAuditRowsInput = {
   auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  idempotencyKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   user?: Prisma.UserUpdateOneRequiredWithoutAccountsNestedInput
   entries?: Prisma.LedgerEntryUpdateManyWithoutAccountNestedInput
 }
@@ -824,6 +856,7 @@ export type AccountUncheckedUpdateWithoutAuditRowsInput = {
   auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  idempotencyKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutAccountNestedInput
 }
 
@@ -838,6 +871,7 @@ export type AccountCreateManyUserInput = {
   auditHash?: string
   openedAt?: Date | string
   closedAt?: Date | string | null
+  idempotencyKey?: string | null
 }
 
 export type AccountUpdateWithoutUserInput = {
@@ -851,6 +885,7 @@ export type AccountUpdateWithoutUserInput = {
   auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  idempotencyKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   entries?: Prisma.LedgerEntryUpdateManyWithoutAccountNestedInput
   auditRows?: Prisma.AuditRowUpdateManyWithoutAccountNestedInput
 }
@@ -866,6 +901,7 @@ export type AccountUncheckedUpdateWithoutUserInput = {
   auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  idempotencyKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   entries?: Prisma.LedgerEntryUncheckedUpdateManyWithoutAccountNestedInput
   auditRows?: Prisma.AuditRowUncheckedUpdateManyWithoutAccountNestedInput
 }
@@ -881,6 +917,7 @@ export type AccountUncheckedUpdateManyWithoutUserInput = {
   auditHash?: Prisma.StringFieldUpdateOperationsInput | string
   openedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   closedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  idempotencyKey?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -935,6 +972,7 @@ export type AccountSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs 
   auditHash?: boolean
   openedAt?: boolean
   closedAt?: boolean
+  idempotencyKey?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   entries?: boolean | Prisma.Account$entriesArgs<ExtArgs>
   auditRows?: boolean | Prisma.Account$auditRowsArgs<ExtArgs>
@@ -953,6 +991,7 @@ export type AccountSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Exten
   auditHash?: boolean
   openedAt?: boolean
   closedAt?: boolean
+  idempotencyKey?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["account"]>
 
@@ -968,6 +1007,7 @@ export type AccountSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Exten
   auditHash?: boolean
   openedAt?: boolean
   closedAt?: boolean
+  idempotencyKey?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["account"]>
 
@@ -983,9 +1023,10 @@ export type AccountSelectScalar = {
   auditHash?: boolean
   openedAt?: boolean
   closedAt?: boolean
+  idempotencyKey?: boolean
 }
 
-export type AccountOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "userId" | "name" | "currency" | "balanceMinor" | "status" | "version" | "auditSeq" | "auditHash" | "openedAt" | "closedAt", ExtArgs["result"]["account"]>
+export type AccountOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "userId" | "name" | "currency" | "balanceMinor" | "status" | "version" | "auditSeq" | "auditHash" | "openedAt" | "closedAt" | "idempotencyKey", ExtArgs["result"]["account"]>
 export type AccountInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
   entries?: boolean | Prisma.Account$entriesArgs<ExtArgs>
@@ -1021,6 +1062,10 @@ export type $AccountPayload<ExtArgs extends runtime.Types.Extensions.InternalArg
     auditHash: string
     openedAt: Date
     closedAt: Date | null
+    /**
+     * The Idempotency-Key the account was opened with; null without one.
+     */
+    idempotencyKey: string | null
   }, ExtArgs["result"]["account"]>
   composites: {}
 }
@@ -1458,6 +1503,7 @@ export interface AccountFieldRefs {
   readonly auditHash: Prisma.FieldRef<"Account", 'String'>
   readonly openedAt: Prisma.FieldRef<"Account", 'DateTime'>
   readonly closedAt: Prisma.FieldRef<"Account", 'DateTime'>
+  readonly idempotencyKey: Prisma.FieldRef<"Account", 'String'>
 }
     
 
