@@ -95,8 +95,8 @@ export const defaults = {
   pinMaxAttempts: 5,
   /** 15 min (PIN_LOCK_SECONDS): how long a locked PIN stays locked; about 480 guesses a day at most. */
   pinLockSeconds: 900,
-  /** 1,000,000 minor units = 10,000.00 EUR (EXTERNAL_DAILY_LIMIT_MINOR): a customer's external transfers per UTC day, across all their accounts; bounds what a stolen session plus PIN can send away. */
-  externalDailyLimitMinor: 1_000_000,
+  /** 1,000,000 minor units = 10,000.00 EUR (DAILY_SEND_LIMIT_MINOR): the money that may leave a customer per UTC day (withdrawals, transfers to others, external transfers), across all their accounts; bounds what a stolen session plus PIN can take (adr/0045). */
+  dailySendLimitMinor: 1_000_000,
   /** 100 kB (BODY_LIMIT_BYTES): every request body of this API is small; larger is 413. */
   bodyLimitBytes: 100_000,
   /** 8081 (API_PORT). */
@@ -194,7 +194,7 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   hashingConcurrency: 'HASHING_CONCURRENCY',
   hashingQueue: 'HASHING_QUEUE',
   pinLockSeconds: 'PIN_LOCK_SECONDS',
-  externalDailyLimitMinor: 'EXTERNAL_DAILY_LIMIT_MINOR',
+  dailySendLimitMinor: 'DAILY_SEND_LIMIT_MINOR',
   bodyLimitBytes: 'BODY_LIMIT_BYTES',
   apiPort: 'API_PORT',
   apiHost: 'API_HOST',

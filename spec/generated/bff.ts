@@ -211,6 +211,7 @@ export interface components {
       | 'TOKEN_INVALID'
       | 'AUTHORIZATION_INVALID'
       | 'AUTHORIZATION_EXPIRED'
+      | 'AUTHORIZATION_MISMATCH'
       | 'PIN_INCORRECT'
       | 'PIN_LOCKED'
       | 'FORBIDDEN'

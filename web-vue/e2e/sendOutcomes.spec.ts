@@ -53,7 +53,13 @@ test('503 applied: false on a transfer: nothing changed, and Try again re-sends 
   await page.getByLabel('Another Tidewater customer').check();
   await page.getByLabel('Their handle').fill('grace_h');
   await page.getByLabel('Amount in euros').fill('5.00');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  // The PIN dialog shows what the PIN approves: the amount and the payee.
+  const dialog = page.getByRole('dialog', { name: 'Confirm with your PIN' });
+  await expect(dialog.getByTestId('pin-payment')).toContainText('€5.00');
+  await expect(dialog.getByTestId('pin-payment')).toContainText('@grace_h');
+  await dialog.getByLabel('PIN').fill('4821');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
 
   await expect(page.getByRole('alert')).toHaveText('The service is temporarily unavailable, and nothing was changed.');
   const tryAgain = page.getByRole('button', { name: 'Try again' });

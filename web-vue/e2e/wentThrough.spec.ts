@@ -106,7 +106,8 @@ const sends: SendCase[] = [
       await page.getByLabel('Another Tidewater customer').check();
       await page.getByLabel('Their handle').fill('grace_h');
       await page.getByLabel('Amount in euros').fill('5.00');
-      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await confirmPin(page);
     },
   },
   {

@@ -181,7 +181,13 @@ export const StepUpAuthorizationScalarFieldEnum = {
   userId: 'userId',
   expiresAt: 'expiresAt',
   usedAt: 'usedAt',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  operation: 'operation',
+  fromAccountId: 'fromAccountId',
+  amountMinor: 'amountMinor',
+  payeeHandle: 'payeeHandle',
+  payeeIban: 'payeeIban',
+  payeeName: 'payeeName'
 } as const
 
 export type StepUpAuthorizationScalarFieldEnum = (typeof StepUpAuthorizationScalarFieldEnum)[keyof typeof StepUpAuthorizationScalarFieldEnum]
