@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { envNumber, resolveSettings } from '@tidewater/contract/settings';
 import { bffAnswerBudgetMs, chainDefaults, timeoutChain as chain, timeoutChainViolations } from '@tidewater/contract/timeoutChain';
+import { parseTokenKey, processTokenKeys, type TokenKeyRing } from './session/sealedTokens.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -106,6 +107,16 @@ export type BffConfig = { readonly [K in keyof typeof defaults]: Widen<(typeof d
   readonly sessionSecretGenerated: boolean;
   /** BFF_SESSION_DATABASE_URL: PostgreSQL for sessions; unset means an in-memory store. */
   readonly sessionDatabaseUrl: string | undefined;
+  /**
+   * BFF_TOKEN_KEY (32 bytes, base64) seals the API's tokens in the session store, and
+   * BFF_TOKEN_KEY_PREVIOUS (comma-separated) still opens what older keys sealed (adr/0045);
+   * random per process when unset (in-memory sessions only).
+   */
+  readonly tokenKeys: TokenKeyRing;
+  /** True when BFF_TOKEN_KEY was unset and a random key was made. */
+  readonly tokenKeysGenerated: boolean;
+  /** The token-key variables that are not 32 bytes of base64, by name. */
+  readonly badTokenKeys: readonly string[];
 };
 
 const envNames: { readonly [K in keyof typeof defaults]: string } = {
@@ -152,12 +163,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     typeof fallback === 'number' ? envNumber(name, text, notANumber) : text,
   );
   const sessionSecret = env.SESSION_SECRET || undefined;
+  const tokenKey = env.BFF_TOKEN_KEY ? parseTokenKey(env.BFF_TOKEN_KEY) : undefined;
+  const previousTexts = (env.BFF_TOKEN_KEY_PREVIOUS ?? '').split(',').filter((text) => text.trim() !== '');
+  const previousKeys = previousTexts.map(parseTokenKey).filter((key): key is Buffer => key !== undefined);
+  const badTokenKeys = [
+    ...(env.BFF_TOKEN_KEY && !tokenKey ? ['BFF_TOKEN_KEY'] : []),
+    ...(previousKeys.length < previousTexts.length ? ['BFF_TOKEN_KEY_PREVIOUS'] : []),
+  ];
   const config: BffConfig = {
     ...(resolved as { [K in keyof typeof defaults]: Widen<(typeof defaults)[K]> }),
     apiUrl: String(resolved.apiUrl).replace(/\/+$/, ''),
     sessionSecret: sessionSecret ?? randomBytes(32).toString('base64url'),
     sessionSecretGenerated: sessionSecret === undefined,
     sessionDatabaseUrl: env.BFF_SESSION_DATABASE_URL || undefined,
+    tokenKeys: tokenKey ? { current: tokenKey, previous: previousKeys } : processTokenKeys(),
+    tokenKeysGenerated: tokenKey === undefined,
+    badTokenKeys,
   };
   const broken = configViolations(config, env);
   if (broken.length > 0)
@@ -219,6 +240,14 @@ export function configViolations(config: BffConfig, env: NodeJS.ProcessEnv = {})
     [
       config.sessionDatabaseUrl === undefined || !config.sessionSecretGenerated,
       'SESSION_SECRET is required with BFF_SESSION_DATABASE_URL: sessions outlive this process and other replicas must read their cookies',
+    ],
+    [
+      config.badTokenKeys.length === 0,
+      `${config.badTokenKeys.join(' and ')} must be 32 random bytes in base64 (openssl rand -base64 32)`,
+    ],
+    [
+      config.sessionDatabaseUrl === undefined || !config.tokenKeysGenerated,
+      'BFF_TOKEN_KEY is required with BFF_SESSION_DATABASE_URL: the API\'s tokens are kept in the session table only sealed under it (openssl rand -base64 32)',
     ],
     [
       config.sessionDatabaseUrl !== undefined || (env.NODE_ENV !== 'production' && !env.DATABASE_URL),

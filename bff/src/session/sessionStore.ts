@@ -5,6 +5,7 @@
  * answers 503 instead of hanging. Without it: an in-memory store, allowed only for the
  * embedded one-command default (config.ts refuses it otherwise) and logged as such.
  *
+ * Either keeps the API's tokens sealed under BFF_TOKEN_KEY (sealedStore.ts, adr/0045).
  * Neither store is "touched" on a read: the inactivity timer slides only when a session
  * is saved (keep-alive and proxied requests), never because `GET /bff/session` looked.
  */
@@ -15,6 +16,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { connectToListedHost, hostSelector, parseHostList, roleOf, type HostRole, type HostSelector } from '@tidewater/contract/hostList';
 import type { BffConfig } from '../config.ts';
+import { sealingStore } from './sealedStore.ts';
 
 /** A session store and what the BFF needs around it. */
 export interface SessionStore {
@@ -118,7 +120,7 @@ async function postgresStore(config: BffConfig, logger: Logger): Promise<Session
   }
   const opened = store;
   return {
-    store: withoutTouch(opened),
+    store: sealingStore(withoutTouch(opened), config.tokenKeys),
     kind: 'postgres',
     ping: (timeoutMs) =>
       withTimeout(
@@ -134,12 +136,12 @@ async function postgresStore(config: BffConfig, logger: Logger): Promise<Session
 }
 
 /** The in-memory store, pruned of expired sessions every minute (MemoryStore only drops them when read). */
-function memoryStore(): SessionStore {
+function memoryStore(config: BffConfig): SessionStore {
   const store = new session.MemoryStore();
   const prune = setInterval(() => store.all(() => undefined), 60_000);
   prune.unref();
   return {
-    store: withoutTouch(store),
+    store: sealingStore(withoutTouch(store), config.tokenKeys),
     kind: 'memory',
     ping: async () => undefined,
     close: async () => clearInterval(prune),
@@ -157,5 +159,5 @@ export async function openSessionStore(config: BffConfig, logger: Logger): Promi
     'sessions are kept in memory: fine for the embedded one-command default only; they end when this process ends ' +
       'and are not shared by replicas. Set BFF_SESSION_DATABASE_URL (and SESSION_SECRET) for anything else.',
   );
-  return memoryStore();
+  return memoryStore(config);
 }
