@@ -58,10 +58,23 @@ const jsonInit = (method: string, body: unknown, headers: Record<string, string>
   body: body === undefined ? undefined : JSON.stringify(body),
 });
 
+/**
+ * A sign-up sent again, as a polite client does, while it is refused before anything was
+ * done: 429 (sign-ups are limited) or a 503 that named its wait (the hashing queue was full).
+ */
+async function signUpPolitely(send: () => Promise<Exchange>): Promise<Exchange> {
+  let answer = await send();
+  for (let tries = 1; tries < 20 && (answer.status === 429 || (answer.status === 503 && answer.retryAfterSeconds !== undefined)); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, (answer.retryAfterSeconds ?? 1) * 1_000));
+    answer = await send();
+  }
+  return answer;
+}
+
 /** Straight to the API: signs up and in, then sends with the bearer token. */
 export async function apiTransport(apiUrl: string, who: Identity, timeoutMs: number): Promise<{ transport: Transport; userId: string }> {
   const post = (path: string, body: unknown) => exchange(`${apiUrl}${path}`, jsonInit('POST', body, {}), 60_000);
-  const registered = await post('/api/auth/register', who);
+  const registered = await signUpPolitely(() => post('/api/auth/register', who));
   if (registered.status !== 201) throw new Error(`sign-up answered ${registered.status}: ${JSON.stringify(registered.body)}`);
   const token = await post('/api/auth/token', { email: who.email, password: who.password });
   if (token.status !== 200) throw new Error(`sign-in answered ${token.status}: ${JSON.stringify(token.body)}`);
@@ -95,7 +108,7 @@ export async function bffTransport(bffUrl: string, who: Identity, timeoutMs: num
   const session = await send('GET', '/bff/session', undefined, undefined, 60_000);
   if (session.status !== 200) throw new Error(`the BFF session answered ${session.status}`);
   csrfToken = (session.body as { csrfToken: string }).csrfToken;
-  const registered = await send('POST', '/bff/register', who, undefined, 60_000);
+  const registered = await signUpPolitely(() => send('POST', '/bff/register', who, undefined, 60_000));
   if (registered.status !== 201) throw new Error(`sign-up through the BFF answered ${registered.status}: ${JSON.stringify(registered.body)}`);
   // Signing in regenerates the session: its CSRF token is a new one.
   const signedIn = await send('GET', '/bff/session', undefined, undefined, 60_000);

@@ -87,6 +87,12 @@ export const defaults = {
   signInGlobalLimit: 1_000,
   /** 15 min (SIGN_IN_WINDOW_MS): the window the failures count in. */
   signInWindowMs: 900_000,
+  /** 20 (REGISTER_ADDRESS_LIMIT): sign-ups tried from one address per REGISTER_WINDOW_MS, whatever their answer (a taken email too), before 429: a flood from one place meets 429 before it hashes, and a taken email cannot be probed faster (adr/0045). */
+  registerAddressLimit: 20,
+  /** 60 (REGISTER_GLOBAL_LIMIT): sign-ups tried from all addresses per REGISTER_WINDOW_MS before 429: two hashes a second at most (about a quarter of what 2 cores hash), so sign-in and step-up keep their turns. */
+  registerGlobalLimit: 60,
+  /** 60 s (REGISTER_WINDOW_MS): the window sign-up attempts count in. */
+  registerWindowMs: 60_000,
   /** 2 (HASHING_CONCURRENCY): password and PIN hashes (scrypt, ~0.27 s and 32 MiB each) run at once; more only slows every one of them on 2 cores. */
   hashingConcurrency: 2,
   /** 8 (HASHING_QUEUE): hashes that may wait their turn; beyond it 503 with a 1 s wait, so 48 sign-ins at once cannot make a real one wait seconds. */
@@ -191,6 +197,9 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   signInDelayCapMs: 'SIGN_IN_DELAY_CAP_MS',
   signInGlobalLimit: 'SIGN_IN_GLOBAL_LIMIT',
   signInWindowMs: 'SIGN_IN_WINDOW_MS',
+  registerAddressLimit: 'REGISTER_ADDRESS_LIMIT',
+  registerGlobalLimit: 'REGISTER_GLOBAL_LIMIT',
+  registerWindowMs: 'REGISTER_WINDOW_MS',
   hashingConcurrency: 'HASHING_CONCURRENCY',
   hashingQueue: 'HASHING_QUEUE',
   pinLockSeconds: 'PIN_LOCK_SECONDS',

@@ -14,7 +14,9 @@ export interface paths {
      * Sign up
      * @description Creates a customer and opens their first account, named "Everyday", which is
      *     their primary account. Email and handle are unique (`409 EMAIL_TAKEN`,
-     *     `409 HANDLE_TAKEN`).
+     *     `409 HANDLE_TAKEN`). Sign-ups are limited before anything is looked up or
+     *     hashed, whatever their answer (a taken email too): 20 a minute from one address
+     *     and 60 a minute in all, then `429 TOO_MANY_REQUESTS` with `Retry-After`.
      */
     post: operations['register'];
     delete?: never;
@@ -1116,6 +1118,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -1,5 +1,6 @@
 /**
- * Registration and the signed-in user's profile: `register` opens the first account
+ * Registration and the signed-in user's profile: `register` (limited per address and in
+ * all before anything is looked up or hashed: signUpLimits.ts) opens the first account
  * ("Everyday", primary) in the same transaction as the user; `getMe` reads the profile.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,9 +10,11 @@ import type { DomainDeps } from './deps.ts';
 import { toAccount, toUser } from './wireViews.ts';
 import { isUniqueViolation } from '../data/retry/index.ts';
 import { writtenText } from './writtenText.ts';
+import { signUpLimits } from './signUpLimits.ts';
 
 /** The handlers of registration and the profile. */
-export function userHandlers({ data, secrets }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
+export function userHandlers({ data, secrets, config }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
+  const limits = signUpLimits(data, config);
   async function refuseTaken(email: string, handle: string): Promise<void> {
     const taken = await data.read((db) =>
       db.user.findMany({ where: { OR: [{ email }, { handle }] }, select: { email: true, handle: true } }),
@@ -21,7 +24,8 @@ export function userHandlers({ data, secrets }: DomainDeps): Pick<Handlers, 'reg
   }
 
   return {
-    async register({ body }) {
+    async register({ body, clientAddress }) {
+      await limits.countOrRefuse(clientAddress ?? 'unknown');
       const email = body.email.trim().toLowerCase();
       await refuseTaken(email, body.handle);
       const [passwordHash, pinHash] = await Promise.all([secrets.hash(body.password), secrets.hash(body.pin)]);
