@@ -64,6 +64,7 @@ import { accountHandlers } from './domain/accountHandlers.ts';
 import { accountChangeHandlers } from './domain/accountChangeHandlers.ts';
 import { moneyHandlers } from './domain/money/moneyHandlers.ts';
 import { stepUpHandlers } from './domain/stepUpHandlers.ts';
+import { payeeHandlers } from './domain/payeeHandlers.ts';
 import { transactionHandlers } from './domain/transactionHandlers.ts';
 import { sessionHandlers } from './domain/sessionHandlers.ts';
 import { userHandlers } from './domain/userHandlers.ts';
@@ -110,6 +111,7 @@ export function createApp(options: {
     ...healthHandlers(deps),
     ...accountChangeHandlers(deps),
     ...stepUpHandlers(deps),
+    ...payeeHandlers(deps),
     ...moneyHandlers(deps),
     ...transactionHandlers(deps),
   };

@@ -93,6 +93,10 @@ export const defaults = {
   registerGlobalLimit: 60,
   /** 60 s (REGISTER_WINDOW_MS): the window sign-up attempts count in. */
   registerWindowMs: 60_000,
+  /** 30 (PAYEE_LOOKUP_LIMIT): handles one customer may look up per PAYEE_LOOKUP_WINDOW_MS before 429: plenty to confirm payees, too few to list who banks here (adr/0046). */
+  payeeLookupLimit: 30,
+  /** 60 s (PAYEE_LOOKUP_WINDOW_MS): the window payee look-ups count in. */
+  payeeLookupWindowMs: 60_000,
   /** 2 (HASHING_CONCURRENCY): password and PIN hashes (scrypt, ~0.27 s and 32 MiB each) run at once; more only slows every one of them on 2 cores. */
   hashingConcurrency: 2,
   /** 8 (HASHING_QUEUE): hashes that may wait their turn; beyond it 503 with a 1 s wait, so 48 sign-ins at once cannot make a real one wait seconds. */
@@ -200,6 +204,8 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   registerAddressLimit: 'REGISTER_ADDRESS_LIMIT',
   registerGlobalLimit: 'REGISTER_GLOBAL_LIMIT',
   registerWindowMs: 'REGISTER_WINDOW_MS',
+  payeeLookupLimit: 'PAYEE_LOOKUP_LIMIT',
+  payeeLookupWindowMs: 'PAYEE_LOOKUP_WINDOW_MS',
   hashingConcurrency: 'HASHING_CONCURRENCY',
   hashingQueue: 'HASHING_QUEUE',
   pinLockSeconds: 'PIN_LOCK_SECONDS',

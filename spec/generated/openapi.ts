@@ -14,7 +14,9 @@ export interface paths {
      * Sign up
      * @description Creates a customer and opens their first account, named "Everyday", which is
      *     their primary account. Email and handle are unique (`409 EMAIL_TAKEN`,
-     *     `409 HANDLE_TAKEN`). Sign-ups are limited before anything is looked up or
+     *     `409 HANDLE_TAKEN`); a handle a payer could mistake for an existing one (the same
+     *     after folding 1/i/l, 0/o, rn/m and vv/w) or one that looks like the bank speaking
+     *     (`admin`, `support`, anything with `tidewater` …) is `409 HANDLE_TAKEN` too. Sign-ups are limited before anything is looked up or
      *     hashed, whatever their answer (a taken email too): 20 a minute from one address
      *     and 60 a minute in all, then `429 TOO_MANY_REQUESTS` with `Retry-After`.
      */
@@ -379,6 +381,31 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/payees/{handle}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Confirm a payee by handle
+     * @description Confirmation of payee: before a transfer by handle, show the payer who the handle
+     *     belongs to (their display name), so a mistyped or look-alike handle is caught
+     *     before the PIN. `404 PAYEE_NOT_FOUND` when no customer has it. Limited to 30
+     *     look-ups a minute per customer (`429 TOO_MANY_REQUESTS` with `Retry-After`), so
+     *     the read cannot list who banks here. Sign-up refuses handles that look like an
+     *     existing one (1/i/l, 0/o, rn/m, vv/w) or like the bank speaking (`409 HANDLE_TAKEN`).
+     */
+    get: operations['getPayee'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/transactions': {
     parameters: {
       query?: never;
@@ -575,6 +602,11 @@ export interface components {
     Description: components['schemas']['Text'];
     /** @description A person's name as they write it (the rule of `Text`). */
     PersonName: components['schemas']['Text'];
+    /** @description Who a handle belongs to, as the payer is shown before paying them. */
+    Payee: {
+      handle: components['schemas']['Handle'];
+      displayName: string;
+    };
     User: {
       /** Format: uuid */
       id: string;
@@ -1742,6 +1774,36 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableEntity'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getPayee: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example grace_h */
+        handle: components['schemas']['Handle'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The payee. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Payee'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

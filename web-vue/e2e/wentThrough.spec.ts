@@ -12,7 +12,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, expectNoSeriousA11yViolations, noteTiming, saveScreenshot, secondsSince, test } from './fixtures.ts';
-import { scriptedProblem } from './scripted.ts';
+import { scriptPayee, scriptedProblem } from './scripted.ts';
 
 async function openDeposit(page: Page): Promise<void> {
   await page.goto('/');
@@ -102,6 +102,7 @@ const sends: SendCase[] = [
     path: /\/api\/transfers\/internal$/,
     words: "Your transfer went through, but we couldn't show its receipt.",
     start: async (page) => {
+      await scriptPayee(page, 'grace_h', 'Grace Hopper');
       await page.goto('/transfer');
       await page.getByLabel('Another Tidewater customer').check();
       await page.getByLabel('Their handle').fill('grace_h');

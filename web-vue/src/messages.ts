@@ -124,6 +124,7 @@ export const fieldMessages = {
   email: 'Enter an email address, like name@example.com.',
   password: 'Use at least 10 characters.',
   handle: 'Use 3 to 20 lowercase letters, digits or underscores.',
+  payeeNotFound: 'No customer has that handle. Check it and try again.',
   pin: 'Enter 4 to 6 digits.',
   displayName: 'Enter your name.',
   accountName: 'Enter a name of at most 60 characters.',

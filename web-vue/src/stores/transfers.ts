@@ -18,6 +18,8 @@ export type Transfer = Schemas['Transfer'];
 export type StepUpAuthorization = Schemas['StepUpAuthorization'];
 /** The payment a PIN approves: its operation, account, amount and payee. */
 export type ApprovedPayment = Schemas['ApprovedPayment'];
+/** Who a handle belongs to (confirmation of payee). */
+export type Payee = Schemas['Payee'];
 export type DepositBody = Schemas['DepositRequest'];
 export type WithdrawalBody = Schemas['WithdrawalRequest'];
 export type InternalTransferBody = Schemas['InternalTransferRequest'];
@@ -51,6 +53,11 @@ export const useTransfersStore = defineStore('transfers', () => {
     return settle(() => useClients().api.POST('/api/step-up', { body: { pin, payment } }));
   }
 
+  /** GET /api/payees/{handle}: who a handle belongs to, shown before the PIN (a read). */
+  function findPayee(handle: string): Promise<Result<Payee>> {
+    return settle(() => useClients().api.GET('/api/payees/{handle}', { params: { path: { handle } } }));
+  }
+
   /**
    * GET /api/transactions?accountId=&idempotencyKey=: what a key wrote, without sending
    * anything. Sent once: the visitor's "Check again" is its retry.
@@ -62,5 +69,5 @@ export const useTransfersStore = defineStore('transfers', () => {
     return error ? { error } : { data: data.items };
   }
 
-  return { deposit, withdraw, transferInternal, transferExternal, verifyPin, findByKey };
+  return { deposit, withdraw, transferInternal, transferExternal, verifyPin, findPayee, findByKey };
 });
