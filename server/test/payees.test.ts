@@ -1,7 +1,8 @@
 /**
  * Confirmation of payee (adr/0046), on PostgreSQL: a payer looks a handle up and sees its
  * owner's display name, at most PAYEE_LOOKUP_LIMIT times a window; sign-up refuses a
- * handle a payer could mistake for an existing one, or one that looks like the bank.
+ * handle a payer could mistake for an existing one, or one that looks like the bank, and
+ * a PIN or password a guesser tries first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
@@ -15,7 +16,8 @@ describe('payees on PostgreSQL', () => {
   const will = `will_${Date.now() % 1e6}`;
 
   beforeAll(async () => {
-    setup = await bankOnPostgres({ env: { PAYEE_LOOKUP_LIMIT: '5' } });
+    // Many sign-ups from one address in a minute here: the sign-up limits are another test's.
+    setup = await bankOnPostgres({ env: { PAYEE_LOOKUP_LIMIT: '5', REGISTER_ADDRESS_LIMIT: '100' } });
     url = setup.api.url;
     ada = await setup.bank.signUp();
     const registered = await call(url, 'POST', '/api/auth/register', { body: { email: `${will}@example.com`, password: 'correct horse battery', displayName: 'Will Turner', handle: will, pin: '2468' } });
@@ -48,6 +50,18 @@ describe('payees on PostgreSQL', () => {
 
   it.each(['admin', 'tidewater_support', 'adm1n_2', 'support', 'my_tidewater'])('refuses the reserved-looking handle %s', async (handle) => {
     expect(outcome(await register(handle))).toEqual([409, 'HANDLE_TAKEN']);
+  });
+
+  it.each([
+    ['a PIN of one repeated digit', { pin: '0000' }],
+    ['a PIN that runs up', { pin: '1234' }],
+    ['one of the most common PINs', { pin: '6969' }],
+    ['one of the most common passwords', { password: '1234567890' }],
+  ])('refuses %s at sign-up (400), and makes no customer', async (_name, weak) => {
+    const handle = `weak${Date.now() % 1e8}`;
+    const reply = await call(url, 'POST', '/api/auth/register', { body: { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'W', handle, pin: '2468', ...weak } });
+    expect(outcome(reply)).toEqual([400, 'VALIDATION_FAILED']);
+    expect((await register(handle)).status).toBe(201);
   });
 
   it('still lets a handle that merely shares letters through', async () => {

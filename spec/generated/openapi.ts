@@ -16,7 +16,10 @@ export interface paths {
      *     their primary account. Email and handle are unique (`409 EMAIL_TAKEN`,
      *     `409 HANDLE_TAKEN`); a handle a payer could mistake for an existing one (the same
      *     after folding 1/i/l, 0/o, rn/m and vv/w) or one that looks like the bank speaking
-     *     (`admin`, `support`, anything with `tidewater` …) is `409 HANDLE_TAKEN` too. Sign-ups are limited before anything is looked up or
+     *     (`admin`, `support`, anything with `tidewater` …) is `409 HANDLE_TAKEN` too. A PIN
+     *     a guesser tries first (one repeated digit, a run like `1234` or `9876`, one of the
+     *     twenty most common) and a password among the most common are
+     *     `400 VALIDATION_FAILED`. Sign-ups are limited before anything is looked up or
      *     hashed, whatever their answer (a taken email too): 20 a minute from one address
      *     and 60 a minute in all, then `429 TOO_MANY_REQUESTS` with `Retry-After`.
      */

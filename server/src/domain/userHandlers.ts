@@ -12,6 +12,7 @@ import { isUniqueViolation } from '../data/retry/index.ts';
 import { writtenText } from './writtenText.ts';
 import { signUpLimits } from './signUpLimits.ts';
 import { refuseReservedHandle } from './handleRules.ts';
+import { refuseCommonPassword, refuseWeakPin } from './weakSecrets.ts';
 
 /** The handlers of registration and the profile. */
 export function userHandlers({ data, secrets, config }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
@@ -30,6 +31,8 @@ export function userHandlers({ data, secrets, config }: DomainDeps): Pick<Handle
     async register({ body, clientAddress }) {
       await limits.countOrRefuse(clientAddress ?? 'unknown');
       const email = body.email.trim().toLowerCase();
+      refuseWeakPin(body.pin);
+      refuseCommonPassword(body.password);
       refuseReservedHandle(body.handle);
       await refuseTaken(email, body.handle);
       const [passwordHash, pinHash] = await Promise.all([secrets.hash(body.password), secrets.hash(body.pin)]);

@@ -210,7 +210,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
   });
 
   it('reveals no verdict on a wrong PIN whose count did not commit', async () => {
-    const dan = await b.signUp('1122');
+    const dan = await b.signUp('1928');
     proxy.arm('cutBefore', 'pin_failed_attempts + 1', 2);
     expect(outcome(await b.verifyPin(dan, '9999'))).toEqual([503, 'SERVICE_UNAVAILABLE']);
     proxy.disarm();

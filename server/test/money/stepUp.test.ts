@@ -75,7 +75,7 @@ describe('step-up on PostgreSQL', () => {
   });
 
   it('resets the count on a right PIN, so only failures in a row lock', async () => {
-    const dan = await b.signUp('1122');
+    const dan = await b.signUp('1928');
     for (let i = 0; i < 3; i++) await b.verifyPin(dan, '9999');
     expect((await b.verifyPin(dan)).status).toBe(201);
     for (let i = 0; i < 4; i++) expect(outcome(await b.verifyPin(dan, '9999'))).toEqual([403, 'PIN_INCORRECT']);
