@@ -75,6 +75,12 @@ export const defaults = {
    * after it the row is pruned.
    */
   sessionRetentionMs: 30 * 60_000,
+  /**
+   * 60 s (BFF_SESSION_PRUNE_MS): how often the PostgreSQL store deletes the sessions past
+   * their retention, revoking the refresh token each held at the API (adr/0045), so a row
+   * that simply lapsed leaves no live token behind.
+   */
+  sessionPruneMs: 60_000,
   /** 10 s (BFF_RETRY_AFTER_SECONDS): the wait the BFF's own 503s name; the API's back-off cap. */
   retryAfterSeconds: 10,
   /** SPA_ABORT_MS (timeout chain): the SPA's abort, served to it in index.html; the BFF's worst answer must come before it. */
@@ -136,6 +142,7 @@ const envNames: { readonly [K in keyof typeof defaults]: string } = {
   healthProbeTimeoutMs: 'BFF_HEALTH_PROBE_TIMEOUT_MS',
   sessionIdleTimeoutMs: 'SESSION_IDLE_TIMEOUT_MS',
   sessionRetentionMs: 'BFF_SESSION_RETENTION_MS',
+  sessionPruneMs: 'BFF_SESSION_PRUNE_MS',
   retryAfterSeconds: 'BFF_RETRY_AFTER_SECONDS',
   spaAbortMs: chain.spaAbortMs.env,
   spaReadBudgetMs: chain.spaReadBudgetMs.env,

@@ -3,7 +3,7 @@
  * the session table, read as text the way a thief with a copy of it would, holds no token
  * the API issued; the tokens are there only sealed under BFF_TOKEN_KEY, and they are the
  * live ones (the API knows the refresh token's hash). A BFF on PostgreSQL without the key
- * does not start.
+ * does not start. A session that lapses unvisited is pruned with its refresh token revoked.
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
@@ -66,4 +66,31 @@ describe('the API tokens in the session table', () => {
     const { BFF_TOKEN_KEY: _key, ...withoutKey } = backend.bffEnv;
     await expect(startBff({ apiUrl: api.url, env: withoutKey })).rejects.toThrow(/BFF_TOKEN_KEY is required/);
   });
+});
+
+describe('a session that lapses without its visitor coming back', () => {
+  it('is pruned from the table with its refresh token revoked at the API', async (context) => {
+    if (!backend.sessionDatabaseUrl) return context.skip();
+    const quick = await startBff({
+      apiUrl: api.url,
+      env: { ...backend.bffEnv, SESSION_IDLE_TIMEOUT_MS: '1000', BFF_SESSION_RETENTION_MS: '1500', BFF_SESSION_PRUNE_MS: '300' },
+    });
+    try {
+      const browser = new Browser(quick.url);
+      await browser.session();
+      expect((await browser.call('/bff/register', { json: newVisitor('lapse') })).status).toBe(201);
+      const stored = (await backend.sessionRows()).find((row) => row.sid === browser.sessionId())!;
+      const { refreshToken } = backend.openAuth(stored.sess)!;
+      const hash = createHash('sha256').update(refreshToken).digest('hex');
+      const revoked = () => rowsAsText(backend.apiEnv.DATABASE_URL!, 'SELECT (revoked_at IS NOT NULL)::text AS text FROM refresh_tokens WHERE token_hash = $1', [hash]);
+      expect(await revoked()).toEqual(['false']);
+      // Nobody comes back: the row lapses after its retention and the pruning takes it.
+      const deadline = Date.now() + 10_000;
+      while ((await revoked())[0] !== 'true' && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(await revoked()).toEqual(['true']);
+      expect((await backend.sessionRows()).some((row) => row.sid === browser.sessionId())).toBe(false);
+    } finally {
+      await quick.stop();
+    }
+  }, 30_000);
 });
