@@ -152,6 +152,7 @@ describe('strong customer authentication and the daily ceiling on PostgreSQL', (
     }));
     const moved = replies.filter((reply) => reply.status === 201).length;
     const statuses = new Set(replies.map((reply) => `${reply.status} ${reply.body?.errorCode ?? ''}`.trim()));
+    console.log(`20 parallel sends of ${amountMinor} against a ceiling of ${CEILING}: ${moved} moved; answers ${[...statuses].join(', ')}`);
     expect([...statuses].every((s) => ['201', '422 DAILY_LIMIT_EXCEEDED', '503 SERVICE_UNAVAILABLE'].includes(s)), [...statuses].join(', ')).toBe(true);
     expect(moved).toBeGreaterThan(0);
     expect(moved * amountMinor).toBeLessThanOrEqual(CEILING);
