@@ -397,8 +397,8 @@ export interface paths {
      *     belongs to (their display name), so a mistyped or look-alike handle is caught
      *     before the PIN. `404 PAYEE_NOT_FOUND` when no customer has it. Limited to 30
      *     look-ups a minute per customer (`429 TOO_MANY_REQUESTS` with `Retry-After`), so
-     *     the read cannot list who banks here. Sign-up refuses handles that look like an
-     *     existing one (1/i/l, 0/o, rn/m, vv/w) or like the bank speaking (`409 HANDLE_TAKEN`).
+     *     the read cannot list who banks here. Sign-up (`register`) refuses handles that
+     *     look like an existing one (1/i/l, 0/o, rn/m, vv/w) or like the bank speaking.
      */
     get: operations['getPayee'];
     put?: never;
