@@ -38,6 +38,7 @@ const CONTRACT: [string, string, string][] = [
   ['withdraw', 'POST', '/api/accounts/{accountId}/withdrawals'],
   ['createInternalTransfer', 'POST', '/api/transfers/internal'],
   ['createExternalTransfer', 'POST', '/api/transfers/external'],
+  ['getPayee', 'GET', '/api/payees/{handle}'],
   ['listTransactions', 'GET', '/api/transactions'],
   ['getHealth', 'GET', '/api/health'],
   ['getReady', 'GET', '/api/ready'],
