@@ -174,7 +174,7 @@ export async function openSessionStore(config: BffConfig, logger: Logger, onPrun
   }
   logger.warn(
     'sessions are kept in memory: fine for the embedded one-command default only; they end when this process ends ' +
-      'and are not shared by replicas. Set BFF_SESSION_DATABASE_URL (and SESSION_SECRET) for anything else.',
+      'and are not shared by replicas. Set BFF_SESSION_DATABASE_URL (and SESSION_SECRET, BFF_TOKEN_KEY) for anything else.',
   );
   return memoryStore(config);
 }
