@@ -38,6 +38,7 @@ const CONTRACT: [string, string, string][] = [
   ['withdraw', 'POST', '/api/accounts/{accountId}/withdrawals'],
   ['createInternalTransfer', 'POST', '/api/transfers/internal'],
   ['createExternalTransfer', 'POST', '/api/transfers/external'],
+  ['getPayee', 'GET', '/api/payees/{handle}'],
   ['listTransactions', 'GET', '/api/transactions'],
   ['getIdempotencyKey', 'GET', '/api/idempotency-keys/{key}'],
   ['listIdempotencyKeys', 'GET', '/api/idempotency-keys'],
@@ -50,7 +51,7 @@ const PUBLIC = ['register', 'createToken', 'refreshToken', 'revokeToken', 'getHe
 const ERROR_CODES = [
   ...['VALIDATION_FAILED', 'MALFORMED_JSON', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'HEADERS_TOO_LARGE'],
   ...['IDEMPOTENCY_KEY_MISSING', 'UNAUTHENTICATED', 'INVALID_CREDENTIALS', 'TOKEN_INVALID'],
-  ...['AUTHORIZATION_INVALID', 'AUTHORIZATION_EXPIRED', 'PIN_INCORRECT', 'PIN_LOCKED', 'FORBIDDEN'],
+  ...['AUTHORIZATION_INVALID', 'AUTHORIZATION_EXPIRED', 'AUTHORIZATION_MISMATCH', 'PIN_INCORRECT', 'PIN_LOCKED', 'FORBIDDEN'],
   ...['NOT_FOUND', 'ACCOUNT_NOT_FOUND', 'PAYEE_NOT_FOUND', 'METHOD_NOT_ALLOWED', 'EMAIL_TAKEN'],
   ...['HANDLE_TAKEN', 'IDEMPOTENCY_IN_FLIGHT', 'IDEMPOTENCY_RESULT_UNKNOWN', 'IDEMPOTENCY_KEY_REUSED'],
   ...['INSUFFICIENT_FUNDS', 'BALANCE_LIMIT_EXCEEDED', 'DAILY_LIMIT_EXCEEDED', 'INVALID_IBAN', 'SAME_ACCOUNT', 'ACCOUNT_CLOSED'],

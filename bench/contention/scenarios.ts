@@ -122,7 +122,7 @@ export async function runContention(apiUrl: string, databaseUrl: string, sizes: 
     const fund = 21 * 100 + 1_000;
     for (const path of ['bank', 'naive'] as const) {
       const accountId = await openAccount(customer, `withdrawals ${path}`, fund);
-      const authorizationIds = path === 'bank' ? await authorizations(customer, amounts.length) : [];
+      const authorizationIds = path === 'bank' ? await authorizations(customer, accountId, amounts) : [];
       let withdrawn = 0n;
       await record('withdrawal race', amounts.length, path, 1, () =>
         runAll(amounts.length, async (i) => {

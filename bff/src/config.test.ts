@@ -88,6 +88,16 @@ describe('loadConfig', () => {
       /SESSION_SECRET is required/,
     ],
     [
+      'a session database without a token key',
+      { BFF_SESSION_DATABASE_URL: 'postgres://x/y', SESSION_SECRET: 's3cret' },
+      /BFF_TOKEN_KEY is required/,
+    ],
+    [
+      'a token key that is not 32 bytes',
+      { BFF_TOKEN_KEY: 'c2hvcnQ=' },
+      /BFF_TOKEN_KEY must be 32 random bytes/,
+    ],
+    [
       'memory sessions in production',
       { NODE_ENV: 'production', SESSION_SECRET: 'x' },
       /BFF_SESSION_DATABASE_URL is required/,

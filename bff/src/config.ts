@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { envNumber, resolveSettings } from '@tidewater/contract/settings';
 import { bffAnswerBudgetMs, chainDefaults, resolveChain, retryAfterSecondsOf, timeoutChain as chain, timeoutChainViolations } from '@tidewater/contract/timeoutChain';
+import { parseTokenKey, processTokenKeys, type TokenKeyRing } from './session/sealedTokens.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -73,6 +74,12 @@ export const defaults = {
    * after it the row is pruned.
    */
   sessionRetentionMs: 30 * 60_000,
+  /**
+   * 60 s (BFF_SESSION_PRUNE_MS): how often the PostgreSQL store deletes the sessions past
+   * their retention, revoking the refresh token each held at the API (adr/0045), so a row
+   * that simply lapsed leaves no live token behind.
+   */
+  sessionPruneMs: 60_000,
   /** SPA_ABORT_MS (timeout chain): the SPA's abort, served to it in index.html; the BFF's worst answer must come before it. */
   spaAbortMs: chain.spaAbortMs.defaultMs,
   /** SPA_READ_BUDGET_MS (timeout chain): a read and its one retry in the SPA; served to it in index.html. */
@@ -105,6 +112,16 @@ export type BffConfig = { readonly [K in keyof typeof defaults]: Widen<(typeof d
   readonly sessionDatabaseUrl: string | undefined;
   /** The wait the BFF's own 503s name: the API's back-off cap in whole seconds (DB_RETRY_MAX_DELAY_MS, the contract's `retryAfterSecondsOf`), one number for both tiers. */
   readonly retryAfterSeconds: number;
+  /**
+   * BFF_TOKEN_KEY (32 bytes, base64) seals the API's tokens in the session store, and
+   * BFF_TOKEN_KEY_PREVIOUS (comma-separated) still opens what older keys sealed (adr/0045);
+   * random per process when unset (in-memory sessions only).
+   */
+  readonly tokenKeys: TokenKeyRing;
+  /** True when BFF_TOKEN_KEY was unset and a random key was made. */
+  readonly tokenKeysGenerated: boolean;
+  /** The token-key variables that are not 32 bytes of base64, by name. */
+  readonly badTokenKeys: readonly string[];
 };
 
 const envNames: { readonly [K in keyof typeof defaults]: string } = {
@@ -124,6 +141,7 @@ const envNames: { readonly [K in keyof typeof defaults]: string } = {
   healthProbeTimeoutMs: 'BFF_HEALTH_PROBE_TIMEOUT_MS',
   sessionIdleTimeoutMs: 'SESSION_IDLE_TIMEOUT_MS',
   sessionRetentionMs: 'BFF_SESSION_RETENTION_MS',
+  sessionPruneMs: 'BFF_SESSION_PRUNE_MS',
   spaAbortMs: chain.spaAbortMs.env,
   spaReadBudgetMs: chain.spaReadBudgetMs.env,
   spaSessionCheckMs: chain.spaSessionCheckMs.env,
@@ -150,6 +168,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     typeof fallback === 'number' ? envNumber(name, text, notANumber) : text,
   );
   const sessionSecret = env.SESSION_SECRET || undefined;
+  const tokenKey = env.BFF_TOKEN_KEY ? parseTokenKey(env.BFF_TOKEN_KEY) : undefined;
+  const previousTexts = (env.BFF_TOKEN_KEY_PREVIOUS ?? '').split(',').filter((text) => text.trim() !== '');
+  const previousKeys = previousTexts.map(parseTokenKey).filter((key): key is Buffer => key !== undefined);
+  const badTokenKeys = [
+    ...(env.BFF_TOKEN_KEY && !tokenKey ? ['BFF_TOKEN_KEY'] : []),
+    ...(previousKeys.length < previousTexts.length ? ['BFF_TOKEN_KEY_PREVIOUS'] : []),
+  ];
   const config: BffConfig = {
     ...(resolved as { [K in keyof typeof defaults]: Widen<(typeof defaults)[K]> }),
     apiUrl: String(resolved.apiUrl).replace(/\/+$/, ''),
@@ -157,6 +182,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): BffConfig {
     sessionSecretGenerated: sessionSecret === undefined,
     sessionDatabaseUrl: env.BFF_SESSION_DATABASE_URL || undefined,
     retryAfterSeconds: retryAfterSecondsOf(resolveChain(env, notANumber)),
+    tokenKeys: tokenKey ? { current: tokenKey, previous: previousKeys } : processTokenKeys(),
+    tokenKeysGenerated: tokenKey === undefined,
+    badTokenKeys,
   };
   const broken = configViolations(config, env);
   if (broken.length > 0)
@@ -218,6 +246,14 @@ export function configViolations(config: BffConfig, env: NodeJS.ProcessEnv = {})
     [
       config.sessionDatabaseUrl === undefined || !config.sessionSecretGenerated,
       'SESSION_SECRET is required with BFF_SESSION_DATABASE_URL: sessions outlive this process and other replicas must read their cookies',
+    ],
+    [
+      config.badTokenKeys.length === 0,
+      `${config.badTokenKeys.join(' and ')} must be 32 random bytes in base64 (openssl rand -base64 32)`,
+    ],
+    [
+      config.sessionDatabaseUrl === undefined || !config.tokenKeysGenerated,
+      'BFF_TOKEN_KEY is required with BFF_SESSION_DATABASE_URL: the API\'s tokens are kept in the session table only sealed under it (openssl rand -base64 32)',
     ],
     [
       config.sessionDatabaseUrl !== undefined || (env.NODE_ENV !== 'production' && !env.DATABASE_URL),

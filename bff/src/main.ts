@@ -4,6 +4,7 @@
  * everything cleanly on SIGINT/SIGTERM. Refuses to start (exit 1) when the config cannot
  * work or the session store cannot be opened.
  */
+import { randomBytes } from 'node:crypto';
 import { BffConfigError, loadConfig } from './config.ts';
 import { createApp } from './app.ts';
 import { answerClientError } from './http/requestShape.ts';
@@ -12,7 +13,7 @@ import { registry } from './metrics.ts';
 import { openSessionStore } from './session/sessionStore.ts';
 import { createApiClient } from './upstream/apiClient.ts';
 import { createRenewals } from './upstream/renewals.ts';
-import { refreshWithApi } from './upstream/tokenCalls.ts';
+import { refreshWithApi, revokeWithApi } from './upstream/tokenCalls.ts';
 
 const logger = serverLogger('tidewater-bff');
 
@@ -21,8 +22,13 @@ async function main(): Promise<void> {
   const stopTracing = await startTracing('tidewater-bff', logger);
   if (config.sessionSecretGenerated)
     logger.warn("SESSION_SECRET is unset: a random one signs this process's cookies");
-  const sessionStore = await openSessionStore(config, logger);
   const api = createApiClient(config.apiUrl);
+  // A pruned session's refresh token is revoked in the background; a failure leaves it to its family's end (adr/0045).
+  const sessionStore = await openSessionStore(config, logger, (refreshToken) =>
+    void revokeWithApi(api, refreshToken, randomBytes(16).toString('hex'), config.revokeTimeoutMs).then((outcome) => {
+      if (outcome.kind !== 'revoked') logger.warn({ detail: outcome.detail }, 'a pruned session\'s refresh token could not be revoked');
+    }),
+  );
   const renewals = createRenewals(refreshWithApi(api, config.renewalTimeoutMs), config.renewalReuseMs);
   const app = createApp({ config, logger, api, renewals, sessionStore });
   if (config.metricsPort > 0) await startMetricsListener(registry, { host: config.metricsHost, port: config.metricsPort, logger });

@@ -42,7 +42,7 @@ describe('a browser through the BFF', () => {
   const heldTokens = new Set<string>();
   async function captureTokens(): Promise<void> {
     const row = (await backend.sessionRows()).find((candidate) => candidate.sid === journey.sessionId());
-    const auth = row?.sess.auth as { accessToken: string; refreshToken: string } | undefined;
+    const auth = row && backend.openAuth(row.sess);
     if (auth) [auth.accessToken, auth.refreshToken].forEach((token) => heldTokens.add(token));
   }
 

@@ -125,7 +125,7 @@ describe('the inactivity timeout', () => {
     });
 
     if (!stored) return; // PostgreSQL sessions only: the token's fate is checked at the API
-    const refreshToken = (stored.sess.auth as { refreshToken: string }).refreshToken;
+    const refreshToken = backend.openAuth(stored.sess)!.refreshToken;
     // The revoke runs in the background once the session ended; the API logs it.
     await waitFor(
       () => api.logLines.filter((line) => line.includes('/api/auth/revoke')).length > revokesBefore,

@@ -2,9 +2,11 @@
  * Fuzzes the running API with schemathesis (from PyPI) against spec/openapi.yaml, every
  * check, positive and negative data, NUL bytes allowed, as two customers who must never
  * see each other's objects (adr/0012). The fuzzer reaches the money: it is handed, as
- * data, both customers' funded accounts, unspent step-up authorisations, their handles and
- * valid IBANs, so withdrawals and transfers can land, and `object_level_authorization`
- * replays each customer's reads as the other.
+ * data, both customers' funded accounts, their handles, valid IBANs and unspent step-up
+ * authorisations, each bound to one payment (adr/0045): for every send that needs one, the
+ * fuzzer draws its account, amount and payee from the values those authorisations approve,
+ * so withdrawals and transfers can land (any other draw is a 403 AUTHORIZATION_MISMATCH), and
+ * `object_level_authorization` replays each customer's reads as the other.
  *
  * The API runs on DATABASE_URL when given (CI: a throwaway PostgreSQL), else on a
  * temporary PGlite. The run fails on any failed check (a 5xx, a schema violation, another
@@ -35,18 +37,31 @@ const work = mkdtempSync(join(tmpdir(), 'tidewater-fuzz-'));
 const databaseUrl = process.env.DATABASE_URL;
 const api = await startApi({ ...(databaseUrl ? {} : { DATA_DIR: join(work, 'data') }), VALIDATE_RESPONSES: '1', LOG_LEVEL: 'info' });
 
+/** What every authorisation the fuzzer is handed approves: its paying account is the customer's first. */
+const PAID = { amountMinor: 250, iban: IBANS[0]!, beneficiaryName: 'Grace Hopper' };
+
+type Operation = 'withdraw' | 'createInternalTransfer' | 'createExternalTransfer';
+
 interface Customer {
   name: string;
   token: string;
   userId: string;
   handle: string;
   accounts: string[];
-  authorizations: string[];
+  /** Unspent authorisations per send, each for the payment PAID describes (a transfer by handle: to `payeeHandle`). */
+  authorizations: Record<Operation, string[]>;
 }
 
-/** A customer with two funded accounts and a stock of unspent step-up authorisations. */
-async function customer(name: string): Promise<Customer> {
-  const tag = `${name}${Date.now() % 1e8}`;
+/** The payment one of `operation`'s authorisations approves. */
+function paymentOf(operation: Operation, fromAccountId: string, payeeHandle: string) {
+  if (operation === 'withdraw') return { operation, fromAccountId, amountMinor: PAID.amountMinor };
+  if (operation === 'createInternalTransfer') return { operation, fromAccountId, amountMinor: PAID.amountMinor, toHandle: payeeHandle };
+  return { operation, fromAccountId, amountMinor: PAID.amountMinor, iban: PAID.iban, beneficiaryName: PAID.beneficiaryName };
+}
+
+/** A customer with two funded accounts and a stock of unspent step-up authorisations, paying `payeeHandle` by handle. */
+async function customer(name: string, payeeHandle: string, stamp: number): Promise<Customer> {
+  const tag = `${name}${stamp}`;
   const who = { email: `fuzz_${tag}@example.com`, password: 'correct horse battery', displayName: `Fuzz ${name}`, handle: `fuzz_${tag}`.slice(0, 20), pin: '2468' };
   const registered = await call(api.url, 'POST', '/api/auth/register', { body: who });
   if (registered.status !== 201) throw new Error(`could not register ${name}: ${registered.status}`);
@@ -58,10 +73,16 @@ async function customer(name: string): Promise<Customer> {
     if (funded.status !== 201) throw new Error(`could not fund ${name}'s account: ${funded.status}`);
   }
   const userId = registered.body.user.id as string;
-  // Each authorisation is single use: a stock of them, minted in the database in one statement.
-  const authorizations = databaseUrl
-    ? (await query<{ id: string }>(databaseUrl, "INSERT INTO step_up_authorizations (id, user_id, expires_at) SELECT gen_random_uuid(), $1::uuid, now() + interval '2 hours' FROM generate_series(1, 200) RETURNING id::text", [userId])).map((row) => row.id)
-    : await Promise.all(Array.from({ length: 12 }, async () => (await call(api.url, 'POST', '/api/step-up', { token, body: { pin: '2468' } })).body.authorizationId as string));
+  const authorizations = { withdraw: [], createInternalTransfer: [], createExternalTransfer: [] } as Record<Operation, string[]>;
+  for (const operation of Object.keys(authorizations) as Operation[]) {
+    const payment = paymentOf(operation, accounts[0]!, payeeHandle);
+    // Each authorisation is single use: a stock of them, minted in the database (a PIN hash each through the API would take minutes).
+    authorizations[operation] = databaseUrl
+      ? (await query<{ id: string }>(databaseUrl, `INSERT INTO step_up_authorizations (id, user_id, expires_at, operation, from_account_id, amount_minor, payee_handle, payee_iban, payee_name)
+          SELECT gen_random_uuid(), $1::uuid, now() + interval '2 hours', $2, $3::uuid, $4, $5, $6, $7 FROM generate_series(1, 80) RETURNING id::text`,
+        [userId, operation, payment.fromAccountId, payment.amountMinor, 'toHandle' in payment ? payment.toHandle : null, 'iban' in payment ? payment.iban : null, 'beneficiaryName' in payment ? payment.beneficiaryName : null])).map((row) => row.id)
+      : await Promise.all(Array.from({ length: 4 }, async () => (await call(api.url, 'POST', '/api/step-up', { token, body: { pin: '2468', payment } })).body.authorizationId as string));
+  }
   return { name, token, userId, handle: who.handle, accounts, authorizations };
 }
 
@@ -70,14 +91,17 @@ function config(customers: Customer[]): string {
   const list = (values: string[]) => `[${values.map((value) => JSON.stringify(value)).join(', ')}]`;
   const wfcPath = join(work, 'identities.json');
   writeFileSync(wfcPath, JSON.stringify({ auth: customers.map((c) => ({ name: c.name, fixedHeaders: [{ name: 'Authorization', value: `Bearer ${c.token}` }] })) }));
-  // An external transfer lands only when its account AND its authorisation are the caller's
-  // own: drawn from both customers' values, 1 in 4 positive cases could land, and a run could
-  // miss. schemathesis fuzzes that operation as the second identity (grace), so for it the two
-  // fields come from grace's values alone; refusing another's values is fuzzed on the other
-  // sends. Should the identity ever change, the run fails loudly ("never got a 201").
+  // A send lands only when its account AND its authorisation are the caller's own, and its
+  // amount and payee are what the authorisation approves. Each send that needs one draws its
+  // account, amount, payee and authorisation from the values of one approved payment of the
+  // second identity (grace), as whom schemathesis fuzzes the sends: drawn from both
+  // customers' values, too few positive cases could land and a run could miss. Refusing
+  // another's values is fuzzed on the other operations (their accounts come from both).
+  // Should the identity ever change, the run fails loudly ("never got a 201").
   const sender = customers[1]!;
   // A key stores its send's refusal for good (adr/0048): keys drawn from a small space (a shrunk
   // "00000000") would meet their own stored refusals and never land, so most are fresh UUIDs.
+  const approved = (operation: Operation, of: Customer[]) => list(of.flatMap((c) => c.authorizations[operation]));
   return `${readFileSync(join(root, 'contract-tests/schemathesis/schemathesis.toml'), 'utf8')}
 # --- generated by run.ts: the data the fuzzer is handed, and who it fuzzes as ---
 [auth.wfc]
@@ -87,11 +111,25 @@ peers = ${list(customers.map((c) => c.name))}
 [dictionaries.accounts]
 values = ${list(customers.flatMap((c) => c.accounts))}
 [dictionaries.authorizations]
-values = ${list(customers.flatMap((c) => c.authorizations))}
-[dictionaries.senderAccounts]
-values = ${list(sender.accounts)}
-[dictionaries.senderAuthorizations]
-values = ${list(sender.authorizations)}
+values = ${list(customers.flatMap((c) => Object.values(c.authorizations).flat()))}
+[dictionaries.senderPayingAccount]
+values = ${list([sender.accounts[0]!])}
+[dictionaries.senderSecondAccount]
+values = ${list([sender.accounts[1]!])}
+[dictionaries.payeeHandle]
+values = ${list([customers[0]!.handle])}
+[dictionaries.withdrawAuthorizations]
+values = ${approved('withdraw', [sender])}
+[dictionaries.handleAuthorizations]
+values = ${approved('createInternalTransfer', [sender])}
+[dictionaries.externalAuthorizations]
+values = ${approved('createExternalTransfer', [sender])}
+[dictionaries.paidAmount]
+values = [${PAID.amountMinor}]
+[dictionaries.paidIban]
+values = ${list([PAID.iban])}
+[dictionaries.paidName]
+values = ${list([PAID.beneficiaryName])}
 [dictionaries.handles]
 values = ${list(customers.map((c) => c.handle))}
 [dictionaries.ibans]
@@ -119,8 +157,16 @@ values = ${list(Array.from({ length: 2_000 }, () => randomUUID()))}
 "header.Idempotency-Key" = { dictionary = "keys", probability = 0.9 }
 
 [[operations]]
+include-operation-id = "withdraw"
+parameters = { "path.accountId" = { dictionary = "senderPayingAccount", probability = 0.9 }, "body.amountMinor" = { dictionary = "paidAmount", probability = 0.9 }, "body.authorizationId" = { dictionary = "withdrawAuthorizations", probability = 0.9 } }
+
+[[operations]]
+include-operation-id = "createInternalTransfer"
+parameters = { "body.fromAccountId" = { dictionary = "senderPayingAccount", probability = 0.9 }, "body.toAccountId" = { dictionary = "senderSecondAccount", probability = 0.9 }, "body.toHandle" = { dictionary = "payeeHandle", probability = 0.9 }, "body.amountMinor" = { dictionary = "paidAmount", probability = 0.9 }, "body.authorizationId" = { dictionary = "handleAuthorizations", probability = 0.9 } }
+
+[[operations]]
 include-name = "POST /api/transfers/external"
-parameters = { "body.fromAccountId" = { dictionary = "senderAccounts", probability = 0.9 }, "body.authorizationId" = { dictionary = "senderAuthorizations", probability = 0.9 } }
+parameters = { "body.fromAccountId" = { dictionary = "senderPayingAccount", probability = 0.9 }, "body.authorizationId" = { dictionary = "externalAuthorizations", probability = 0.9 }, "body.amountMinor" = { dictionary = "paidAmount", probability = 0.9 }, "body.iban" = { dictionary = "paidIban", probability = 0.9 }, "body.beneficiaryName" = { dictionary = "paidName", probability = 0.9 } }
 `;
 }
 
@@ -145,7 +191,9 @@ function statusesSeen(logLines: string[]): Map<string, Map<number, number>> {
 
 let exitCode = 1;
 try {
-  const customers = [await customer('ada'), await customer('grace')];
+  // Each pays the other by handle; the handles are known before either signs up.
+  const stamp = Date.now() % 1e8;
+  const customers = [await customer('ada', `fuzz_grace${stamp}`.slice(0, 20), stamp), await customer('grace', `fuzz_ada${stamp}`.slice(0, 20), stamp)];
   const configPath = join(work, 'schemathesis.toml');
   writeFileSync(configPath, config(customers));
   const args = [

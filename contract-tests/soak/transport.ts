@@ -58,20 +58,27 @@ const jsonInit = (method: string, body: unknown, headers: Record<string, string>
   body: body === undefined ? undefined : JSON.stringify(body),
 });
 
+/**
+ * A sign-up or sign-in sent again, as a polite client does, while it is refused before
+ * anything was done: 429 (sign-ups are limited) or a 503 that named its wait (the hashing
+ * queue was full on a loaded machine).
+ */
+async function politely(send: () => Promise<Exchange>): Promise<Exchange> {
+  let answer = await send();
+  for (let tries = 1; tries < 20 && (answer.status === 429 || (answer.status === 503 && answer.retryAfterSeconds !== undefined)); tries++) {
+    await new Promise((resolve) => setTimeout(resolve, (answer.retryAfterSeconds ?? 1) * 1_000));
+    answer = await send();
+  }
+  return answer;
+}
+
 /** Straight to the API: signs up and in, then sends with the bearer token. */
 export async function apiTransport(apiUrl: string, who: Identity, timeoutMs: number): Promise<{ transport: Transport; userId: string }> {
-  // Setup, before any fault and moving no money: a 503 of a busy machine's password hashing is waited out, not a failed soak.
-  const post = async (path: string, body: unknown) => {
-    let answer = await exchange(`${apiUrl}${path}`, jsonInit('POST', body, {}), 60_000);
-    for (let tries = 1; tries < 20 && answer.status === 503; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, (answer.retryAfterSeconds ?? 1) * 1_000));
-      answer = await exchange(`${apiUrl}${path}`, jsonInit('POST', body, {}), 60_000);
-    }
-    return answer;
-  };
-  const registered = await post('/api/auth/register', who);
+  // Setup, before any fault and moving no money: a 503 of a busy machine's password hashing is waited out (politely), not a failed soak.
+  const post = (path: string, body: unknown) => exchange(`${apiUrl}${path}`, jsonInit('POST', body, {}), 60_000);
+  const registered = await politely(() => post('/api/auth/register', who));
   if (registered.status !== 201) throw new Error(`sign-up answered ${registered.status}: ${JSON.stringify(registered.body)}`);
-  const token = await post('/api/auth/token', { email: who.email, password: who.password });
+  const token = await politely(() => post('/api/auth/token', { email: who.email, password: who.password }));
   if (token.status !== 200) throw new Error(`sign-in answered ${token.status}: ${JSON.stringify(token.body)}`);
   const bearer = (token.body as { accessToken: string }).accessToken;
   return {
@@ -103,7 +110,7 @@ export async function bffTransport(bffUrl: string, who: Identity, timeoutMs: num
   const session = await send('GET', '/bff/session', undefined, undefined, 60_000);
   if (session.status !== 200) throw new Error(`the BFF session answered ${session.status}`);
   csrfToken = (session.body as { csrfToken: string }).csrfToken;
-  const registered = await send('POST', '/bff/register', who, undefined, 60_000);
+  const registered = await politely(() => send('POST', '/bff/register', who, undefined, 60_000));
   if (registered.status !== 201) throw new Error(`sign-up through the BFF answered ${registered.status}: ${JSON.stringify(registered.body)}`);
   // Signing in regenerates the session: its CSRF token is a new one.
   const signedIn = await send('GET', '/bff/session', undefined, undefined, 60_000);

@@ -10,7 +10,9 @@
  * | toHandle                                 | the payee's handle (another customer)                 |
  * | email, password, displayName, handle, pin | the caller's identity                                 |
  * | refreshToken                             | minted: the `refreshToken` of a fresh sign-in          |
- * | authorizationId                          | minted: the `authorizationId` of a fresh PIN check     |
+ * | authorizationId                          | minted: the `authorizationId` of a fresh PIN check for |
+ * |                                          | the payment its request makes (its operation, account, |
+ * |                                          | amount and payee: the properties before it)            |
  * | transferId                               | minted: the `id` of a fresh transfer of the caller's   |
  * | Idempotency-Key (any case)               | a new unique key for every request                    |
  *
@@ -19,7 +21,7 @@
  * yet (its operation answers 501) also keeps the example, and a note says so.
  */
 import { randomUUID } from 'node:crypto';
-import type { RequestValues } from './specOperations.ts';
+import type { RequestSoFar, RequestValues } from './specOperations.ts';
 
 /** Who a customer is: what sign-up takes. */
 export interface Identity {
@@ -38,8 +40,8 @@ export interface Customer extends Identity {
   secondAccountId: string;
 }
 
-/** Answers a single-use value from another operation's answer, or undefined when the API gives none now. */
-export type Mint = (customer: Customer, operationId: string, field: string) => Promise<unknown>;
+/** Answers a single-use value from another operation's answer (sent with `overrides`), or undefined when the API gives none now. */
+export type Mint = (customer: Customer, operationId: string, field: string, overrides?: Record<string, unknown>) => Promise<unknown>;
 
 const OWNED: Record<string, (customer: Customer) => string> = {
   accountId: (c) => c.primaryAccountId,
@@ -48,12 +50,23 @@ const OWNED: Record<string, (customer: Customer) => string> = {
 };
 const IDENTITY = ['email', 'password', 'displayName', 'handle', 'pin'] as const;
 const PAYEE: Record<string, (payee: Customer) => string> = { toHandle: (p) => p.handle };
-/** name → [operationId, field of its answer]. */
-const MINTED: Record<string, readonly [string, string]> = {
+/** name → [operationId, field of its answer, what the minting request carries, from the request being built]. */
+const MINTED: Record<string, readonly [string, string, ((soFar: RequestSoFar) => Record<string, unknown>)?]> = {
   refreshToken: ['createToken', 'refreshToken'],
-  authorizationId: ['verifyPin', 'authorizationId'],
+  authorizationId: ['verifyPin', 'authorizationId', (soFar) => ({ payment: paymentOf(soFar) })],
   transferId: ['createInternalTransfer', 'id'],
 };
+
+/** The payment a request makes, by the names of its properties (spec `ApprovedPayment`). */
+function paymentOf({ operationId, path, siblings }: RequestSoFar): Record<string, unknown> {
+  const payees = ['toHandle', 'iban', 'beneficiaryName'].filter((name) => name in siblings);
+  return {
+    operation: operationId,
+    fromAccountId: siblings.fromAccountId ?? path.accountId,
+    amountMinor: siblings.amountMinor,
+    ...Object.fromEntries(payees.map((name) => [name, siblings[name]])),
+  };
+}
 const FRESH: Record<string, () => string> = { 'idempotency-key': () => `ct-${randomUUID()}` };
 
 let identities = 0;
@@ -66,7 +79,8 @@ export function newIdentity(): Identity {
     password: 'correct horse battery staple',
     displayName: 'Contract Tester',
     handle,
-    pin: String(1000 + Math.floor(Math.random() * 9000)),
+    // Sign-up refuses PINs a guesser tries first (1111, 1234, …): one of a few that are not.
+    pin: ['2468', '1357', '4821', '8642', '7531', '3958'][Math.floor(Math.random() * 6)]!,
   };
 }
 
@@ -83,7 +97,7 @@ export function callerValues(options: {
   const notes: string[] = [];
   return {
     notes,
-    async valueFor(name, example) {
+    async valueFor(name, example, soFar) {
       if (name in overrides) return overrides[name];
       const fresh = FRESH[name.toLowerCase()];
       if (fresh) return fresh();
@@ -94,7 +108,8 @@ export function callerValues(options: {
       if (ofPayee && payee) return ofPayee(payee);
       const minted = MINTED[name];
       if (minted && customer) {
-        const value = await mint(customer, ...minted);
+        const [operationId, field, carries] = minted;
+        const value = await mint(customer, operationId, field, carries && soFar ? carries(soFar) : undefined);
         if (value !== undefined) return value;
         notes.push(`${name}: the example (${minted[0]} gave none)`);
       }

@@ -37,11 +37,11 @@ export class Customers {
    * operation's 2xx answer; tries three times (a cold API process may miss its first
    * deadline) and records why it gave none in `mintFailures`.
    */
-  readonly mint: Mint = async (customer, operationId, field) => {
+  readonly mint: Mint = async (customer, operationId, field, overrides) => {
     const operation = this.operations.find((o) => o.operationId === operationId);
     if (!operation) return undefined;
     for (let attempt = 1; attempt <= 3; attempt++) {
-      const answer = await sendRequest(this.baseUrl, await buildRequest(operation, this.valuesFor(customer)), {
+      const answer = await sendRequest(this.baseUrl, await buildRequest(operation, this.valuesFor(customer, undefined, overrides)), {
         traceId: `ct-mint-${crypto.randomUUID()}`,
         timeoutMs: 30_000,
       });

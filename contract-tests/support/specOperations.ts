@@ -133,13 +133,22 @@ export function specOperations(document: OpenApiDocument): SpecOperation[] {
   return operations;
 }
 
+/** What the request being built holds so far: a value may depend on it (a step-up authorisation approves the payment it rides with). */
+export interface RequestSoFar {
+  operationId: string;
+  /** The path parameters, already chosen. */
+  path: Record<string, string>;
+  /** The properties of the same body object chosen before this one, in the example's order. */
+  siblings: Record<string, unknown>;
+}
+
 /** Where the values of a request come from. */
 export interface RequestValues {
   /**
    * The value to send for a parameter or body property named `name` (any depth): the
    * caller's own (an account id, a refresh token, a fresh Idempotency-Key), else `example`.
    */
-  valueFor(name: string, example: unknown): Promise<unknown>;
+  valueFor(name: string, example: unknown, soFar?: RequestSoFar): Promise<unknown>;
   /** The bearer token for a secured operation. */
   accessToken(): Promise<string>;
 }
@@ -154,13 +163,15 @@ export interface BuiltRequest {
   body?: string;
 }
 
-async function substitute(value: unknown, values: RequestValues): Promise<unknown> {
-  if (Array.isArray(value)) return Promise.all(value.map((item) => substitute(item, values)));
+async function substitute(value: unknown, values: RequestValues, soFar: Omit<RequestSoFar, 'siblings'>): Promise<unknown> {
+  if (Array.isArray(value)) return Promise.all(value.map((item) => substitute(item, values, soFar)));
   if (typeof value !== 'object' || value === null) return value;
-  const entries = await Promise.all(
-    Object.entries(value).map(async ([key, item]) => [key, await values.valueFor(key, await substitute(item, values))] as const),
-  );
-  return Object.fromEntries(entries);
+  // One property after another, so each sees the ones before it.
+  const siblings: Record<string, unknown> = {};
+  for (const [key, item] of Object.entries(value)) {
+    siblings[key] = await values.valueFor(key, await substitute(item, values, soFar), { ...soFar, siblings: { ...siblings } });
+  }
+  return siblings;
 }
 
 /** Builds one valid request for `operation`: required parameters, body and bearer token. */
@@ -168,9 +179,13 @@ export async function buildRequest(operation: SpecOperation, values: RequestValu
   let target = operation.path;
   const query = new URLSearchParams();
   const headers: Record<string, string> = {};
+  const path: Record<string, string> = {};
   for (const parameter of operation.parameters.filter((p) => p.required)) {
     const value = String(await values.valueFor(parameter.name, parameter.example));
-    if (parameter.in === 'path') target = target.replace(`{${parameter.name}}`, encodeURIComponent(value));
+    if (parameter.in === 'path') {
+      path[parameter.name] = value;
+      target = target.replace(`{${parameter.name}}`, encodeURIComponent(value));
+    }
     else if (parameter.in === 'query') query.append(parameter.name, value);
     else if (parameter.in === 'header') headers[parameter.name] = value;
     else throw new Error(`${operation.operationId}: cookie parameters are not supported`);
@@ -180,7 +195,7 @@ export async function buildRequest(operation: SpecOperation, values: RequestValu
   const request: BuiltRequest = { operationId: operation.operationId, method: operation.method, target, headers };
   if (operation.body) {
     headers['Content-Type'] = operation.body.mediaType;
-    request.body = JSON.stringify(await substitute(operation.body.example, values));
+    request.body = JSON.stringify(await substitute(operation.body.example, values, { operationId: operation.operationId, path }));
   }
   return request;
 }

@@ -27,6 +27,7 @@ export const errorReference = {
   TOKEN_INVALID: { meaning: 'The refresh token is unknown, spent, revoked or expired.', retryable: false, action: 'Sign in again (`createToken`).' },
   AUTHORIZATION_INVALID: { meaning: 'The step-up authorisation is unknown, spent or another customer\'s.', retryable: false, action: 'Check the PIN again (`verifyPin`) and send the same request, same key, with the new `authorizationId`.' },
   AUTHORIZATION_EXPIRED: { meaning: 'The step-up authorisation is older than its 5 minutes.', retryable: false, action: 'Check the PIN again (`verifyPin`) and send the same request, same key, with the new `authorizationId`.' },
+  AUTHORIZATION_MISMATCH: { meaning: 'The step-up authorisation approves another payment (another operation, account, amount or payee): a send moves exactly what its customer approved.', retryable: false, action: 'Check the PIN again (`verifyPin`) for exactly this payment and send it with the new `authorizationId`; an authorisation is never reused for another payment.' },
   PIN_INCORRECT: { meaning: 'The PIN is wrong; the attempt counts towards the lock.', retryable: false, action: 'Ask the customer again; the fifth wrong PIN in a row locks step-up.' },
   FORBIDDEN: { meaning: 'The caller may not do this.', retryable: false, action: 'Do not send it again.' },
   NOT_FOUND: { meaning: 'Nothing of yours is at this path.', retryable: false, action: 'Check the path and the id.' },

@@ -70,6 +70,7 @@ import { accountHandlers } from './domain/accounts/accountHandlers.ts';
 import { accountChangeHandlers } from './domain/accounts/accountChangeHandlers.ts';
 import { moneyHandlers } from './domain/money/moneyHandlers.ts';
 import { stepUpHandlers } from './domain/identity/stepUpHandlers.ts';
+import { payeeHandlers } from './domain/identity/payeeHandlers.ts';
 import { transactionHandlers } from './domain/accounts/transactionHandlers.ts';
 import { idempotencyKeyHandlers } from './domain/idempotency/idempotencyKeyHandlers.ts';
 import { transferReadHandlers } from './domain/money/transferRead.ts';
@@ -157,6 +158,7 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
     ...healthHandlers(deps),
     ...accountChangeHandlers(deps),
     ...stepUpHandlers(deps),
+    ...payeeHandlers(deps),
     ...moneyHandlers(deps),
     ...transactionHandlers(deps),
     ...idempotencyKeyHandlers(deps),

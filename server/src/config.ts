@@ -90,6 +90,16 @@ export const defaults = {
   signInGlobalLimit: 1_000,
   /** 15 min (SIGN_IN_WINDOW_MS): the window the failures count in. */
   signInWindowMs: 900_000,
+  /** 20 (REGISTER_ADDRESS_LIMIT): sign-ups tried from one address per REGISTER_WINDOW_MS, whatever their answer (a taken email too), before 429: a flood from one place meets 429 before it hashes, and a taken email cannot be probed faster (adr/0045). */
+  registerAddressLimit: 20,
+  /** 60 (REGISTER_GLOBAL_LIMIT): sign-ups tried from all addresses per REGISTER_WINDOW_MS before 429: two hashes a second at most (about a quarter of what 2 cores hash), so sign-in and step-up keep their turns. */
+  registerGlobalLimit: 60,
+  /** 60 s (REGISTER_WINDOW_MS): the window sign-up attempts count in. */
+  registerWindowMs: 60_000,
+  /** 30 (PAYEE_LOOKUP_LIMIT): handles one customer may look up per PAYEE_LOOKUP_WINDOW_MS before 429: plenty to confirm payees, too few to list who banks here (adr/0046). */
+  payeeLookupLimit: 30,
+  /** 60 s (PAYEE_LOOKUP_WINDOW_MS): the window payee look-ups count in. */
+  payeeLookupWindowMs: 60_000,
   /** 2 (HASHING_CONCURRENCY): password hashes (scrypt, ~0.27 s and 32 MiB each; sign-in and sign-up, never a PIN: adr/0053) run at once; more only slows every one of them on 2 cores. */
   hashingConcurrency: 2,
   /** 8 (HASHING_QUEUE): hashes that may wait their turn; beyond it 503 with a 1 s wait, so 48 sign-ins at once cannot make a real one wait seconds. */
@@ -98,8 +108,8 @@ export const defaults = {
   pinMaxAttempts: 5,
   /** 15 min (PIN_LOCK_SECONDS): how long a locked PIN stays locked; about 480 guesses a day at most. */
   pinLockSeconds: 900,
-  /** 1,000,000 minor units = 10,000.00 EUR (EXTERNAL_DAILY_LIMIT_MINOR): a customer's external transfers per UTC day, across all their accounts; bounds what a stolen session plus PIN can send away. */
-  externalDailyLimitMinor: 1_000_000,
+  /** 1,000,000 minor units = 10,000.00 EUR (DAILY_SEND_LIMIT_MINOR): the money that may leave a customer per UTC day (withdrawals, transfers to others, external transfers), across all their accounts; bounds what a stolen session plus PIN can take (adr/0045). */
+  dailySendLimitMinor: 1_000_000,
   /** 100 kB (BODY_LIMIT_BYTES): every request body of this API is small; larger is 413. */
   bodyLimitBytes: 100_000,
   /** 8081 (API_PORT). */
@@ -196,10 +206,15 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   signInDelayCapMs: 'SIGN_IN_DELAY_CAP_MS',
   signInGlobalLimit: 'SIGN_IN_GLOBAL_LIMIT',
   signInWindowMs: 'SIGN_IN_WINDOW_MS',
+  registerAddressLimit: 'REGISTER_ADDRESS_LIMIT',
+  registerGlobalLimit: 'REGISTER_GLOBAL_LIMIT',
+  registerWindowMs: 'REGISTER_WINDOW_MS',
+  payeeLookupLimit: 'PAYEE_LOOKUP_LIMIT',
+  payeeLookupWindowMs: 'PAYEE_LOOKUP_WINDOW_MS',
   hashingConcurrency: 'HASHING_CONCURRENCY',
   hashingQueue: 'HASHING_QUEUE',
   pinLockSeconds: 'PIN_LOCK_SECONDS',
-  externalDailyLimitMinor: 'EXTERNAL_DAILY_LIMIT_MINOR',
+  dailySendLimitMinor: 'DAILY_SEND_LIMIT_MINOR',
   bodyLimitBytes: 'BODY_LIMIT_BYTES',
   apiPort: 'API_PORT',
   apiHost: 'API_HOST',

@@ -42,7 +42,7 @@ function newVisitor() {
     password: 'correct horse battery',
     displayName: `Visitor ${userCount}`,
     handle: `v${suffix}`.slice(0, 20),
-    pin: '4321',
+    pin: '4391',
   };
 }
 

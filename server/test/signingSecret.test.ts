@@ -69,7 +69,7 @@ describe('the signing secret on the embedded database', () => {
       ['GET', '/api/me'],
       ['GET', '/api/accounts'],
       ['POST', '/api/accounts', { name: 'Ghost' }],
-      ['POST', '/api/step-up', { pin: '2468' }],
+      ['POST', '/api/step-up', { pin: '2468', payment: { operation: 'withdraw', fromAccountId: '7d444840-9dc0-41d1-a0e0-6f2f1c2b3a4d', amountMinor: 1 } }],
     ] as const) {
       const reply = await call(api.url, method, path, { token: nobody, body });
       expect([method, path, reply.status, reply.body.errorCode]).toEqual([method, path, 401, 'UNAUTHENTICATED']);

@@ -58,7 +58,7 @@ export interface paths {
      * @description Creates the customer (the API's `register`), signs them in (the API's
      *     `createToken`) and starts a signed-in session under a new session id. The API's
      *     refusals pass through as they are (`409 EMAIL_TAKEN`, `409 HANDLE_TAKEN`, `400`,
-     *     `413`, `415`). A 503 says what is known: either nothing answered the sign-up
+     *     `413`, `415`, and `429 TOO_MANY_REQUESTS` when sign-ups are limited). A 503 says what is known: either nothing answered the sign-up
      *     (the account may or may not exist: try signing in in a moment), or the account
      *     was created but the sign-in failed (sign in).
      */
@@ -211,6 +211,7 @@ export interface components {
       | 'TOKEN_INVALID'
       | 'AUTHORIZATION_INVALID'
       | 'AUTHORIZATION_EXPIRED'
+      | 'AUTHORIZATION_MISMATCH'
       | 'PIN_INCORRECT'
       | 'PIN_LOCKED'
       | 'FORBIDDEN'
@@ -666,6 +667,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -14,7 +14,14 @@ export interface paths {
      * Sign up
      * @description Creates a customer and opens their first account, named "Everyday", which is
      *     their primary account. Email and handle are unique (`409 EMAIL_TAKEN`,
-     *     `409 HANDLE_TAKEN`).
+     *     `409 HANDLE_TAKEN`); a handle a payer could mistake for an existing one (the same
+     *     after folding 1/i/l, 0/o, rn/m and vv/w) or one that looks like the bank speaking
+     *     (`admin`, `support`, anything with `tidewater` …) is `409 HANDLE_TAKEN` too. A PIN
+     *     a guesser tries first (one repeated digit, a run like `1234` or `9876`, one of the
+     *     twenty most common) and a password among the most common are
+     *     `400 VALIDATION_FAILED`. Sign-ups are limited before anything is looked up or
+     *     hashed, whatever their answer (a taken email too): 20 a minute from one address
+     *     and 60 a minute in all, then `429 TOO_MANY_REQUESTS` with `Retry-After`.
      */
     post: operations['register'];
     delete?: never;
@@ -246,10 +253,22 @@ export interface paths {
     put?: never;
     /**
      * Check the PIN (step-up)
-     * @description Checks the customer's PIN and returns a short-lived (5 minutes), single-use
-     *     authorization for one withdrawal or external transfer. A wrong PIN is
-     *     `403 PIN_INCORRECT`; the fifth wrong PIN in a row locks the PIN for 15 minutes
-     *     (`423 PIN_LOCKED`, with `retryAfterSeconds`).
+     * @description Strong customer authentication with dynamic linking (PSD2 RTS Art. 5): money that
+     *     leaves the customer (a withdrawal, a transfer to another customer by handle, a
+     *     transfer to an IBAN) needs the customer's PIN, given for that one payment. The
+     *     request names the payment (`payment`: the operation, the account the money leaves,
+     *     the amount and the payee); show the customer the amount and the payee before they
+     *     type the PIN. A right PIN returns a short-lived (5 minutes), single-use
+     *     authorization bound to exactly that payment (echoed as `payment`, the IBAN in
+     *     electronic form): the send must carry the same operation, account, amount and
+     *     payee, or it is `403 AUTHORIZATION_MISMATCH` and nothing moves. It is spent only
+     *     when the money moves; a send refused for any other reason leaves it bound to the
+     *     same payment, never free for another one. Transfers between the customer's own
+     *     accounts need none. A payee IBAN whose checksum or length is wrong is
+     *     `422 INVALID_IBAN` before the PIN is checked.
+     *
+     *     A wrong PIN is `403 PIN_INCORRECT`; the fifth wrong PIN in a row locks the PIN for
+     *     15 minutes (`423 PIN_LOCKED`, with `retryAfterSeconds`).
      */
     post: operations['verifyPin'];
     delete?: never;
@@ -292,10 +311,13 @@ export interface paths {
     /**
      * Withdraw money
      * @description Takes money out of one of the customer's open accounts (closed, absent or another
-     *     customer's: `404 ACCOUNT_NOT_FOUND`). Needs a step-up authorization
-     *     (`401 AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`), spent only when the money
-     *     moves; the balance never goes below zero (`422 INSUFFICIENT_FUNDS`). A money send:
-     *     see Idempotency in the introduction.
+     *     customer's: `404 ACCOUNT_NOT_FOUND`). Needs a step-up authorization for this
+     *     withdrawal (`verifyPin` with `operation: withdraw`, this account and this amount:
+     *     `401 AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`, another payment's
+     *     `403 AUTHORIZATION_MISMATCH`), spent only when the money moves; the balance never
+     *     goes below zero (`422 INSUFFICIENT_FUNDS`) and the money leaving the customer stays
+     *     within the daily ceiling (`422 DAILY_LIMIT_EXCEEDED`). A money send: see
+     *     Idempotency in the introduction.
      */
     post: operations['withdraw'];
     delete?: never;
@@ -318,7 +340,12 @@ export interface paths {
      * @description Moves money from one of the customer's accounts either to another of their own
      *     accounts (`toAccountId`) or to another customer by handle (`toHandle`; the money
      *     lands in that customer's primary account, looked up once per request). Exactly
-     *     one of the two. Errors: `422 INSUFFICIENT_FUNDS`, `422 SAME_ACCOUNT`,
+     *     one of the two. A transfer by handle is money leaving the customer: it needs a
+     *     step-up authorization for this transfer (`verifyPin` with
+     *     `operation: createInternalTransfer`, this account, amount and handle:
+     *     `401 AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`, another payment's
+     *     `403 AUTHORIZATION_MISMATCH`), spent only when the money moves, and counts against
+     *     the daily ceiling (`422 DAILY_LIMIT_EXCEEDED`). Errors: `422 INSUFFICIENT_FUNDS`, `422 SAME_ACCOUNT`,
      *     `422 PAYEE_HAS_NO_OPEN_ACCOUNT` (the payee has no open account left),
      *     `404 ACCOUNT_NOT_FOUND` (one of your accounts is closed, absent or not yours),
      *     `404 PAYEE_NOT_FOUND`. A money send: see Idempotency in the introduction.
@@ -342,12 +369,13 @@ export interface paths {
     /**
      * Transfer to an IBAN
      * @description Sends money from one of the customer's accounts to an external IBAN. Needs a
-     *     step-up authorization (`401 AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`),
-     *     spent only when the money moves. Errors: `422 INVALID_IBAN` (the checksum or the
-     *     country's length is wrong), `422 INSUFFICIENT_FUNDS`, `422 DAILY_LIMIT_EXCEEDED`
-     *     (external transfers of one customer are limited per UTC day, 10,000.00 EUR by
-     *     default), `404 ACCOUNT_NOT_FOUND`. A money send: see Idempotency in the
-     *     introduction.
+     *     step-up authorization for this transfer (`verifyPin` with
+     *     `operation: createExternalTransfer`, this account, amount, IBAN and beneficiary
+     *     name: `401 AUTHORIZATION_INVALID` / `AUTHORIZATION_EXPIRED`, another payment's
+     *     `403 AUTHORIZATION_MISMATCH`), spent only when the money moves. Errors:
+     *     `422 INVALID_IBAN` (the checksum or the country's length is wrong),
+     *     `422 INSUFFICIENT_FUNDS`, `422 DAILY_LIMIT_EXCEEDED`, `404 ACCOUNT_NOT_FOUND`. A
+     *     money send: see Idempotency in the introduction.
      */
     post: operations['createExternalTransfer'];
     delete?: never;
@@ -371,6 +399,31 @@ export interface paths {
      *     included), is `404 NOT_FOUND`.
      */
     get: operations['getTransfer'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/payees/{handle}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Confirm a payee by handle
+     * @description Confirmation of payee: before a transfer by handle, show the payer who the handle
+     *     belongs to (their display name), so a mistyped or look-alike handle is caught
+     *     before the PIN. `404 PAYEE_NOT_FOUND` when no customer has it. Limited to 30
+     *     look-ups a minute per customer (`429 TOO_MANY_REQUESTS` with `Retry-After`), so
+     *     the read cannot list who banks here. Sign-up (`register`) refuses handles that
+     *     look like an existing one (1/i/l, 0/o, rn/m, vv/w) or like the bank speaking.
+     */
+    get: operations['getPayee'];
     put?: never;
     post?: never;
     delete?: never;
@@ -518,6 +571,7 @@ export interface components {
       | 'TOKEN_INVALID'
       | 'AUTHORIZATION_INVALID'
       | 'AUTHORIZATION_EXPIRED'
+      | 'AUTHORIZATION_MISMATCH'
       | 'PIN_INCORRECT'
       | 'PIN_LOCKED'
       | 'FORBIDDEN'
@@ -662,12 +716,24 @@ export interface components {
      */
     Text: string;
     AccountName: components['schemas']['Text'];
+    /**
+     * @description The beneficiary's IBAN, with or without spaces. The schema checks its shape;
+     *     the checksum and the country's length are `422 INVALID_IBAN`.
+     */
+    Iban: string;
+    /** @description The name of an IBAN's holder, as the customer writes it (the rule of `Text`). */
+    BeneficiaryName: components['schemas']['PersonName'];
     /** @description 4 to 6 digits. */
     Pin: string;
     /** @description The customer's note on a movement (the rule of `Text`). */
     Description: components['schemas']['Text'];
     /** @description A person's name as they write it (the rule of `Text`). */
     PersonName: components['schemas']['Text'];
+    /** @description Who a handle belongs to, as the payer is shown before paying them. */
+    Payee: {
+      handle: components['schemas']['Handle'];
+      displayName: string;
+    };
     User: {
       /** Format: uuid */
       id: string;
@@ -720,6 +786,7 @@ export interface components {
       authorizationId: string;
       /** Format: date-time */
       expiresAt: string;
+      payment: components['schemas']['ApprovedPayment'];
     };
     /** @description One movement on one account. */
     Transaction: {
@@ -796,6 +863,49 @@ export interface components {
     };
     StepUpRequest: {
       pin: components['schemas']['Pin'];
+      payment: components['schemas']['ApprovedPayment'];
+    };
+    /**
+     * @description The one payment a step-up approves (dynamic linking): the send it allows (its
+     *     `operationId`), the account the money leaves, the amount and the payee. The send
+     *     must match it field for field.
+     */
+    ApprovedPayment:
+      | components['schemas']['ApprovedWithdrawal']
+      | components['schemas']['ApprovedHandleTransfer']
+      | components['schemas']['ApprovedExternalTransfer'];
+    ApprovedWithdrawal: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      operation: 'withdraw';
+      /** Format: uuid */
+      fromAccountId: string;
+      amountMinor: components['schemas']['Money'];
+    };
+    ApprovedHandleTransfer: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      operation: 'createInternalTransfer';
+      /** Format: uuid */
+      fromAccountId: string;
+      amountMinor: components['schemas']['Money'];
+      toHandle: components['schemas']['Handle'];
+    };
+    ApprovedExternalTransfer: {
+      /**
+       * @description discriminator enum property added by openapi-typescript
+       * @enum {string}
+       */
+      operation: 'createExternalTransfer';
+      /** Format: uuid */
+      fromAccountId: string;
+      amountMinor: components['schemas']['Money'];
+      iban: components['schemas']['Iban'];
+      beneficiaryName: components['schemas']['BeneficiaryName'];
     };
     DepositRequest: {
       amountMinor: components['schemas']['Money'];
@@ -824,17 +934,15 @@ export interface components {
       fromAccountId: string;
       toHandle: components['schemas']['Handle'];
       amountMinor: components['schemas']['Money'];
+      /** Format: uuid */
+      authorizationId: string;
       description?: components['schemas']['Description'];
     };
     ExternalTransferRequest: {
       /** Format: uuid */
       fromAccountId: string;
-      /**
-       * @description The beneficiary's IBAN, with or without spaces. The schema checks its shape;
-       *     the checksum and the country's length are `422 INVALID_IBAN`.
-       */
-      iban: string;
-      beneficiaryName: components['schemas']['PersonName'];
+      iban: components['schemas']['Iban'];
+      beneficiaryName: components['schemas']['BeneficiaryName'];
       amountMinor: components['schemas']['Money'];
       /** Format: uuid */
       authorizationId: string;
@@ -889,7 +997,7 @@ export interface components {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `PIN_INCORRECT` (the PIN is wrong; the attempt counts) or `FORBIDDEN`. */
+    /** @description `PIN_INCORRECT` (the PIN is wrong; the attempt counts), `AUTHORIZATION_MISMATCH` (the step-up authorization approves another payment; nothing moved) or `FORBIDDEN`. */
     Forbidden: {
       headers: {
         [name: string]: unknown;
@@ -1214,6 +1322,7 @@ export interface operations {
       409: components['responses']['Conflict'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      429: components['responses']['TooManyRequests'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -1598,14 +1707,20 @@ export interface operations {
       content: {
         /**
          * @example {
-         *       "pin": "4821"
+         *       "pin": "4821",
+         *       "payment": {
+         *         "operation": "createInternalTransfer",
+         *         "fromAccountId": "3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a",
+         *         "amountMinor": 1850,
+         *         "toHandle": "grace_h"
+         *       }
          *     }
          */
         'application/json': components['schemas']['StepUpRequest'];
       };
     };
     responses: {
-      /** @description A single-use authorization. */
+      /** @description A single-use authorization for the payment it names. */
       201: {
         headers: {
           [name: string]: unknown;
@@ -1619,6 +1734,7 @@ export interface operations {
       403: components['responses']['Forbidden'];
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
+      422: components['responses']['UnprocessableEntity'];
       423: components['responses']['Locked'];
       429: components['responses']['TooManyRequests'];
       499: components['responses']['ClientClosedRequest'];
@@ -1729,6 +1845,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['IdempotencyConflict'];
       413: components['responses']['PayloadTooLarge'];
@@ -1773,6 +1890,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['IdempotencyConflict'];
       413: components['responses']['PayloadTooLarge'];
@@ -1827,6 +1945,7 @@ export interface operations {
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
+      403: components['responses']['Forbidden'];
       404: components['responses']['NotFound'];
       409: components['responses']['IdempotencyConflict'];
       413: components['responses']['PayloadTooLarge'];
@@ -1864,6 +1983,36 @@ export interface operations {
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getPayee: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        /** @example grace_h */
+        handle: components['schemas']['Handle'];
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The payee. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['Payee'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      429: components['responses']['TooManyRequests'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -151,6 +151,14 @@ export const operations = {
     noDeadline: false,
     secured: true,
   },
+  getPayee: {
+    method: 'GET',
+    path: '/api/payees/{handle}',
+    expressPath: '/api/payees/:handle',
+    moneySend: false,
+    noDeadline: false,
+    secured: true,
+  },
   listTransactions: {
     method: 'GET',
     path: '/api/transactions',

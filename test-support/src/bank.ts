@@ -22,10 +22,40 @@ let count = 0;
 /** A new Idempotency-Key. */
 export const newKey = () => randomUUID();
 
+/** The payment a step-up approves (spec `ApprovedPayment`). */
+export type Payment =
+  | { operation: 'withdraw'; fromAccountId: string; amountMinor: number }
+  | { operation: 'createInternalTransfer'; fromAccountId: string; amountMinor: number; toHandle: string }
+  | { operation: 'createExternalTransfer'; fromAccountId: string; amountMinor: number; iban: string; beneficiaryName: string };
+
+/** The payment a send's body makes leave the customer, or undefined when it needs no step-up (a transfer between own accounts). */
+export function paymentOf(operation: 'createInternalTransfer' | 'createExternalTransfer', body: Record<string, unknown>): Payment | undefined {
+  const common = { fromAccountId: String(body.fromAccountId), amountMinor: Number(body.amountMinor) };
+  if (operation === 'createExternalTransfer') return { operation, ...common, iban: String(body.iban), beneficiaryName: String(body.beneficiaryName) };
+  return typeof body.toHandle === 'string' ? { operation, ...common, toHandle: body.toHandle } : undefined;
+}
+
 /** The bank at `url`. */
 export function bank(url: string) {
   const send = (customer: Customer, method: string, path: string, body?: unknown, key?: string) =>
     call(url, method, path, { token: customer.token, body, headers: key ? { 'idempotency-key': key } : {} });
+
+  /** A fresh step-up authorisation id for `payment`. */
+  async function authorize(customer: Customer, payment: Payment): Promise<string> {
+    const reply = await send(customer, 'POST', '/api/step-up', { pin: customer.pin, payment });
+    expect(reply.status, JSON.stringify(reply.body)).toBe(201);
+    return reply.body.authorizationId;
+  }
+
+  // A send the test gives no authorisation gets one for exactly its payment, as the customer
+  // would approve it, once per key: a resend under the same key is the same request.
+  const approvedPerKey = new Map<string, Promise<string>>();
+  async function approved(customer: Customer, key: string, payment: Payment | undefined, given: unknown): Promise<Record<string, unknown>> {
+    if (given !== undefined || !payment) return {};
+    let authorizationId = approvedPerKey.get(key);
+    if (!authorizationId) approvedPerKey.set(key, (authorizationId = authorize(customer, payment)));
+    return { authorizationId: await authorizationId };
+  }
 
   /** One try at signing a new visitor up and in: the customer, or the 503 that refused a step. */
   async function trySignUp(pin: string): Promise<Customer | Reply> {
@@ -69,16 +99,28 @@ export function bank(url: string) {
     },
     deposit: (customer: Customer, accountId: string, amountMinor: number, key = newKey(), description?: string) =>
       send(customer, 'POST', `/api/accounts/${accountId}/deposits`, { amountMinor, ...(description ? { description } : {}) }, key),
-    withdraw: (customer: Customer, accountId: string, amountMinor: number, authorizationId: string, key = newKey()) =>
-      send(customer, 'POST', `/api/accounts/${accountId}/withdrawals`, { amountMinor, authorizationId }, key),
-    transfer: (customer: Customer, body: Record<string, unknown>, key = newKey()) => send(customer, 'POST', '/api/transfers/internal', body, key),
-    external: (customer: Customer, body: Record<string, unknown>, key = newKey()) => send(customer, 'POST', '/api/transfers/external', body, key),
-    verifyPin: (customer: Customer, pin = customer.pin) => send(customer, 'POST', '/api/step-up', { pin }),
-    /** A fresh step-up authorisation id. */
-    async authorize(customer: Customer): Promise<string> {
-      const reply = await send(customer, 'POST', '/api/step-up', { pin: customer.pin });
-      expect(reply.status, JSON.stringify(reply.body)).toBe(201);
-      return reply.body.authorizationId;
+    /** A withdrawal; without `authorizationId`, approved with the customer's PIN for exactly this one. */
+    async withdraw(customer: Customer, accountId: string, amountMinor: number, authorizationId?: string, key = newKey()) {
+      const approval = await approved(customer, key, { operation: 'withdraw', fromAccountId: accountId, amountMinor }, authorizationId);
+      return send(customer, 'POST', `/api/accounts/${accountId}/withdrawals`, { amountMinor, authorizationId, ...approval }, key);
+    },
+    /** A transfer inside the bank; one by handle without `authorizationId` is approved with the PIN for exactly this one. */
+    async transfer(customer: Customer, body: Record<string, unknown>, key = newKey()) {
+      const approval = await approved(customer, key, paymentOf('createInternalTransfer', body), body.authorizationId);
+      return send(customer, 'POST', '/api/transfers/internal', { ...body, ...approval }, key);
+    },
+    /** A transfer to an IBAN; without `authorizationId`, approved with the PIN for exactly this one. */
+    async external(customer: Customer, body: Record<string, unknown>, key = newKey()) {
+      const approval = await approved(customer, key, paymentOf('createExternalTransfer', body), body.authorizationId);
+      return send(customer, 'POST', '/api/transfers/external', { ...body, ...approval }, key);
+    },
+    /** A PIN check for `payment` (by default a withdrawal of 1 cent from their first account). */
+    verifyPin: (customer: Customer, pin = customer.pin, payment: Payment = { operation: 'withdraw', fromAccountId: customer.accountId, amountMinor: 1 }) =>
+      send(customer, 'POST', '/api/step-up', { pin, payment }),
+    authorize,
+    /** Approves `payment` now for the send under `key` (before a test arms a fault the PIN check must not meet). */
+    async approveAhead(customer: Customer, key: string, payment: Payment): Promise<void> {
+      approvedPerKey.set(key, Promise.resolve(await authorize(customer, payment)));
     },
     rename: (customer: Customer, accountId: string, name: string) => send(customer, 'PATCH', `/api/accounts/${accountId}`, { name }),
     close: (customer: Customer, accountId: string) => send(customer, 'POST', `/api/accounts/${accountId}/close`),

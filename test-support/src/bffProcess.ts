@@ -4,7 +4,7 @@
  * once `/bff/health` answers. Its log lines (pino JSON) are kept for assertions.
  *
  * The parent's DATABASE_URL is not passed on (it would make the BFF demand a session
- * database); pass BFF_SESSION_DATABASE_URL and SESSION_SECRET in `env` for PostgreSQL
+ * database); pass BFF_SESSION_DATABASE_URL, SESSION_SECRET and BFF_TOKEN_KEY in `env` for PostgreSQL
  * sessions.
  */
 import { fileURLToPath } from 'node:url';

@@ -38,6 +38,9 @@ test('every signed-in page passes axe', async ({ page, signUpViaBff }) => {
   await page.getByRole('button', { name: 'Continue' }).click();
   const dialog = page.getByRole('dialog', { name: 'Confirm with your PIN' });
   await expect(dialog).toBeVisible();
+  // What the PIN approves is what the visitor sees: the amount and the payee.
+  await expect(dialog.getByTestId('pin-payment')).toContainText('€250.00');
+  await expect(dialog.getByTestId('pin-payment')).toContainText('Grace Hopper (DE89 3704 0044 0532 0130 00)');
   await expect(dialog.getByLabel('PIN')).toBeFocused();
   await expectNoSeriousA11yViolations(page, 'PIN dialog');
   await saveScreenshot(page, 'pin-dialog');

@@ -5,6 +5,7 @@
  * checker is the one the contract tests use (test-support/src/responseValidator.ts).
  */
 import { fileURLToPath } from 'node:url';
+import type { Page } from '@playwright/test';
 import { loadOpenApiDocument, type Node, type OpenApiDocument } from '@tidewater/test-support/openApiDocument';
 import { createResponseValidator, type ResponseValidator } from '@tidewater/test-support/responseValidator';
 
@@ -70,4 +71,9 @@ export function scriptedProblem(operationId: string, status: number, fields: Rec
 /** A JSON success of `operationId`, checked. */
 export function scriptedJson(operationId: string, status: number, body: unknown, contract: Contract = 'api'): ScriptedAnswer {
   return checkScripted(operationId, { status, contentType: 'application/json', headers: {}, body: JSON.stringify(body) }, contract);
+}
+
+/** A payee the stack does not have, confirmed as `displayName` (confirmation of payee is a read before the PIN). */
+export async function scriptPayee(page: Page, handle: string, displayName: string): Promise<void> {
+  await page.route(`**/api/payees/${handle}`, (route) => route.fulfill(scriptedJson('getPayee', 200, { handle, displayName })));
 }

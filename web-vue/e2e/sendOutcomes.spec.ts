@@ -7,7 +7,7 @@
  */
 import type { Page, Route } from '@playwright/test';
 import { expect, saveScreenshot, test } from './fixtures.ts';
-import { scriptedJson, scriptedProblem } from './scripted.ts';
+import { scriptPayee, scriptedJson, scriptedProblem } from './scripted.ts';
 
 /** Answers every request to `path` from the script in turn, recording the keys it was sent with. */
 async function scriptSends(page: Page, pathPart: string, script: Array<(route: Route) => Promise<void>>): Promise<string[]> {
@@ -49,11 +49,19 @@ test('503 applied: false on a transfer: nothing changed, and Try again re-sends 
         }),
       ),
   ]);
+  await scriptPayee(page, 'grace_h', 'Grace Hopper');
   await page.goto('/transfer');
   await page.getByLabel('Another Tidewater customer').check();
   await page.getByLabel('Their handle').fill('grace_h');
   await page.getByLabel('Amount in euros').fill('5.00');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  // The PIN dialog shows what the PIN approves: the amount and the payee.
+  const dialog = page.getByRole('dialog', { name: 'Confirm with your PIN' });
+  await expect(dialog.getByTestId('pin-payment')).toContainText('€5.00');
+  // Confirmation of payee: the name the bank knows for the handle.
+  await expect(dialog.getByTestId('pin-payment')).toContainText('Grace Hopper (@grace_h)');
+  await dialog.getByLabel('PIN').fill('4821');
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
 
   await expect(page.getByRole('alert')).toHaveText('The service is temporarily unavailable, and nothing was changed.');
   const tryAgain = page.getByRole('button', { name: 'Try again' });

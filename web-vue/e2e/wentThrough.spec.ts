@@ -12,7 +12,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, expectNoSeriousA11yViolations, noteTiming, saveScreenshot, secondsSince, test } from './fixtures.ts';
-import { scriptedProblem } from './scripted.ts';
+import { scriptPayee, scriptedProblem } from './scripted.ts';
 
 async function openDeposit(page: Page): Promise<void> {
   await page.goto('/');
@@ -102,11 +102,13 @@ const sends: SendCase[] = [
     path: /\/api\/transfers\/internal$/,
     words: "Your transfer went through, but we couldn't show its receipt.",
     start: async (page) => {
+      await scriptPayee(page, 'grace_h', 'Grace Hopper');
       await page.goto('/transfer');
       await page.getByLabel('Another Tidewater customer').check();
       await page.getByLabel('Their handle').fill('grace_h');
       await page.getByLabel('Amount in euros').fill('5.00');
-      await page.getByRole('button', { name: 'Send' }).click();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await confirmPin(page);
     },
   },
   {

@@ -22,9 +22,17 @@ const spaCspDirectives = {
   frameAncestors: ["'none'"],
 };
 
-/** The security-headers middleware. `https` adds upgrade-insecure-requests. */
+/** HSTS: a year, subdomains too. */
+const strictTransportSecurity = 'max-age=31536000; includeSubDomains';
+
+/**
+ * The security-headers middleware. `https` (COOKIE_SECURE=true) adds
+ * upgrade-insecure-requests and HSTS on every answer; otherwise HSTS goes on every answer
+ * to a request that came over TLS (`req.secure`: directly, or through a trusted proxy's
+ * X-Forwarded-Proto), so `COOKIE_SECURE=auto` behind TLS gets it too.
+ */
 export function securityHeaders(options: { https: boolean }): RequestHandler {
-  return helmet({
+  const headers = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: { ...spaCspDirectives, ...(options.https ? { upgradeInsecureRequests: [] } : {}) },
@@ -32,8 +40,12 @@ export function securityHeaders(options: { https: boolean }): RequestHandler {
     referrerPolicy: { policy: 'no-referrer' },
     xContentTypeOptions: true,
     xFrameOptions: { action: 'deny' },
-    strictTransportSecurity: options.https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    strictTransportSecurity: false,
   });
+  return (req, res, next) => {
+    if (options.https || req.secure) res.setHeader('Strict-Transport-Security', strictTransportSecurity);
+    headers(req, res, next);
+  };
 }
 
 /**

@@ -5,6 +5,7 @@
  * answers 503 instead of hanging. Without it: an in-memory store, allowed only for the
  * embedded one-command default (config.ts refuses it otherwise) and logged as such.
  *
+ * Either keeps the API's tokens sealed under BFF_TOKEN_KEY (sealedStore.ts, adr/0045).
  * Neither store is "touched" on a read: the inactivity timer slides only when a session
  * is saved (keep-alive and proxied requests), never because `GET /bff/session` looked.
  */
@@ -15,6 +16,10 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { connectToListedHost, hostSelector, parseHostList, roleOf, type HostRole, type HostSelector } from '@tidewater/contract/hostList';
 import type { BffConfig } from '../config.ts';
+import { openedSession, sealingStore } from './sealedStore.ts';
+
+/** Told the refresh token of each session the store pruned, to revoke it at the API. */
+export type OnPruned = (refreshToken: string) => void;
 
 /** A session store and what the BFF needs around it. */
 export interface SessionStore {
@@ -52,7 +57,7 @@ function roleLogin(url: string, timeoutMs: number): Promise<HostRole> {
 }
 
 /** The PostgreSQL store; resolves once its table exists (a store that could not create it never recovers). */
-async function postgresStore(config: BffConfig, logger: Logger): Promise<SessionStore> {
+async function postgresStore(config: BffConfig, logger: Logger, onPruned: OnPruned): Promise<SessionStore> {
   const budget = config.sessionStoreTimeoutMs;
   const onConnectionError = (error: Error) => logger.warn({ err: error }, 'session store connection lost');
   /**
@@ -100,7 +105,7 @@ async function postgresStore(config: BffConfig, logger: Logger): Promise<Session
   // can both try, and the loser's store keeps that failure forever. So a store whose first
   // query lost that race is dropped, and a new one finds the table.
   for (let attempt = 1; !store; attempt++) {
-    const candidate = new PgStore({ pool, tableName: 'bff_session', createTableIfMissing: true, errorLog });
+    const candidate = new PgStore({ pool, tableName: 'bff_session', createTableIfMissing: true, errorLog, pruneSessionInterval: false });
     const probe = new Promise<void>((resolve, reject) =>
       candidate.get('startup-probe', (error) => (error ? reject(error) : resolve())),
     );
@@ -117,8 +122,21 @@ async function postgresStore(config: BffConfig, logger: Logger): Promise<Session
     }
   }
   const opened = store;
+  // Our own pruning, not connect-pg-simple's: a lapsed session's refresh token is revoked, not left live at the API.
+  const prune = setInterval(() => {
+    pool
+      .query<{ sess: Record<string, unknown> }>('DELETE FROM bff_session WHERE expire < now() RETURNING sess')
+      .then(({ rows }) => {
+        for (const { sess } of rows) {
+          const auth = openedSession(config.tokenKeys, sess as never).auth;
+          if (auth) onPruned(auth.refreshToken);
+        }
+      })
+      .catch((error: unknown) => logger.warn({ err: error }, 'pruning lapsed sessions failed; the next round tries again'));
+  }, config.sessionPruneMs);
+  prune.unref();
   return {
-    store: withoutTouch(opened),
+    store: sealingStore(withoutTouch(opened), config.tokenKeys),
     kind: 'postgres',
     ping: (timeoutMs) =>
       withTimeout(
@@ -127,6 +145,7 @@ async function postgresStore(config: BffConfig, logger: Logger): Promise<Session
         'the session store',
       ),
     close: async () => {
+      clearInterval(prune);
       opened.close();
       await pool.end().catch(() => undefined);
     },
@@ -134,12 +153,12 @@ async function postgresStore(config: BffConfig, logger: Logger): Promise<Session
 }
 
 /** The in-memory store, pruned of expired sessions every minute (MemoryStore only drops them when read). */
-function memoryStore(): SessionStore {
+function memoryStore(config: BffConfig): SessionStore {
   const store = new session.MemoryStore();
   const prune = setInterval(() => store.all(() => undefined), 60_000);
   prune.unref();
   return {
-    store: withoutTouch(store),
+    store: sealingStore(withoutTouch(store), config.tokenKeys),
     kind: 'memory',
     ping: async () => undefined,
     close: async () => clearInterval(prune),
@@ -147,15 +166,15 @@ function memoryStore(): SessionStore {
 }
 
 /** Opens the configured session store. */
-export async function openSessionStore(config: BffConfig, logger: Logger): Promise<SessionStore> {
+export async function openSessionStore(config: BffConfig, logger: Logger, onPruned: OnPruned = () => {}): Promise<SessionStore> {
   if (config.sessionDatabaseUrl) {
-    const opened = await postgresStore(config, logger);
+    const opened = await postgresStore(config, logger, onPruned);
     logger.info('sessions are kept in PostgreSQL (table bff_session)');
     return opened;
   }
   logger.warn(
     'sessions are kept in memory: fine for the embedded one-command default only; they end when this process ends ' +
-      'and are not shared by replicas. Set BFF_SESSION_DATABASE_URL (and SESSION_SECRET) for anything else.',
+      'and are not shared by replicas. Set BFF_SESSION_DATABASE_URL (and SESSION_SECRET, BFF_TOKEN_KEY) for anything else.',
   );
-  return memoryStore();
+  return memoryStore(config);
 }

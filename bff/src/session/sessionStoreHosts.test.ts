@@ -20,7 +20,7 @@ describe('the session store on a host list', () => {
     primary = await startPrimary();
     replica = await startReplica(primary);
     const url = `postgres://postgres@127.0.0.1:${replica.port},127.0.0.1:${primary.port}/postgres?target_session_attrs=read-write`;
-    const config = loadConfig({ BFF_SESSION_DATABASE_URL: url, SESSION_SECRET: 'x'.repeat(40) });
+    const config = loadConfig({ BFF_SESSION_DATABASE_URL: url, SESSION_SECRET: 'x'.repeat(40), BFF_TOKEN_KEY: Buffer.alloc(32, 7).toString('base64') });
     store = await openSessionStore(config, pino({ level: 'silent' }));
   }, 120_000);
   afterAll(async () => {

@@ -10,6 +10,11 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { openedSession } from '../../src/session/sealedStore.ts';
+import type { SessionAuth } from '../../src/session/sessionData.ts';
+
+/** The tests' BFF_TOKEN_KEY: 32 bytes, in base64. */
+const TEST_TOKEN_KEY = Buffer.from('tidewater-test-token-key-32bytes');
 
 /** A database for the API, and maybe one for sessions. */
 export interface Backend {
@@ -21,8 +26,10 @@ export interface Backend {
   readonly sessionDatabaseUrl: string | undefined;
   /** Starts (another) API on this database. */
   startApi(extraEnv?: Record<string, string>): Promise<ApiProcess>;
-  /** The stored session rows (sid → sess), PostgreSQL only. */
+  /** The stored session rows (sid → sess, as stored: the tokens sealed), PostgreSQL only. */
   sessionRows(): Promise<Array<{ sid: string; sess: Record<string, unknown> }>>;
+  /** What a stored session's sealed `auth` holds, opened with the tests' key. */
+  openAuth(sess: Record<string, unknown>): SessionAuth | undefined;
   destroy(): Promise<void>;
 }
 
@@ -41,7 +48,7 @@ export async function startBackend(): Promise<Backend> {
     ? { DATABASE_URL: cluster.urlFor('tidewater') }
     : { DATA_DIR: dataDir! };
   const bffEnv: Record<string, string> = sessionDatabaseUrl
-    ? { BFF_SESSION_DATABASE_URL: sessionDatabaseUrl, SESSION_SECRET: 'test-session-secret-0123456789abcdef' }
+    ? { BFF_SESSION_DATABASE_URL: sessionDatabaseUrl, SESSION_SECRET: 'test-session-secret-0123456789abcdef', BFF_TOKEN_KEY: TEST_TOKEN_KEY.toString('base64') }
     : {};
   return {
     apiEnv,
@@ -60,6 +67,9 @@ export async function startBackend(): Promise<Backend> {
       } finally {
         await client.end();
       }
+    },
+    openAuth(sess) {
+      return openedSession({ current: TEST_TOKEN_KEY, previous: [] }, sess as never).auth;
     },
     async destroy() {
       await cluster?.destroy();

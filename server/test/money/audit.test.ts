@@ -26,7 +26,7 @@ describe('the audit chain and `npm run audit:verify`', () => {
     await b.deposit(ada, ada.accountId, 10_000);
     await b.transfer(ada, { fromAccountId: ada.accountId, toAccountId: savings, amountMinor: 2_500 });
     await b.transfer(ada, { fromAccountId: savings, toHandle: grace.handle, amountMinor: 500 });
-    await b.withdraw(ada, ada.accountId, 1_000, await b.authorize(ada));
+    await b.withdraw(ada, ada.accountId, 1_000);
     await b.close(ada, spare);
   });
   afterAll(() => setup?.stop());

@@ -36,7 +36,7 @@ describe('busy accounts on PostgreSQL', () => {
         VALIDATE_RESPONSES: '1',
         ACCOUNT_LOCK_WAIT_MS: '100',
         ACCOUNT_WRITE_ATTEMPTS: '2',
-        EXTERNAL_DAILY_LIMIT_MINOR: '10000',
+        DAILY_SEND_LIMIT_MINOR: '10000',
       },
     });
     ({ url, bank: b } = setup);
@@ -86,7 +86,7 @@ describe('busy accounts on PostgreSQL', () => {
 
   it('answers 422 instead of busy when the funds are not there', async () => {
     const balance = await b.balance(ada, ada.accountId);
-    const authorizationId = await b.authorize(ada);
+    const authorizationId = await b.authorize(ada, { operation: 'withdraw', fromAccountId: ada.accountId, amountMinor: balance + 1 });
     // The attempts never see the balance (its lock is held): only the re-check can answer 422.
     const reply = await holdingAccount(url, ada.accountId, () => b.withdraw(ada, ada.accountId, balance + 1, authorizationId));
     expect(outcome(reply)).toEqual([422, 'INSUFFICIENT_FUNDS']);
@@ -95,7 +95,7 @@ describe('busy accounts on PostgreSQL', () => {
   it("answers 422 instead of busy when the day's ceiling is reached", async () => {
     const carol = await b.signUp();
     await b.deposit(carol, carol.accountId, 50_000);
-    const authorizationId = await b.authorize(carol);
+    const authorizationId = await b.authorize(carol, { operation: 'createExternalTransfer', fromAccountId: carol.accountId, iban, beneficiaryName: 'Grace', amountMinor: 10_001 });
     // An external transfer locks the customer's row first; hold it, over the ceiling of 100.00.
     const reply = await holdingLock(url, 'SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [carol.userId], () =>
       b.external(carol, { fromAccountId: carol.accountId, iban, beneficiaryName: 'Grace', amountMinor: 10_001, authorizationId }),
@@ -107,7 +107,7 @@ describe('busy accounts on PostgreSQL', () => {
     ['spent by another request', "UPDATE step_up_authorizations SET used_at = now() WHERE id = $1", 'AUTHORIZATION_INVALID'],
     ['expired', "UPDATE step_up_authorizations SET expires_at = now() - interval '1 second' WHERE id = $1", 'AUTHORIZATION_EXPIRED'],
   ])('answers 401 instead of busy for an authorisation %s meanwhile', async (_name, change, errorCode) => {
-    const authorizationId = await b.authorize(ada);
+    const authorizationId = await b.authorize(ada, { operation: 'withdraw', fromAccountId: ada.accountId, amountMinor: 100 });
     const reply = await holdingAccount(url, ada.accountId, async () => {
       const pending = b.withdraw(ada, ada.accountId, 100, authorizationId);
       await untilSomeoneWaitsForALock(url); // past the look before the first attempt
@@ -118,7 +118,7 @@ describe('busy accounts on PostgreSQL', () => {
   });
 
   it('spends no authorisation on a busy answer: the same one and the same key work once the account is free', async () => {
-    const authorizationId = await b.authorize(ada);
+    const authorizationId = await b.authorize(ada, { operation: 'withdraw', fromAccountId: ada.accountId, amountMinor: 100 });
     const key = newKey();
     const busy = await holdingAccount(url, ada.accountId, () => b.withdraw(ada, ada.accountId, 100, authorizationId, key));
     expectBusy(busy, false);
@@ -128,7 +128,7 @@ describe('busy accounts on PostgreSQL', () => {
   });
 
   it('answers busy for an external transfer whose customer row stays locked, after its checks pass', async () => {
-    const authorizationId = await b.authorize(ada);
+    const authorizationId = await b.authorize(ada, { operation: 'createExternalTransfer', fromAccountId: ada.accountId, iban, beneficiaryName: 'Grace', amountMinor: 100 });
     const reply = await holdingLock(url, 'SELECT id FROM users WHERE id = $1 FOR NO KEY UPDATE', [ada.userId], () =>
       b.external(ada, { fromAccountId: ada.accountId, iban, beneficiaryName: 'Grace', amountMinor: 100, authorizationId }),
     );

@@ -73,6 +73,8 @@ describe('a money send across a faulty network to PostgreSQL', () => {
       commitText: () => 'COMMIT',
       beforeCommitText: 'BEGIN',
       lookText: 'FROM audit_rows WHERE request_id',
+      // Its PIN check runs before a fault is armed: the faults are for the transfer's own statements.
+      approve: (amountMinor: number, key: string) => b.approveAhead(ada, key, { operation: 'createInternalTransfer', fromAccountId: ada.accountId, amountMinor, toHandle: grace.handle }),
       send: (amountMinor: number, key: ReturnType<typeof newKey>) => b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor, description: 'faults' }, key),
       rows: 1, // the sender's row carries the key
       moved: (amountMinor: number) => -amountMinor,
@@ -83,6 +85,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
       commitText: (amountMinor: number) => `"kind":"deposit","amountMinor":"${amountMinor}"`,
       beforeCommitText: undefined,
       lookText: 'SELECT response_body AS "responseBody" FROM idempotency_records',
+      approve: async () => undefined,
       send: (amountMinor: number, key: ReturnType<typeof newKey>) => b.deposit(ada, ada.accountId, amountMinor, key),
       rows: 1,
       moved: (amountMinor: number) => amountMinor,
@@ -90,9 +93,10 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     },
   ] as const;
 
-  describe.each(commitForms)('$form', ({ commitText, beforeCommitText, lookText, send, rows, moved, answers }) => {
+  describe.each(commitForms)('$form', ({ commitText, beforeCommitText, lookText, approve, send, rows, moved, answers }) => {
     it('finds a commit whose answer was lost through its own rows, and does not apply it twice', async () => {
       const key = newKey();
+      await approve(1_234, key);
       const balance = await b.balance(ada, ada.accountId);
       const before = logged('a commit whose answer was lost had landed');
       const fired = proxy.arm('dropAnswerTo', commitText(1_234));
@@ -108,6 +112,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
 
     it('runs a send again, once, when its commit never reached the database', async () => {
       const key = newKey();
+      await approve(500, key);
       const balance = await b.balance(ada, ada.accountId);
       const fired = proxy.arm('cutBefore', commitText(500));
       const reply = await send(500, key);
@@ -119,6 +124,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
 
     it('answers an outage before any commit 503 with applied: false, and frees the key', async () => {
       const key = newKey();
+      await approve(300, key);
       // The attempt and its one retry each lose their connection before anything could commit
       // (a deposit's statement was sent, and the look proves it never reached the database).
       const fired = proxy.arm('cutBefore', beforeCommitText ?? commitText(300), 2);
@@ -133,6 +139,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
 
     it('says nothing of applied once a commit started and its outcome stays unknown; the answer landed with the money and the key replays it', async () => {
       const key = newKey();
+      await approve(200, key);
       proxy.arm('dropAnswerTo', commitText(200));
       // Every look at the outcome is cut too: it cannot be learnt.
       proxy.arm('cutBefore', lookText, 10);
@@ -155,6 +162,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
       // database is still committing them. (CI's soak once met this under a reset: the send reran,
       // found its own claim landed, and answered 500.)
       const key = newKey();
+      await approve(4_242, key);
       const balance = await b.balance(ada, ada.accountId);
       await atCommitOf(4_242, 'PERFORM pg_sleep(1.5)', async () => {
         const fired = proxy.arm('cutAfter', commitText(4_242));
@@ -210,7 +218,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
   });
 
   it('reveals no verdict on a wrong PIN whose count did not commit', async () => {
-    const dan = await b.signUp('1122');
+    const dan = await b.signUp('1928');
     proxy.arm('cutBefore', 'pin_failed_attempts + 1', 2);
     expect(outcome(await b.verifyPin(dan, '9999'))).toEqual([503, 'SERVICE_UNAVAILABLE']);
     proxy.disarm();

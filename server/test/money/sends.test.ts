@@ -51,7 +51,7 @@ describe.each(backends)('money sends on $name', (backend) => {
     env = started.env;
     cleanup = started.cleanup;
     // A small daily ceiling (100.00) so the test can reach it.
-    api = await startApi({ ...env, VALIDATE_RESPONSES: '1', EXTERNAL_DAILY_LIMIT_MINOR: '10000' });
+    api = await startApi({ ...env, VALIDATE_RESPONSES: '1', DAILY_SEND_LIMIT_MINOR: '10000' });
     b = bank(api.url);
     [ada, grace] = await Promise.all([b.signUp(), b.signUp()]);
   });
@@ -64,7 +64,7 @@ describe.each(backends)('money sends on $name', (backend) => {
     const deposit = await b.deposit(ada, ada.accountId, 12_345, newKey(), 'Salary');
     expect(deposit.status).toBe(201);
     expect(deposit.body).toMatchObject({ accountId: ada.accountId, kind: 'deposit', amountMinor: 12_345, balanceAfterMinor: 12_345, description: 'Salary', transferId: null });
-    const withdrawal = await b.withdraw(ada, ada.accountId, 345, await b.authorize(ada));
+    const withdrawal = await b.withdraw(ada, ada.accountId, 345);
     expect(withdrawal.body).toMatchObject({ kind: 'withdrawal', amountMinor: -345, balanceAfterMinor: 12_000 });
     await b.deposit(ada, ada.accountId, 1);
     expect(await b.balance(ada, ada.accountId)).toBe(12_001);
@@ -103,13 +103,13 @@ describe.each(backends)('money sends on $name', (backend) => {
     const second = await b.openAccount(carol, 'Second');
     await b.deposit(carol, carol.accountId, 20_000);
     await b.deposit(carol, second, 20_000);
-    const sent = await b.external(carol, { fromAccountId: carol.accountId, iban, beneficiaryName: ' Grace Hopper ', amountMinor: 6_000, authorizationId: await b.authorize(carol) });
+    const sent = await b.external(carol, { fromAccountId: carol.accountId, iban, beneficiaryName: ' Grace Hopper ', amountMinor: 6_000 });
     expect(sent.status).toBe(201);
     expect(sent.body).toMatchObject({ iban: 'DE89370400440532013000', beneficiaryName: 'Grace Hopper', toAccountId: null, amountMinor: 6_000 });
     expect(sent.body.movements[0]).toMatchObject({ kind: 'external_out', amountMinor: -6_000, counterparty: 'Grace Hopper (DE89370400440532013000)' });
-    const over = await b.external(carol, { fromAccountId: second, iban, beneficiaryName: 'Grace', amountMinor: 4_001, authorizationId: await b.authorize(carol) });
+    const over = await b.external(carol, { fromAccountId: second, iban, beneficiaryName: 'Grace', amountMinor: 4_001 });
     expect(outcome(over)).toEqual([422, 'DAILY_LIMIT_EXCEEDED']);
-    const upTo = await b.external(carol, { fromAccountId: second, iban, beneficiaryName: 'Grace', amountMinor: 4_000, authorizationId: await b.authorize(carol) });
+    const upTo = await b.external(carol, { fromAccountId: second, iban, beneficiaryName: 'Grace', amountMinor: 4_000 });
     expect(upTo.status).toBe(201);
   });
 
@@ -118,26 +118,26 @@ describe.each(backends)('money sends on $name', (backend) => {
     const spare = await b.openAccount(dan, 'Spare');
     expect((await b.close(dan, spare)).status).toBe(200);
     await b.deposit(dan, dan.accountId, 20_000);
-    const auth = await b.authorize(dan);
+    const auth = await b.authorize(dan, { operation: 'withdraw', fromAccountId: dan.accountId, amountMinor: 10_000 });
     const refusals: Array<[string, () => Promise<import('@tidewater/test-support/httpClient').Reply>, [number, string]]> = [
       ["a deposit into another customer's account", () => b.deposit(dan, grace.accountId, 100), [404, 'ACCOUNT_NOT_FOUND']],
       ['a deposit into a closed account', () => b.deposit(dan, spare, 100), [404, 'ACCOUNT_NOT_FOUND']],
-      ['a withdrawal beyond the balance', () => b.withdraw(dan, dan.accountId, 20_001, auth), [422, 'INSUFFICIENT_FUNDS']],
+      ['a withdrawal beyond the balance', () => b.withdraw(dan, dan.accountId, 20_001), [422, 'INSUFFICIENT_FUNDS']],
       ['a transfer beyond the balance', () => b.transfer(dan, { fromAccountId: dan.accountId, toHandle: grace.handle, amountMinor: 50_000 }), [422, 'INSUFFICIENT_FUNDS']],
       ['a transfer into the same account', () => b.transfer(dan, { fromAccountId: dan.accountId, toAccountId: dan.accountId, amountMinor: 1 }), [422, 'SAME_ACCOUNT']],
       ['a transfer to his own handle from his primary', () => b.transfer(dan, { fromAccountId: dan.accountId, toHandle: dan.handle, amountMinor: 1 }), [422, 'SAME_ACCOUNT']],
       ['a transfer into a closed own account', () => b.transfer(dan, { fromAccountId: dan.accountId, toAccountId: spare, amountMinor: 1 }), [404, 'ACCOUNT_NOT_FOUND']],
       ['a transfer from another customer\'s account', () => b.transfer(dan, { fromAccountId: grace.accountId, toAccountId: dan.accountId, amountMinor: 1 }), [404, 'ACCOUNT_NOT_FOUND']],
       ['a transfer to a handle nobody has', () => b.transfer(dan, { fromAccountId: dan.accountId, toHandle: 'nobody_here', amountMinor: 1 }), [404, 'PAYEE_NOT_FOUND']],
-      ['an IBAN whose checksum is wrong', () => b.external(dan, { fromAccountId: dan.accountId, iban: badIban, beneficiaryName: 'X', amountMinor: 1, authorizationId: auth }), [422, 'INVALID_IBAN']],
-      ['an external transfer beyond the ceiling', () => b.external(dan, { fromAccountId: dan.accountId, iban, beneficiaryName: 'X', amountMinor: 10_001, authorizationId: auth }), [422, 'DAILY_LIMIT_EXCEEDED']],
+      ['an IBAN whose checksum is wrong', () => b.external(dan, { fromAccountId: dan.accountId, iban: badIban, beneficiaryName: 'X', amountMinor: 1, authorizationId: newKey() }), [422, 'INVALID_IBAN']],
+      ['an external transfer beyond the ceiling', () => b.external(dan, { fromAccountId: dan.accountId, iban, beneficiaryName: 'X', amountMinor: 10_001 }), [422, 'DAILY_LIMIT_EXCEEDED']],
       ["another customer's movements", () => b.transactions(dan, { accountId: grace.accountId }), [404, 'ACCOUNT_NOT_FOUND']],
       ['a cursor this API did not give out', () => b.transactions(dan, { accountId: dan.accountId, cursor: 'bm90LWEtY3Vyc29y' }), [400, 'VALIDATION_FAILED']],
     ];
     for (const [name, send, want] of refusals) expect(outcome(await send()), name).toEqual(want);
     expect(await b.balance(dan, dan.accountId)).toBe(20_000);
-    // None of them spent the authorisation.
-    expect((await b.withdraw(dan, dan.accountId, 20_000, auth)).status).toBe(201);
+    // None of them spent the authorisation they were given (each approves its own payment only), nor this one.
+    expect((await b.withdraw(dan, dan.accountId, 10_000, auth)).status).toBe(201);
   });
 
   it('tells a payee with no open account left from one who never existed', async () => {

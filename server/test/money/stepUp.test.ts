@@ -35,7 +35,7 @@ describe('step-up on PostgreSQL', () => {
     (await query<{ n: number }>(url, 'SELECT pin_failed_attempts AS n FROM users WHERE id = $1', [customer.userId]))[0]!.n;
 
   it('issues a single-use authorisation: a second withdrawal or transfer with it is 401 AUTHORIZATION_INVALID', async () => {
-    const issued = await b.verifyPin(ada);
+    const issued = await b.verifyPin(ada, ada.pin, { operation: 'withdraw', fromAccountId: ada.accountId, amountMinor: 100 });
     expect(issued.status).toBe(201);
     expect(Date.parse(issued.body.expiresAt) - Date.now()).toBeLessThanOrEqual(2_500);
     const authorizationId = issued.body.authorizationId;
@@ -46,17 +46,19 @@ describe('step-up on PostgreSQL', () => {
 
   it("refuses an unknown authorisation and another customer's", async () => {
     expect(outcome(await b.withdraw(ada, ada.accountId, 100, newKey()))).toEqual([401, 'AUTHORIZATION_INVALID']);
-    const gracesOwn = await b.authorize(grace);
+    const gracesOwn = await b.authorize(grace, { operation: 'withdraw', fromAccountId: ada.accountId, amountMinor: 100 });
     expect(outcome(await b.withdraw(ada, ada.accountId, 100, gracesOwn))).toEqual([401, 'AUTHORIZATION_INVALID']);
     expect(outcome(await b.external(ada, { fromAccountId: ada.accountId, iban, beneficiaryName: 'G', amountMinor: 1, authorizationId: gracesOwn }))).toEqual([401, 'AUTHORIZATION_INVALID']);
   });
 
   it('lets an authorisation expire: 401 AUTHORIZATION_EXPIRED, and nothing moves', async () => {
-    const authorizationId = await b.authorize(ada);
+    const authorizationId = await b.authorize(ada, { operation: 'withdraw', fromAccountId: ada.accountId, amountMinor: 100 });
+    const external = { fromAccountId: ada.accountId, iban, beneficiaryName: 'G', amountMinor: 1 };
+    const externalId = await b.authorize(ada, { operation: 'createExternalTransfer', ...external });
     await sleep(2_200);
     const balance = await b.balance(ada, ada.accountId);
     expect(outcome(await b.withdraw(ada, ada.accountId, 100, authorizationId))).toEqual([401, 'AUTHORIZATION_EXPIRED']);
-    expect(outcome(await b.external(ada, { fromAccountId: ada.accountId, iban, beneficiaryName: 'G', amountMinor: 1, authorizationId }))).toEqual([401, 'AUTHORIZATION_EXPIRED']);
+    expect(outcome(await b.external(ada, { ...external, authorizationId: externalId }))).toEqual([401, 'AUTHORIZATION_EXPIRED']);
     expect(await b.balance(ada, ada.accountId)).toBe(balance);
   });
 
@@ -77,7 +79,7 @@ describe('step-up on PostgreSQL', () => {
   });
 
   it('resets the count on a right PIN, so only failures in a row lock', async () => {
-    const dan = await b.signUp('1122');
+    const dan = await b.signUp('1928');
     for (let i = 0; i < 3; i++) await b.verifyPin(dan, '9999');
     expect((await b.verifyPin(dan)).status).toBe(201);
     for (let i = 0; i < 4; i++) expect(outcome(await b.verifyPin(dan, '9999'))).toEqual([403, 'PIN_INCORRECT']);

@@ -61,7 +61,7 @@ describe('what an Idempotency-Key stores', () => {
   it('stores a withdrawal refused 422 INSUFFICIENT_FUNDS: after a deposit the same key still answers the refusal and moves nothing', async () => {
     const carol = await b.signUp();
     const key = newKey();
-    const body = { amountMinor: 900, authorizationId: await b.authorize(carol) };
+    const body = { amountMinor: 900, authorizationId: await b.authorize(carol, { operation: 'withdraw', fromAccountId: carol.accountId, amountMinor: 900 }) };
     const path = `/api/accounts/${carol.accountId}/withdrawals`;
     const refused = await rawSend(api.url, carol, path, body, key);
     expect([refused.status, JSON.parse(refused.text).errorCode, refused.contentType, refused.replayed]).toEqual([
@@ -131,7 +131,7 @@ describe('what an Idempotency-Key stores', () => {
     const noToken = await call(api.url, 'GET', '/api/accounts');
     expect([noToken.status, noToken.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="tidewater"']);
     expect((await keyState(url, key)).records).toEqual([]);
-    expect((await b.withdraw(dan, dan.accountId, 300, await b.authorize(dan), key)).status).toBe(201);
+    expect((await b.withdraw(dan, dan.accountId, 300, await b.authorize(dan, { operation: 'withdraw', fromAccountId: dan.accountId, amountMinor: 300 }), key)).status).toBe(201);
     expect(await ledgerOf(dan.accountId)).toEqual(expect.arrayContaining([1_000, -300]));
     expect((await keyState(url, key)).ledger).toHaveLength(1);
   });

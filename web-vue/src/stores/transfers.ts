@@ -14,8 +14,12 @@ type Schemas = components['schemas'];
 export type Transaction = Schemas['Transaction'];
 /** A transfer with its movements. */
 export type Transfer = Schemas['Transfer'];
-/** A single-use PIN authorisation. */
+/** A single-use PIN authorisation, for the one payment it approves. */
 export type StepUpAuthorization = Schemas['StepUpAuthorization'];
+/** The payment a PIN approves: its operation, account, amount and payee. */
+export type ApprovedPayment = Schemas['ApprovedPayment'];
+/** Who a handle belongs to (confirmation of payee). */
+export type Payee = Schemas['Payee'];
 export type DepositBody = Schemas['DepositRequest'];
 export type WithdrawalBody = Schemas['WithdrawalRequest'];
 export type InternalTransferBody = Schemas['InternalTransferRequest'];
@@ -36,7 +40,7 @@ export const useTransfersStore = defineStore('transfers', () => {
     return settle(() => useClients().api.POST('/api/accounts/{accountId}/withdrawals', { params: { path: { accountId }, header: keyHeader(key) }, body }));
   }
 
-  /** POST /api/transfers/internal (own account or another customer's handle). */
+  /** POST /api/transfers/internal (own account, or another customer's handle with a step-up authorisation). */
   function transferInternal(body: InternalTransferBody, key: string): Promise<Result<Transfer>> {
     return settle(() => useClients().api.POST('/api/transfers/internal', { params: { header: keyHeader(key) }, body }));
   }
@@ -46,9 +50,14 @@ export const useTransfersStore = defineStore('transfers', () => {
     return settle(() => useClients().api.POST('/api/transfers/external', { params: { header: keyHeader(key) }, body }));
   }
 
-  /** POST /api/step-up: a write, never retried (a PIN attempt may be counted). */
-  function verifyPin(pin: string): Promise<Result<StepUpAuthorization>> {
-    return settle(() => useClients().api.POST('/api/step-up', { body: { pin } }));
+  /** POST /api/step-up for exactly `payment`: a write, never retried (a PIN attempt may be counted). */
+  function verifyPin(pin: string, payment: ApprovedPayment): Promise<Result<StepUpAuthorization>> {
+    return settle(() => useClients().api.POST('/api/step-up', { body: { pin, payment } }));
+  }
+
+  /** GET /api/payees/{handle}: who a handle belongs to, shown before the PIN (a read). */
+  function findPayee(handle: string): Promise<Result<Payee>> {
+    return settle(() => useClients().api.GET('/api/payees/{handle}', { params: { path: { handle } } }));
   }
 
   /**
@@ -70,5 +79,5 @@ export const useTransfersStore = defineStore('transfers', () => {
     return settle(() => useClients().apiOnce.GET('/api/idempotency-keys/{key}', { params: { path: { key } }, signal }));
   }
 
-  return { deposit, withdraw, transferInternal, transferExternal, verifyPin, findByKey, keyStatus };
+  return { deposit, withdraw, transferInternal, transferExternal, verifyPin, findPayee, findByKey, keyStatus };
 });

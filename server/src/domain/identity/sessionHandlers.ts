@@ -1,7 +1,9 @@
 /**
  * Sign-in and its tokens: `createToken` checks the password (limited: signInLimits.ts) and issues an access token
- * with a rotating refresh token (stored only as its hash); `refreshToken` rotates it and,
- * when a spent token comes back, revokes its whole family (it was stolen or replayed);
+ * with a rotating refresh token (stored only as its hash); `refreshToken` rotates it within
+ * the family's absolute lifetime (REFRESH_TOKEN_TTL_SECONDS from sign-in: a rotation never
+ * extends it, so a stolen token dies with its family, adr/0045) and, when a spent token
+ * comes back, revokes its whole family (it was stolen or replayed);
  * `revokeToken` and `logout` end sessions and are idempotent.
  */
 import { randomUUID } from 'node:crypto';
@@ -21,7 +23,8 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
   const decoyHash = secrets.hash(randomUUID());
   const limits = signInLimits(data, config);
 
-  async function issuePair(userId: string, familyId: string, tx: Pick<Tx, 'refreshToken'>) {
+  /** A new pair in `familyId`, whose refresh token ends at `expiresAt` (the family's end: sign-in's, kept by every rotation). */
+  async function issuePair(userId: string, familyId: string, tx: Pick<Tx, 'refreshToken'>, expiresAt: Date) {
     const refreshToken = newOpaqueToken();
     const id = randomUUID();
     await tx.refreshToken.create({
@@ -30,7 +33,7 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
         userId,
         familyId,
         tokenHash: hashToken(refreshToken),
-        expiresAt: new Date(Date.now() + config.refreshTokenTtlSeconds * 1000),
+        expiresAt,
       },
     });
     const accessToken = await tokens.issue({ userId, familyId });
@@ -41,7 +44,7 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
         refreshToken,
         tokenType: 'Bearer' as const,
         expiresIn: config.accessTokenTtlSeconds,
-        refreshExpiresIn: config.refreshTokenTtlSeconds,
+        refreshExpiresIn: Math.max(1, Math.ceil((expiresAt.getTime() - Date.now()) / 1000)),
       },
     };
   }
@@ -61,7 +64,7 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
       if (failuresHere > 0) await limits.clearFailures(email, address);
       // A new row with a fresh id: rerunning it after a confirmed failure cannot duplicate it.
       data.writesFor(user.id);
-      const { pair } = await data.runInTransaction((tx) => issuePair(user.id, randomUUID(), tx), { label: 'createToken' });
+      const { pair } = await data.runInTransaction((tx) => issuePair(user.id, randomUUID(), tx, new Date(Date.now() + config.refreshTokenTtlSeconds * 1000)), { label: 'createToken' });
       return { status: 200, body: pair };
     },
 
@@ -71,7 +74,7 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
       if (!presented || presented.expiresAt <= new Date()) throw new ApiProblem('TOKEN_INVALID');
       data.writesFor(presented.userId);
       const rotated = await data.runInTransaction(async (tx) => {
-        const next = await issuePair(presented.userId, presented.familyId, tx);
+        const next = await issuePair(presented.userId, presented.familyId, tx, presented.expiresAt);
         const spent = await tx.refreshToken.updateMany({
           where: { id: presented.id, revokedAt: null },
           data: { revokedAt: new Date(), replacedBy: next.id },

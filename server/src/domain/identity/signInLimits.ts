@@ -8,9 +8,11 @@
  * - one email from one address: SIGN_IN_FAILURE_LIMIT (10), then 429: a stranger who
  *   guesses locks only their own address out of that email;
  * - one address, any email: SIGN_IN_ADDRESS_LIMIT (30), then 429: spraying from one place;
- * - one email, every address: past SIGN_IN_EMAIL_LIMIT (10) each further try waits 2^n s
- *   after the last failure (at most SIGN_IN_DELAY_CAP_MS, 60 s): a growing delay, never a
- *   lock a stranger can set on the owner;
+ * - one email, every address: past SIGN_IN_EMAIL_LIMIT (10), each further try from an
+ *   address that has itself failed this email waits 2^n s after the email's last failure
+ *   (at most SIGN_IN_DELAY_CAP_MS, 60 s). An address that has not failed it is never
+ *   delayed by others' failures (adr/0045): the owner signing in from their own address is
+ *   no one a stranger can lock out, and a sprayer pays one address per free guess;
  * - all emails: past SIGN_IN_GLOBAL_LIMIT (1,000) any address that already failed in the
  *   window is refused: spraying from many addresses gets one failure each.
  * A right password clears that email's failures from that address (others' stay: a
@@ -69,7 +71,7 @@ export function signInLimits(data: DataLayer, config: SignInLimitConfig) {
       if (c.pair >= config.signInFailureLimit) throw tooMany(c.pairClearsIn, 'Too many failed sign-ins for this email from here. Try again later.');
       if (c.address >= config.signInAddressLimit) throw tooMany(c.addressClearsIn, 'Too many failed sign-ins from here. Try again later.');
       if (c.all >= config.signInGlobalLimit && c.address > 0) throw tooMany(60, 'Too many failed sign-ins. Try again later.');
-      if (c.email >= config.signInEmailLimit) {
+      if (c.email >= config.signInEmailLimit && c.pair > 0) {
         const waitSeconds = Math.min(config.signInDelayCapMs / 1000, 2 ** (c.email - config.signInEmailLimit + 1));
         const left = waitSeconds - (c.sinceEmailFailed ?? waitSeconds);
         if (left > 0) throw tooMany(left, 'Too many failed sign-ins for this email. Try again in a moment.');

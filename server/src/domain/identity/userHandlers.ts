@@ -1,5 +1,6 @@
 /**
- * Registration and the signed-in user's profile: `register` opens the first account
+ * Registration and the signed-in user's profile: `register` (limited per address and in
+ * all before anything is looked up or hashed: signUpLimits.ts) opens the first account
  * ("Everyday", primary) in the same transaction as the user; `getMe` reads the profile.
  */
 import { randomUUID } from 'node:crypto';
@@ -9,20 +10,30 @@ import type { DomainDeps } from '../deps.ts';
 import { toAccount, toUser } from '../wireViews.ts';
 import { isUniqueViolation } from '../../data/retry/index.ts';
 import { writtenText } from '../writtenText.ts';
+import { signUpLimits } from './signUpLimits.ts';
+import { refuseReservedHandle } from './handleRules.ts';
+import { refuseCommonPassword, refuseWeakPin } from './weakSecrets.ts';
 
 /** The handlers of registration and the profile. */
-export function userHandlers({ data, secrets, pins }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
+export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
+  const limits = signUpLimits(data, config);
+  /** 409 for a taken email, or a handle taken or a payer could mistake for a taken one (the same skeleton: handleRules.ts). */
   async function refuseTaken(email: string, handle: string): Promise<void> {
-    const taken = await data.read((db) =>
-      db.user.findMany({ where: { OR: [{ email }, { handle }] }, select: { email: true, handle: true } }),
-    );
+    const taken = await data.read((db) => db.$queryRaw<{ email: string; handle: string }[]>`
+      SELECT email, handle FROM users WHERE email = ${email} OR handle_skeleton = handle_skeleton(${handle})
+      ORDER BY email = ${email} DESC, handle = ${handle} DESC LIMIT 2`);
     if (taken.some((user) => user.email === email)) throw new ApiProblem('EMAIL_TAKEN');
     if (taken.some((user) => user.handle === handle)) throw new ApiProblem('HANDLE_TAKEN');
+    if (taken.length > 0) throw new ApiProblem('HANDLE_TAKEN', 'That handle looks too much like another customer\'s. Choose another.');
   }
 
   return {
-    async register({ body }) {
+    async register({ body, clientAddress }) {
+      await limits.countOrRefuse(clientAddress ?? 'unknown');
       const email = body.email.trim().toLowerCase();
+      refuseWeakPin(body.pin);
+      refuseCommonPassword(body.password);
+      refuseReservedHandle(body.handle);
       await refuseTaken(email, body.handle);
       const passwordHash = await secrets.hash(body.password);
       const pinHash = pins.make(body.pin);

@@ -1,18 +1,17 @@
 /**
  * A transfer to an IBAN outside Tidewater. The IBAN's checksum and its country's length
- * are checked by ibantools (422 INVALID_IBAN); it needs a step-up authorisation, spent in
- * the transaction that moves the money; and it counts against the customer's daily
- * ceiling (dailyLimit.ts), for which an attempt locks the customer's row first.
+ * are checked by ibantools (422 INVALID_IBAN). It is money leaving the customer
+ * (leavingMoney.ts): a step-up authorisation for exactly this IBAN, name, account and
+ * amount, spent in the transaction that moves the money, and the daily ceiling, for which
+ * an attempt locks the customer's row first.
  */
 import { randomUUID } from 'node:crypto';
-import { electronicFormatIBAN, isValidIBAN } from 'ibantools';
 import type { components } from '@tidewater/spec/openapi';
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { ApiProblem } from '../../errors/apiProblem.ts';
 import { toMinor } from '../wireViews.ts';
-import { checkAuthorization, spendAuthorization } from '../identity/stepUpAuthorization.ts';
+import { validIban } from '../identity/approvedPayment.ts';
 import { covers, ownOpenAccount } from './checks.ts';
-import { externalSentToday, withinDailyLimit } from './dailyLimit.ts';
+import { leavingMoney } from './leavingMoney.ts';
 import { postMovement } from './ledger.ts';
 import type { MoneySendFactory } from './moneySend.ts';
 import { toTransaction } from './transactionView.ts';
@@ -20,11 +19,10 @@ import { writtenText, writtenNote } from '../writtenText.ts';
 
 type Transfer = components['schemas']['Transfer'];
 
-/** The IBAN in electronic form (no spaces, upper case), or 422 INVALID_IBAN. */
-function validIban(text: string): string {
-  const iban = electronicFormatIBAN(text);
-  if (!iban || !isValidIBAN(iban)) throw new ApiProblem('INVALID_IBAN', 'The IBAN is not valid: check its digits and its length.');
-  return iban;
+/** What `prepare` settles: the IBAN in electronic form, and the payment it makes leave. */
+interface Plan {
+  iban: string;
+  leaving: ReturnType<typeof leavingMoney>;
 }
 
 /** The transfer of `body`, limited to `dailyLimitMinor` a day. */
@@ -32,7 +30,7 @@ export function externalTransferSend(
   data: DataLayer,
   dailyLimitMinor: number,
   body: components['schemas']['ExternalTransferRequest'],
-): MoneySendFactory<{ iban: string }, Transfer> {
+): MoneySendFactory<Plan, Transfer> {
   const amountMinor = BigInt(body.amountMinor);
   const beneficiaryName = writtenText(body.beneficiaryName);
   return (request) => ({
@@ -40,16 +38,23 @@ export function externalTransferSend(
     locksCustomer: true,
     async prepare() {
       const iban = validIban(body.iban);
-      await checkAuthorization(data, request.userId, body.authorizationId);
-      return { iban };
+      const leaving = leavingMoney(data, dailyLimitMinor, request.userId, body.authorizationId, {
+        operation: 'createExternalTransfer',
+        fromAccountId: body.fromAccountId,
+        amountMinor: body.amountMinor,
+        iban,
+        beneficiaryName,
+      });
+      await leaving.authorized();
+      return { iban, leaving };
     },
     accountIds: () => [body.fromAccountId],
-    async check(_plan, { accounts, query }) {
+    async check({ leaving }, { accounts, query }) {
       covers(ownOpenAccount(accounts, body.fromAccountId, request.userId), amountMinor);
-      withinDailyLimit(await query((db) => externalSentToday(db, request.userId)), amountMinor, dailyLimitMinor);
+      await leaving.withinCeiling(query);
     },
-    async save(tx, { iban }, accounts) {
-      await spendAuthorization(tx, request.userId, body.authorizationId);
+    async save(tx, { iban, leaving }, accounts) {
+      await leaving.spend(tx);
       const transferId = randomUUID();
       const out = await postMovement(tx, accounts.get(body.fromAccountId)!, {
         kind: 'external_out',
@@ -71,6 +76,6 @@ export function externalTransferSend(
         movements: [toTransaction(out)],
       };
     },
-    recheckBeforeBusy: () => checkAuthorization(data, request.userId, body.authorizationId),
+    recheckBeforeBusy: ({ leaving }) => leaving.authorized(),
   });
 }

@@ -13,8 +13,8 @@ export function moneyHandlers(deps: DomainDeps): Pick<Handlers, 'deposit' | 'wit
   const { data, config } = deps;
   return {
     deposit: (input) => run(input, { accountId: input.path.accountId }, depositSend(input.path.accountId, input.body)),
-    withdraw: (input) => run(input, { accountId: input.path.accountId }, withdrawSend(data, input.path.accountId, input.body)),
-    createInternalTransfer: (input) => run(input, {}, internalTransferSend(data, input.body)),
-    createExternalTransfer: (input) => run(input, {}, externalTransferSend(data, config.externalDailyLimitMinor, input.body)),
+    withdraw: (input) => run(input, { accountId: input.path.accountId }, withdrawSend(data, config.dailySendLimitMinor, input.path.accountId, input.body)),
+    createInternalTransfer: (input) => run(input, {}, internalTransferSend(data, config.dailySendLimitMinor, input.body)),
+    createExternalTransfer: (input) => run(input, {}, externalTransferSend(data, config.dailySendLimitMinor, input.body)),
   };
 }

@@ -86,3 +86,8 @@ export type ReadYourWritesMark = Prisma.ReadYourWritesMarkModel
  * 
  */
 export type SignInFailure = Prisma.SignInFailureModel
+/**
+ * Model SignUpAttempt
+ * Sign-up attempts, counted per address and in all (server/src/domain/signUpLimits.ts).
+ */
+export type SignUpAttempt = Prisma.SignUpAttemptModel

@@ -405,7 +405,8 @@ export const ModelName = {
   AuditRow: 'AuditRow',
   StepUpAuthorization: 'StepUpAuthorization',
   ReadYourWritesMark: 'ReadYourWritesMark',
-  SignInFailure: 'SignInFailure'
+  SignInFailure: 'SignInFailure',
+  SignUpAttempt: 'SignUpAttempt'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -421,7 +422,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "user" | "refreshToken" | "account" | "ledgerEntry" | "idempotencyRecord" | "auditRow" | "stepUpAuthorization" | "readYourWritesMark" | "signInFailure"
+    modelProps: "user" | "refreshToken" | "account" | "ledgerEntry" | "idempotencyRecord" | "auditRow" | "stepUpAuthorization" | "readYourWritesMark" | "signInFailure" | "signUpAttempt"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1091,6 +1092,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    SignUpAttempt: {
+      payload: Prisma.$SignUpAttemptPayload<ExtArgs>
+      fields: Prisma.SignUpAttemptFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.SignUpAttemptFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignUpAttemptPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.SignUpAttemptFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignUpAttemptPayload>
+        }
+        findFirst: {
+          args: Prisma.SignUpAttemptFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignUpAttemptPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.SignUpAttemptFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignUpAttemptPayload>
+        }
+        findMany: {
+          args: Prisma.SignUpAttemptFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignUpAttemptPayload>[]
+        }
+        create: {
+          args: Prisma.SignUpAttemptCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignUpAttemptPayload>
+        }
+        createMany: {
+          args: Prisma.SignUpAttemptCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.SignUpAttemptCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignUpAttemptPayload>[]
+        }
+        delete: {
+          args: Prisma.SignUpAttemptDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignUpAttemptPayload>
+        }
+        update: {
+          args: Prisma.SignUpAttemptUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignUpAttemptPayload>
+        }
+        deleteMany: {
+          args: Prisma.SignUpAttemptDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.SignUpAttemptUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.SignUpAttemptUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignUpAttemptPayload>[]
+        }
+        upsert: {
+          args: Prisma.SignUpAttemptUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$SignUpAttemptPayload>
+        }
+        aggregate: {
+          args: Prisma.SignUpAttemptAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateSignUpAttempt>
+        }
+        groupBy: {
+          args: Prisma.SignUpAttemptGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SignUpAttemptGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.SignUpAttemptCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.SignUpAttemptCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1234,7 +1309,13 @@ export const StepUpAuthorizationScalarFieldEnum = {
   userId: 'userId',
   expiresAt: 'expiresAt',
   usedAt: 'usedAt',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  operation: 'operation',
+  fromAccountId: 'fromAccountId',
+  amountMinor: 'amountMinor',
+  payeeHandle: 'payeeHandle',
+  payeeIban: 'payeeIban',
+  payeeName: 'payeeName'
 } as const
 
 export type StepUpAuthorizationScalarFieldEnum = (typeof StepUpAuthorizationScalarFieldEnum)[keyof typeof StepUpAuthorizationScalarFieldEnum]
@@ -1256,6 +1337,15 @@ export const SignInFailureScalarFieldEnum = {
 } as const
 
 export type SignInFailureScalarFieldEnum = (typeof SignInFailureScalarFieldEnum)[keyof typeof SignInFailureScalarFieldEnum]
+
+
+export const SignUpAttemptScalarFieldEnum = {
+  id: 'id',
+  address: 'address',
+  attemptedAt: 'attemptedAt'
+} as const
+
+export type SignUpAttemptScalarFieldEnum = (typeof SignUpAttemptScalarFieldEnum)[keyof typeof SignUpAttemptScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -1555,6 +1645,7 @@ export type GlobalOmitConfig = {
   stepUpAuthorization?: Prisma.StepUpAuthorizationOmit
   readYourWritesMark?: Prisma.ReadYourWritesMarkOmit
   signInFailure?: Prisma.SignInFailureOmit
+  signUpAttempt?: Prisma.SignUpAttemptOmit
 }
 
 /* Types for Logging */

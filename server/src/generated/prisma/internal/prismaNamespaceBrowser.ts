@@ -59,7 +59,8 @@ export const ModelName = {
   AuditRow: 'AuditRow',
   StepUpAuthorization: 'StepUpAuthorization',
   ReadYourWritesMark: 'ReadYourWritesMark',
-  SignInFailure: 'SignInFailure'
+  SignInFailure: 'SignInFailure',
+  SignUpAttempt: 'SignUpAttempt'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -182,7 +183,13 @@ export const StepUpAuthorizationScalarFieldEnum = {
   userId: 'userId',
   expiresAt: 'expiresAt',
   usedAt: 'usedAt',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  operation: 'operation',
+  fromAccountId: 'fromAccountId',
+  amountMinor: 'amountMinor',
+  payeeHandle: 'payeeHandle',
+  payeeIban: 'payeeIban',
+  payeeName: 'payeeName'
 } as const
 
 export type StepUpAuthorizationScalarFieldEnum = (typeof StepUpAuthorizationScalarFieldEnum)[keyof typeof StepUpAuthorizationScalarFieldEnum]
@@ -204,6 +211,15 @@ export const SignInFailureScalarFieldEnum = {
 } as const
 
 export type SignInFailureScalarFieldEnum = (typeof SignInFailureScalarFieldEnum)[keyof typeof SignInFailureScalarFieldEnum]
+
+
+export const SignUpAttemptScalarFieldEnum = {
+  id: 'id',
+  address: 'address',
+  attemptedAt: 'attemptedAt'
+} as const
+
+export type SignUpAttemptScalarFieldEnum = (typeof SignUpAttemptScalarFieldEnum)[keyof typeof SignUpAttemptScalarFieldEnum]
 
 
 export const SortOrder = {

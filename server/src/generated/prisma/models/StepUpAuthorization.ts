@@ -20,8 +20,18 @@ export type StepUpAuthorizationModel = runtime.Types.Result.DefaultSelection<Pri
 
 export type AggregateStepUpAuthorization = {
   _count: StepUpAuthorizationCountAggregateOutputType | null
+  _avg: StepUpAuthorizationAvgAggregateOutputType | null
+  _sum: StepUpAuthorizationSumAggregateOutputType | null
   _min: StepUpAuthorizationMinAggregateOutputType | null
   _max: StepUpAuthorizationMaxAggregateOutputType | null
+}
+
+export type StepUpAuthorizationAvgAggregateOutputType = {
+  amountMinor: number | null
+}
+
+export type StepUpAuthorizationSumAggregateOutputType = {
+  amountMinor: bigint | null
 }
 
 export type StepUpAuthorizationMinAggregateOutputType = {
@@ -30,6 +40,12 @@ export type StepUpAuthorizationMinAggregateOutputType = {
   expiresAt: Date | null
   usedAt: Date | null
   createdAt: Date | null
+  operation: string | null
+  fromAccountId: string | null
+  amountMinor: bigint | null
+  payeeHandle: string | null
+  payeeIban: string | null
+  payeeName: string | null
 }
 
 export type StepUpAuthorizationMaxAggregateOutputType = {
@@ -38,6 +54,12 @@ export type StepUpAuthorizationMaxAggregateOutputType = {
   expiresAt: Date | null
   usedAt: Date | null
   createdAt: Date | null
+  operation: string | null
+  fromAccountId: string | null
+  amountMinor: bigint | null
+  payeeHandle: string | null
+  payeeIban: string | null
+  payeeName: string | null
 }
 
 export type StepUpAuthorizationCountAggregateOutputType = {
@@ -46,9 +68,23 @@ export type StepUpAuthorizationCountAggregateOutputType = {
   expiresAt: number
   usedAt: number
   createdAt: number
+  operation: number
+  fromAccountId: number
+  amountMinor: number
+  payeeHandle: number
+  payeeIban: number
+  payeeName: number
   _all: number
 }
 
+
+export type StepUpAuthorizationAvgAggregateInputType = {
+  amountMinor?: true
+}
+
+export type StepUpAuthorizationSumAggregateInputType = {
+  amountMinor?: true
+}
 
 export type StepUpAuthorizationMinAggregateInputType = {
   id?: true
@@ -56,6 +92,12 @@ export type StepUpAuthorizationMinAggregateInputType = {
   expiresAt?: true
   usedAt?: true
   createdAt?: true
+  operation?: true
+  fromAccountId?: true
+  amountMinor?: true
+  payeeHandle?: true
+  payeeIban?: true
+  payeeName?: true
 }
 
 export type StepUpAuthorizationMaxAggregateInputType = {
@@ -64,6 +106,12 @@ export type StepUpAuthorizationMaxAggregateInputType = {
   expiresAt?: true
   usedAt?: true
   createdAt?: true
+  operation?: true
+  fromAccountId?: true
+  amountMinor?: true
+  payeeHandle?: true
+  payeeIban?: true
+  payeeName?: true
 }
 
 export type StepUpAuthorizationCountAggregateInputType = {
@@ -72,6 +120,12 @@ export type StepUpAuthorizationCountAggregateInputType = {
   expiresAt?: true
   usedAt?: true
   createdAt?: true
+  operation?: true
+  fromAccountId?: true
+  amountMinor?: true
+  payeeHandle?: true
+  payeeIban?: true
+  payeeName?: true
   _all?: true
 }
 
@@ -113,6 +167,18 @@ export type StepUpAuthorizationAggregateArgs<ExtArgs extends runtime.Types.Exten
   /**
    * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
    * 
+   * Select which fields to average
+  **/
+  _avg?: StepUpAuthorizationAvgAggregateInputType
+  /**
+   * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
+   * 
+   * Select which fields to sum
+  **/
+  _sum?: StepUpAuthorizationSumAggregateInputType
+  /**
+   * {@link https://www.prisma.io/docs/concepts/components/prisma-client/aggregations Aggregation Docs}
+   * 
    * Select which fields to find the minimum value
   **/
   _min?: StepUpAuthorizationMinAggregateInputType
@@ -143,6 +209,8 @@ export type StepUpAuthorizationGroupByArgs<ExtArgs extends runtime.Types.Extensi
   take?: number
   skip?: number
   _count?: StepUpAuthorizationCountAggregateInputType | true
+  _avg?: StepUpAuthorizationAvgAggregateInputType
+  _sum?: StepUpAuthorizationSumAggregateInputType
   _min?: StepUpAuthorizationMinAggregateInputType
   _max?: StepUpAuthorizationMaxAggregateInputType
 }
@@ -153,7 +221,15 @@ export type StepUpAuthorizationGroupByOutputType = {
   expiresAt: Date
   usedAt: Date | null
   createdAt: Date
+  operation: string | null
+  fromAccountId: string | null
+  amountMinor: bigint | null
+  payeeHandle: string | null
+  payeeIban: string | null
+  payeeName: string | null
   _count: StepUpAuthorizationCountAggregateOutputType | null
+  _avg: StepUpAuthorizationAvgAggregateOutputType | null
+  _sum: StepUpAuthorizationSumAggregateOutputType | null
   _min: StepUpAuthorizationMinAggregateOutputType | null
   _max: StepUpAuthorizationMaxAggregateOutputType | null
 }
@@ -182,6 +258,12 @@ export type StepUpAuthorizationWhereInput = {
   expiresAt?: Prisma.DateTimeFilter<"StepUpAuthorization"> | Date | string
   usedAt?: Prisma.DateTimeNullableFilter<"StepUpAuthorization"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"StepUpAuthorization"> | Date | string
+  operation?: Prisma.StringNullableFilter<"StepUpAuthorization"> | string | null
+  fromAccountId?: Prisma.UuidNullableFilter<"StepUpAuthorization"> | string | null
+  amountMinor?: Prisma.BigIntNullableFilter<"StepUpAuthorization"> | bigint | number | null
+  payeeHandle?: Prisma.StringNullableFilter<"StepUpAuthorization"> | string | null
+  payeeIban?: Prisma.StringNullableFilter<"StepUpAuthorization"> | string | null
+  payeeName?: Prisma.StringNullableFilter<"StepUpAuthorization"> | string | null
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
 }
 
@@ -191,6 +273,12 @@ export type StepUpAuthorizationOrderByWithRelationInput = {
   expiresAt?: Prisma.SortOrder
   usedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  operation?: Prisma.SortOrderInput | Prisma.SortOrder
+  fromAccountId?: Prisma.SortOrderInput | Prisma.SortOrder
+  amountMinor?: Prisma.SortOrderInput | Prisma.SortOrder
+  payeeHandle?: Prisma.SortOrderInput | Prisma.SortOrder
+  payeeIban?: Prisma.SortOrderInput | Prisma.SortOrder
+  payeeName?: Prisma.SortOrderInput | Prisma.SortOrder
   user?: Prisma.UserOrderByWithRelationInput
 }
 
@@ -203,6 +291,12 @@ export type StepUpAuthorizationWhereUniqueInput = Prisma.AtLeast<{
   expiresAt?: Prisma.DateTimeFilter<"StepUpAuthorization"> | Date | string
   usedAt?: Prisma.DateTimeNullableFilter<"StepUpAuthorization"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"StepUpAuthorization"> | Date | string
+  operation?: Prisma.StringNullableFilter<"StepUpAuthorization"> | string | null
+  fromAccountId?: Prisma.UuidNullableFilter<"StepUpAuthorization"> | string | null
+  amountMinor?: Prisma.BigIntNullableFilter<"StepUpAuthorization"> | bigint | number | null
+  payeeHandle?: Prisma.StringNullableFilter<"StepUpAuthorization"> | string | null
+  payeeIban?: Prisma.StringNullableFilter<"StepUpAuthorization"> | string | null
+  payeeName?: Prisma.StringNullableFilter<"StepUpAuthorization"> | string | null
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
 }, "id">
 
@@ -212,9 +306,17 @@ export type StepUpAuthorizationOrderByWithAggregationInput = {
   expiresAt?: Prisma.SortOrder
   usedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  operation?: Prisma.SortOrderInput | Prisma.SortOrder
+  fromAccountId?: Prisma.SortOrderInput | Prisma.SortOrder
+  amountMinor?: Prisma.SortOrderInput | Prisma.SortOrder
+  payeeHandle?: Prisma.SortOrderInput | Prisma.SortOrder
+  payeeIban?: Prisma.SortOrderInput | Prisma.SortOrder
+  payeeName?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.StepUpAuthorizationCountOrderByAggregateInput
+  _avg?: Prisma.StepUpAuthorizationAvgOrderByAggregateInput
   _max?: Prisma.StepUpAuthorizationMaxOrderByAggregateInput
   _min?: Prisma.StepUpAuthorizationMinOrderByAggregateInput
+  _sum?: Prisma.StepUpAuthorizationSumOrderByAggregateInput
 }
 
 export type StepUpAuthorizationScalarWhereWithAggregatesInput = {
@@ -226,6 +328,12 @@ export type StepUpAuthorizationScalarWhereWithAggregatesInput = {
   expiresAt?: Prisma.DateTimeWithAggregatesFilter<"StepUpAuthorization"> | Date | string
   usedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"StepUpAuthorization"> | Date | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"StepUpAuthorization"> | Date | string
+  operation?: Prisma.StringNullableWithAggregatesFilter<"StepUpAuthorization"> | string | null
+  fromAccountId?: Prisma.UuidNullableWithAggregatesFilter<"StepUpAuthorization"> | string | null
+  amountMinor?: Prisma.BigIntNullableWithAggregatesFilter<"StepUpAuthorization"> | bigint | number | null
+  payeeHandle?: Prisma.StringNullableWithAggregatesFilter<"StepUpAuthorization"> | string | null
+  payeeIban?: Prisma.StringNullableWithAggregatesFilter<"StepUpAuthorization"> | string | null
+  payeeName?: Prisma.StringNullableWithAggregatesFilter<"StepUpAuthorization"> | string | null
 }
 
 export type StepUpAuthorizationCreateInput = {
@@ -233,6 +341,12 @@ export type StepUpAuthorizationCreateInput = {
   expiresAt: Date | string
   usedAt?: Date | string | null
   createdAt?: Date | string
+  operation?: string | null
+  fromAccountId?: string | null
+  amountMinor?: bigint | number | null
+  payeeHandle?: string | null
+  payeeIban?: string | null
+  payeeName?: string | null
   user: Prisma.UserCreateNestedOneWithoutStepUpsInput
 }
 
@@ -242,6 +356,12 @@ export type StepUpAuthorizationUncheckedCreateInput = {
   expiresAt: Date | string
   usedAt?: Date | string | null
   createdAt?: Date | string
+  operation?: string | null
+  fromAccountId?: string | null
+  amountMinor?: bigint | number | null
+  payeeHandle?: string | null
+  payeeIban?: string | null
+  payeeName?: string | null
 }
 
 export type StepUpAuthorizationUpdateInput = {
@@ -249,6 +369,12 @@ export type StepUpAuthorizationUpdateInput = {
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   usedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  fromAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  amountMinor?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  payeeHandle?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeIban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeName?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   user?: Prisma.UserUpdateOneRequiredWithoutStepUpsNestedInput
 }
 
@@ -258,6 +384,12 @@ export type StepUpAuthorizationUncheckedUpdateInput = {
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   usedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  fromAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  amountMinor?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  payeeHandle?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeIban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeName?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type StepUpAuthorizationCreateManyInput = {
@@ -266,6 +398,12 @@ export type StepUpAuthorizationCreateManyInput = {
   expiresAt: Date | string
   usedAt?: Date | string | null
   createdAt?: Date | string
+  operation?: string | null
+  fromAccountId?: string | null
+  amountMinor?: bigint | number | null
+  payeeHandle?: string | null
+  payeeIban?: string | null
+  payeeName?: string | null
 }
 
 export type StepUpAuthorizationUpdateManyMutationInput = {
@@ -273,6 +411,12 @@ export type StepUpAuthorizationUpdateManyMutationInput = {
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   usedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  fromAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  amountMinor?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  payeeHandle?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeIban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeName?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type StepUpAuthorizationUncheckedUpdateManyInput = {
@@ -281,6 +425,12 @@ export type StepUpAuthorizationUncheckedUpdateManyInput = {
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   usedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  fromAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  amountMinor?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  payeeHandle?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeIban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeName?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type StepUpAuthorizationListRelationFilter = {
@@ -299,6 +449,16 @@ export type StepUpAuthorizationCountOrderByAggregateInput = {
   expiresAt?: Prisma.SortOrder
   usedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  operation?: Prisma.SortOrder
+  fromAccountId?: Prisma.SortOrder
+  amountMinor?: Prisma.SortOrder
+  payeeHandle?: Prisma.SortOrder
+  payeeIban?: Prisma.SortOrder
+  payeeName?: Prisma.SortOrder
+}
+
+export type StepUpAuthorizationAvgOrderByAggregateInput = {
+  amountMinor?: Prisma.SortOrder
 }
 
 export type StepUpAuthorizationMaxOrderByAggregateInput = {
@@ -307,6 +467,12 @@ export type StepUpAuthorizationMaxOrderByAggregateInput = {
   expiresAt?: Prisma.SortOrder
   usedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  operation?: Prisma.SortOrder
+  fromAccountId?: Prisma.SortOrder
+  amountMinor?: Prisma.SortOrder
+  payeeHandle?: Prisma.SortOrder
+  payeeIban?: Prisma.SortOrder
+  payeeName?: Prisma.SortOrder
 }
 
 export type StepUpAuthorizationMinOrderByAggregateInput = {
@@ -315,6 +481,16 @@ export type StepUpAuthorizationMinOrderByAggregateInput = {
   expiresAt?: Prisma.SortOrder
   usedAt?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  operation?: Prisma.SortOrder
+  fromAccountId?: Prisma.SortOrder
+  amountMinor?: Prisma.SortOrder
+  payeeHandle?: Prisma.SortOrder
+  payeeIban?: Prisma.SortOrder
+  payeeName?: Prisma.SortOrder
+}
+
+export type StepUpAuthorizationSumOrderByAggregateInput = {
+  amountMinor?: Prisma.SortOrder
 }
 
 export type StepUpAuthorizationCreateNestedManyWithoutUserInput = {
@@ -359,11 +535,25 @@ export type StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput = {
   deleteMany?: Prisma.StepUpAuthorizationScalarWhereInput | Prisma.StepUpAuthorizationScalarWhereInput[]
 }
 
+export type NullableBigIntFieldUpdateOperationsInput = {
+  set?: bigint | number | null
+  increment?: bigint | number
+  decrement?: bigint | number
+  multiply?: bigint | number
+  divide?: bigint | number
+}
+
 export type StepUpAuthorizationCreateWithoutUserInput = {
   id: string
   expiresAt: Date | string
   usedAt?: Date | string | null
   createdAt?: Date | string
+  operation?: string | null
+  fromAccountId?: string | null
+  amountMinor?: bigint | number | null
+  payeeHandle?: string | null
+  payeeIban?: string | null
+  payeeName?: string | null
 }
 
 export type StepUpAuthorizationUncheckedCreateWithoutUserInput = {
@@ -371,6 +561,12 @@ export type StepUpAuthorizationUncheckedCreateWithoutUserInput = {
   expiresAt: Date | string
   usedAt?: Date | string | null
   createdAt?: Date | string
+  operation?: string | null
+  fromAccountId?: string | null
+  amountMinor?: bigint | number | null
+  payeeHandle?: string | null
+  payeeIban?: string | null
+  payeeName?: string | null
 }
 
 export type StepUpAuthorizationCreateOrConnectWithoutUserInput = {
@@ -408,6 +604,12 @@ export type StepUpAuthorizationScalarWhereInput = {
   expiresAt?: Prisma.DateTimeFilter<"StepUpAuthorization"> | Date | string
   usedAt?: Prisma.DateTimeNullableFilter<"StepUpAuthorization"> | Date | string | null
   createdAt?: Prisma.DateTimeFilter<"StepUpAuthorization"> | Date | string
+  operation?: Prisma.StringNullableFilter<"StepUpAuthorization"> | string | null
+  fromAccountId?: Prisma.UuidNullableFilter<"StepUpAuthorization"> | string | null
+  amountMinor?: Prisma.BigIntNullableFilter<"StepUpAuthorization"> | bigint | number | null
+  payeeHandle?: Prisma.StringNullableFilter<"StepUpAuthorization"> | string | null
+  payeeIban?: Prisma.StringNullableFilter<"StepUpAuthorization"> | string | null
+  payeeName?: Prisma.StringNullableFilter<"StepUpAuthorization"> | string | null
 }
 
 export type StepUpAuthorizationCreateManyUserInput = {
@@ -415,6 +617,12 @@ export type StepUpAuthorizationCreateManyUserInput = {
   expiresAt: Date | string
   usedAt?: Date | string | null
   createdAt?: Date | string
+  operation?: string | null
+  fromAccountId?: string | null
+  amountMinor?: bigint | number | null
+  payeeHandle?: string | null
+  payeeIban?: string | null
+  payeeName?: string | null
 }
 
 export type StepUpAuthorizationUpdateWithoutUserInput = {
@@ -422,6 +630,12 @@ export type StepUpAuthorizationUpdateWithoutUserInput = {
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   usedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  fromAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  amountMinor?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  payeeHandle?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeIban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeName?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type StepUpAuthorizationUncheckedUpdateWithoutUserInput = {
@@ -429,6 +643,12 @@ export type StepUpAuthorizationUncheckedUpdateWithoutUserInput = {
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   usedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  fromAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  amountMinor?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  payeeHandle?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeIban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeName?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type StepUpAuthorizationUncheckedUpdateManyWithoutUserInput = {
@@ -436,6 +656,12 @@ export type StepUpAuthorizationUncheckedUpdateManyWithoutUserInput = {
   expiresAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   usedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  operation?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  fromAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  amountMinor?: Prisma.NullableBigIntFieldUpdateOperationsInput | bigint | number | null
+  payeeHandle?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeIban?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  payeeName?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 
@@ -446,6 +672,12 @@ export type StepUpAuthorizationSelect<ExtArgs extends runtime.Types.Extensions.I
   expiresAt?: boolean
   usedAt?: boolean
   createdAt?: boolean
+  operation?: boolean
+  fromAccountId?: boolean
+  amountMinor?: boolean
+  payeeHandle?: boolean
+  payeeIban?: boolean
+  payeeName?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["stepUpAuthorization"]>
 
@@ -455,6 +687,12 @@ export type StepUpAuthorizationSelectCreateManyAndReturn<ExtArgs extends runtime
   expiresAt?: boolean
   usedAt?: boolean
   createdAt?: boolean
+  operation?: boolean
+  fromAccountId?: boolean
+  amountMinor?: boolean
+  payeeHandle?: boolean
+  payeeIban?: boolean
+  payeeName?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["stepUpAuthorization"]>
 
@@ -464,6 +702,12 @@ export type StepUpAuthorizationSelectUpdateManyAndReturn<ExtArgs extends runtime
   expiresAt?: boolean
   usedAt?: boolean
   createdAt?: boolean
+  operation?: boolean
+  fromAccountId?: boolean
+  amountMinor?: boolean
+  payeeHandle?: boolean
+  payeeIban?: boolean
+  payeeName?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["stepUpAuthorization"]>
 
@@ -473,9 +717,15 @@ export type StepUpAuthorizationSelectScalar = {
   expiresAt?: boolean
   usedAt?: boolean
   createdAt?: boolean
+  operation?: boolean
+  fromAccountId?: boolean
+  amountMinor?: boolean
+  payeeHandle?: boolean
+  payeeIban?: boolean
+  payeeName?: boolean
 }
 
-export type StepUpAuthorizationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "userId" | "expiresAt" | "usedAt" | "createdAt", ExtArgs["result"]["stepUpAuthorization"]>
+export type StepUpAuthorizationOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "userId" | "expiresAt" | "usedAt" | "createdAt" | "operation" | "fromAccountId" | "amountMinor" | "payeeHandle" | "payeeIban" | "payeeName", ExtArgs["result"]["stepUpAuthorization"]>
 export type StepUpAuthorizationInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }
@@ -497,6 +747,15 @@ export type $StepUpAuthorizationPayload<ExtArgs extends runtime.Types.Extensions
     expiresAt: Date
     usedAt: Date | null
     createdAt: Date
+    /**
+     * The payment it approves (adr/0045): the send's operationId, its account, amount and payee.
+     */
+    operation: string | null
+    fromAccountId: string | null
+    amountMinor: bigint | null
+    payeeHandle: string | null
+    payeeIban: string | null
+    payeeName: string | null
   }, ExtArgs["result"]["stepUpAuthorization"]>
   composites: {}
 }
@@ -926,6 +1185,12 @@ export interface StepUpAuthorizationFieldRefs {
   readonly expiresAt: Prisma.FieldRef<"StepUpAuthorization", 'DateTime'>
   readonly usedAt: Prisma.FieldRef<"StepUpAuthorization", 'DateTime'>
   readonly createdAt: Prisma.FieldRef<"StepUpAuthorization", 'DateTime'>
+  readonly operation: Prisma.FieldRef<"StepUpAuthorization", 'String'>
+  readonly fromAccountId: Prisma.FieldRef<"StepUpAuthorization", 'String'>
+  readonly amountMinor: Prisma.FieldRef<"StepUpAuthorization", 'BigInt'>
+  readonly payeeHandle: Prisma.FieldRef<"StepUpAuthorization", 'String'>
+  readonly payeeIban: Prisma.FieldRef<"StepUpAuthorization", 'String'>
+  readonly payeeName: Prisma.FieldRef<"StepUpAuthorization", 'String'>
 }
     
 
