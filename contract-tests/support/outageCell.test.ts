@@ -67,7 +67,7 @@ describe('judgeOutage', () => {
 describe('judgeSuccess', () => {
   it.each([
     ['a 2xx in time', 'getHealth', answer(200, { status: 'ok' }, {}, 30), 'kept'],
-    ['its own declared 4xx', 'getMe', answer(401, problem(401, 'UNAUTHENTICATED'), {}, 30), 'kept'],
+    ['its own declared 4xx', 'getMe', answer(401, problem(401, 'UNAUTHENTICATED'), { 'www-authenticate': 'Bearer realm="tidewater"' }, 30), 'kept'],
     ['still a 503', 'getMe', outage(30), /answered 503 SERVICE_UNAVAILABLE/],
     ['a 2xx too late', 'getHealth', answer(200, { status: 'ok' }, {}, 1_500), /after 1500 ms, past 1000 ms/],
   ] as const)('%s', (_name, operationId, outcome, want) => {

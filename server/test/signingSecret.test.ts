@@ -25,7 +25,7 @@ const forge = (secret: string, sub: string) =>
 describe('the signing secret on the embedded database', () => {
   let dir: string;
   let api: ApiProcess;
-  let visitor: { token: string; userId: string };
+  let visitor: { token: string; userId: string; accountId: string };
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tidewater-secret-'));
@@ -33,7 +33,7 @@ describe('the signing secret on the embedded database', () => {
     const who = { email: `s${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'S', handle: `s${Date.now() % 1e9}`, pin: '2468' };
     const registered = await call(api.url, 'POST', '/api/auth/register', { body: who });
     const token = await call(api.url, 'POST', '/api/auth/token', { body: { email: who.email, password: who.password } });
-    visitor = { token: token.body.accessToken, userId: registered.body.user.id };
+    visitor = { token: token.body.accessToken, userId: registered.body.user.id, accountId: registered.body.account.id };
   }, 120_000);
   afterAll(async () => {
     await api?.stop();
@@ -58,8 +58,9 @@ describe('the signing secret on the embedded database', () => {
     expect((await call(api.url, 'GET', '/api/accounts', { token: visitor.token })).status).toBe(200);
     // The PIN pepper was kept beside the data too: the PIN set before the restart still checks (adr/0053).
     expect(statSync(join(dir, 'pin-pepper')).mode & 0o777).toBe(0o600);
-    expect((await call(api.url, 'POST', '/api/step-up', { token: visitor.token, body: { pin: '2468' } })).status).toBe(201);
-    expect((await call(api.url, 'POST', '/api/step-up', { token: visitor.token, body: { pin: '8642' } })).body.errorCode).toBe('PIN_INCORRECT');
+    const payment = { operation: 'withdraw', fromAccountId: visitor.accountId, amountMinor: 100 };
+    expect((await call(api.url, 'POST', '/api/step-up', { token: visitor.token, body: { pin: '2468', payment } })).status).toBe(201);
+    expect((await call(api.url, 'POST', '/api/step-up', { token: visitor.token, body: { pin: '8642', payment } })).body.errorCode).toBe('PIN_INCORRECT');
   });
 
   it('answers 401, not a 500, to a genuine token whose user does not exist', async () => {

@@ -17,14 +17,14 @@ describe('a lost COMMIT settled after the deadline', () => {
   let proxy: TcpProxy;
   let b: Bank;
   let ada: Customer;
-  let grace: Customer;
+  let savings: string;
 
   beforeAll(async () => {
     setup = await bankOnPostgres({ env: shortDeadlineEnv, proxy: true });
     ({ url, bank: b } = setup);
     proxy = setup.proxy!;
     ada = await b.signUpPatiently();
-    grace = await b.signUpPatiently();
+    savings = await b.openAccount(ada, 'Savings');
     expect((await b.deposit(ada, ada.accountId, 10_000)).status).toBe(201);
   });
   afterAll(() => setup?.stop());
@@ -41,12 +41,13 @@ describe('a lost COMMIT settled after the deadline', () => {
       const balance = await b.balance(ada, ada.accountId);
       const fired = proxy.arm('cutAfter', 'COMMIT');
       const started = performance.now();
-      const reply = await b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 321, description: 'late' }, key);
+      // Between the customer's own accounts: no step-up, whose own COMMIT the proxy would cut first.
+      const reply = await b.transfer(ada, { fromAccountId: ada.accountId, toAccountId: savings, amountMinor: 321, description: 'late' }, key);
       const tookMs = performance.now() - started;
       expect(fired()).toBe(1);
       expect(outcome(reply)).toEqual([201, null]);
       expect(tookMs).toBeGreaterThan(1_500); // it did outlive the deadline
-      expect((await keyState(url, key)).ledger).toHaveLength(1);
+      expect((await keyState(url, key)).ledger).toHaveLength(2); // both legs, once
       expect(await b.balance(ada, ada.accountId)).toBe(balance - 321);
     } finally {
       proxy.disarm();

@@ -97,7 +97,7 @@ describe('step-up on PostgreSQL', () => {
     (await query<{ h: string }>(url, 'SELECT pin_hash AS h FROM users WHERE id = $1', [customer.userId]))[0]!.h;
 
   it('keeps a PIN as an HMAC-SHA-256 verifier under a named pepper key, with a salt of its own', async () => {
-    const [one, two] = await Promise.all([b.signUp('4321'), b.signUp('4321')]);
+    const [one, two] = await Promise.all([b.signUp('4391'), b.signUp('4391')]);
     const [first, second] = [await pinHash(one), await pinHash(two)];
     expect(first).toMatch(/^hmac-sha256\$[A-Za-z0-9_-]{1,16}\$[A-Za-z0-9_-]{22}\$[A-Za-z0-9_-]{43}$/);
     expect(first.split('$')[2]).not.toBe(second.split('$')[2]);
@@ -124,7 +124,7 @@ describe('step-up on PostgreSQL', () => {
     const hana = await b.signUp('9182');
     const signUps = Array.from({ length: 16 }, (_, i) => {
       const suffix = `q${Date.now().toString(36)}${i}`;
-      return call(b.url, 'POST', '/api/auth/register', { body: { email: `${suffix}@example.com`, password: 'correct horse battery', displayName: 'Q', handle: suffix, pin: '1234' } });
+      return call(b.url, 'POST', '/api/auth/register', { body: { email: `${suffix}@example.com`, password: 'correct horse battery', displayName: 'Q', handle: suffix, pin: '2468' } });
     });
     await sleep(150);
     const stepUps = await Promise.all(Array.from({ length: 4 }, () => b.verifyPin(hana)));

@@ -101,7 +101,9 @@ describe('what an Idempotency-Key stores', () => {
   it('stores a transfer refused before it locked anything (404 PAYEE_NOT_FOUND), and the payee that appears later changes nothing', async () => {
     const key = newKey();
     const handle = `later_${Math.random().toString(36).slice(2, 10)}`;
-    const body = { fromAccountId: ada.accountId, toHandle: handle, amountMinor: 1 };
+    // Approved for exactly this payment (money that leaves the customer needs its step-up, adr/0045).
+    const authorizationId = await b.authorize(ada, { operation: 'createInternalTransfer', fromAccountId: ada.accountId, amountMinor: 1, toHandle: handle });
+    const body = { fromAccountId: ada.accountId, toHandle: handle, amountMinor: 1, authorizationId };
     const first = await rawSend(api.url, ada, '/api/transfers/internal', body, key);
     expect([first.status, JSON.parse(first.text).errorCode]).toEqual([404, 'PAYEE_NOT_FOUND']);
     await call(api.url, 'POST', '/api/auth/register', {

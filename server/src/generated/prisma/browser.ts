@@ -63,7 +63,13 @@ export type ReadYourWritesMark = Prisma.ReadYourWritesMarkModel
  */
 export type SignInFailure = Prisma.SignInFailureModel
 /**
- * Model SignUpAttempt
+ * Model PayeeLookup
  * Sign-up attempts, counted per address and in all (server/src/domain/signUpLimits.ts).
+ * One customer's look-up of a payee by handle, counted for its limit (adr/0046).
+ */
+export type PayeeLookup = Prisma.PayeeLookupModel
+/**
+ * Model SignUpAttempt
+ * 
  */
 export type SignUpAttempt = Prisma.SignUpAttemptModel

@@ -406,6 +406,7 @@ export const ModelName = {
   StepUpAuthorization: 'StepUpAuthorization',
   ReadYourWritesMark: 'ReadYourWritesMark',
   SignInFailure: 'SignInFailure',
+  PayeeLookup: 'PayeeLookup',
   SignUpAttempt: 'SignUpAttempt'
 } as const
 
@@ -422,7 +423,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "user" | "refreshToken" | "account" | "ledgerEntry" | "idempotencyRecord" | "auditRow" | "stepUpAuthorization" | "readYourWritesMark" | "signInFailure" | "signUpAttempt"
+    modelProps: "user" | "refreshToken" | "account" | "ledgerEntry" | "idempotencyRecord" | "auditRow" | "stepUpAuthorization" | "readYourWritesMark" | "signInFailure" | "payeeLookup" | "signUpAttempt"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1092,6 +1093,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    PayeeLookup: {
+      payload: Prisma.$PayeeLookupPayload<ExtArgs>
+      fields: Prisma.PayeeLookupFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.PayeeLookupFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayeeLookupPayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.PayeeLookupFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayeeLookupPayload>
+        }
+        findFirst: {
+          args: Prisma.PayeeLookupFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayeeLookupPayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.PayeeLookupFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayeeLookupPayload>
+        }
+        findMany: {
+          args: Prisma.PayeeLookupFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayeeLookupPayload>[]
+        }
+        create: {
+          args: Prisma.PayeeLookupCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayeeLookupPayload>
+        }
+        createMany: {
+          args: Prisma.PayeeLookupCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.PayeeLookupCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayeeLookupPayload>[]
+        }
+        delete: {
+          args: Prisma.PayeeLookupDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayeeLookupPayload>
+        }
+        update: {
+          args: Prisma.PayeeLookupUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayeeLookupPayload>
+        }
+        deleteMany: {
+          args: Prisma.PayeeLookupDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.PayeeLookupUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.PayeeLookupUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayeeLookupPayload>[]
+        }
+        upsert: {
+          args: Prisma.PayeeLookupUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$PayeeLookupPayload>
+        }
+        aggregate: {
+          args: Prisma.PayeeLookupAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregatePayeeLookup>
+        }
+        groupBy: {
+          args: Prisma.PayeeLookupGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PayeeLookupGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.PayeeLookupCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.PayeeLookupCountAggregateOutputType> | number
+        }
+      }
+    }
     SignUpAttempt: {
       payload: Prisma.$SignUpAttemptPayload<ExtArgs>
       fields: Prisma.SignUpAttemptFieldRefs
@@ -1215,7 +1290,8 @@ export const UserScalarFieldEnum = {
   pinFailedAttempts: 'pinFailedAttempts',
   pinLockedUntil: 'pinLockedUntil',
   primaryAccountId: 'primaryAccountId',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  handleSkeleton: 'handleSkeleton'
 } as const
 
 export type UserScalarFieldEnum = (typeof UserScalarFieldEnum)[keyof typeof UserScalarFieldEnum]
@@ -1337,6 +1413,15 @@ export const SignInFailureScalarFieldEnum = {
 } as const
 
 export type SignInFailureScalarFieldEnum = (typeof SignInFailureScalarFieldEnum)[keyof typeof SignInFailureScalarFieldEnum]
+
+
+export const PayeeLookupScalarFieldEnum = {
+  id: 'id',
+  userId: 'userId',
+  lookedUpAt: 'lookedUpAt'
+} as const
+
+export type PayeeLookupScalarFieldEnum = (typeof PayeeLookupScalarFieldEnum)[keyof typeof PayeeLookupScalarFieldEnum]
 
 
 export const SignUpAttemptScalarFieldEnum = {
@@ -1645,6 +1730,7 @@ export type GlobalOmitConfig = {
   stepUpAuthorization?: Prisma.StepUpAuthorizationOmit
   readYourWritesMark?: Prisma.ReadYourWritesMarkOmit
   signInFailure?: Prisma.SignInFailureOmit
+  payeeLookup?: Prisma.PayeeLookupOmit
   signUpAttempt?: Prisma.SignUpAttemptOmit
 }
 

@@ -60,6 +60,7 @@ export const ModelName = {
   StepUpAuthorization: 'StepUpAuthorization',
   ReadYourWritesMark: 'ReadYourWritesMark',
   SignInFailure: 'SignInFailure',
+  PayeeLookup: 'PayeeLookup',
   SignUpAttempt: 'SignUpAttempt'
 } as const
 
@@ -89,7 +90,8 @@ export const UserScalarFieldEnum = {
   pinFailedAttempts: 'pinFailedAttempts',
   pinLockedUntil: 'pinLockedUntil',
   primaryAccountId: 'primaryAccountId',
-  createdAt: 'createdAt'
+  createdAt: 'createdAt',
+  handleSkeleton: 'handleSkeleton'
 } as const
 
 export type UserScalarFieldEnum = (typeof UserScalarFieldEnum)[keyof typeof UserScalarFieldEnum]
@@ -211,6 +213,15 @@ export const SignInFailureScalarFieldEnum = {
 } as const
 
 export type SignInFailureScalarFieldEnum = (typeof SignInFailureScalarFieldEnum)[keyof typeof SignInFailureScalarFieldEnum]
+
+
+export const PayeeLookupScalarFieldEnum = {
+  id: 'id',
+  userId: 'userId',
+  lookedUpAt: 'lookedUpAt'
+} as const
+
+export type PayeeLookupScalarFieldEnum = (typeof PayeeLookupScalarFieldEnum)[keyof typeof PayeeLookupScalarFieldEnum]
 
 
 export const SignUpAttemptScalarFieldEnum = {

@@ -14,7 +14,7 @@ import type * as Prisma from "../internal/prismaNamespace.ts"
 
 /**
  * Model SignUpAttempt
- * Sign-up attempts, counted per address and in all (server/src/domain/signUpLimits.ts).
+ * 
  */
 export type SignUpAttemptModel = runtime.Types.Result.DefaultSelection<Prisma.$SignUpAttemptPayload>
 

@@ -45,6 +45,7 @@ export type UserMinAggregateOutputType = {
   pinLockedUntil: Date | null
   primaryAccountId: string | null
   createdAt: Date | null
+  handleSkeleton: string | null
 }
 
 export type UserMaxAggregateOutputType = {
@@ -58,6 +59,7 @@ export type UserMaxAggregateOutputType = {
   pinLockedUntil: Date | null
   primaryAccountId: string | null
   createdAt: Date | null
+  handleSkeleton: string | null
 }
 
 export type UserCountAggregateOutputType = {
@@ -71,6 +73,7 @@ export type UserCountAggregateOutputType = {
   pinLockedUntil: number
   primaryAccountId: number
   createdAt: number
+  handleSkeleton: number
   _all: number
 }
 
@@ -94,6 +97,7 @@ export type UserMinAggregateInputType = {
   pinLockedUntil?: true
   primaryAccountId?: true
   createdAt?: true
+  handleSkeleton?: true
 }
 
 export type UserMaxAggregateInputType = {
@@ -107,6 +111,7 @@ export type UserMaxAggregateInputType = {
   pinLockedUntil?: true
   primaryAccountId?: true
   createdAt?: true
+  handleSkeleton?: true
 }
 
 export type UserCountAggregateInputType = {
@@ -120,6 +125,7 @@ export type UserCountAggregateInputType = {
   pinLockedUntil?: true
   primaryAccountId?: true
   createdAt?: true
+  handleSkeleton?: true
   _all?: true
 }
 
@@ -220,6 +226,7 @@ export type UserGroupByOutputType = {
   pinLockedUntil: Date | null
   primaryAccountId: string | null
   createdAt: Date
+  handleSkeleton: string | null
   _count: UserCountAggregateOutputType | null
   _avg: UserAvgAggregateOutputType | null
   _sum: UserSumAggregateOutputType | null
@@ -256,10 +263,12 @@ export type UserWhereInput = {
   pinLockedUntil?: Prisma.DateTimeNullableFilter<"User"> | Date | string | null
   primaryAccountId?: Prisma.UuidNullableFilter<"User"> | string | null
   createdAt?: Prisma.DateTimeFilter<"User"> | Date | string
+  handleSkeleton?: Prisma.StringNullableFilter<"User"> | string | null
   accounts?: Prisma.AccountListRelationFilter
   refreshTokens?: Prisma.RefreshTokenListRelationFilter
   stepUps?: Prisma.StepUpAuthorizationListRelationFilter
   idempotency?: Prisma.IdempotencyRecordListRelationFilter
+  payeeLookups?: Prisma.PayeeLookupListRelationFilter
 }
 
 export type UserOrderByWithRelationInput = {
@@ -273,10 +282,12 @@ export type UserOrderByWithRelationInput = {
   pinLockedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  handleSkeleton?: Prisma.SortOrderInput | Prisma.SortOrder
   accounts?: Prisma.AccountOrderByRelationAggregateInput
   refreshTokens?: Prisma.RefreshTokenOrderByRelationAggregateInput
   stepUps?: Prisma.StepUpAuthorizationOrderByRelationAggregateInput
   idempotency?: Prisma.IdempotencyRecordOrderByRelationAggregateInput
+  payeeLookups?: Prisma.PayeeLookupOrderByRelationAggregateInput
 }
 
 export type UserWhereUniqueInput = Prisma.AtLeast<{
@@ -293,10 +304,12 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   pinLockedUntil?: Prisma.DateTimeNullableFilter<"User"> | Date | string | null
   primaryAccountId?: Prisma.UuidNullableFilter<"User"> | string | null
   createdAt?: Prisma.DateTimeFilter<"User"> | Date | string
+  handleSkeleton?: Prisma.StringNullableFilter<"User"> | string | null
   accounts?: Prisma.AccountListRelationFilter
   refreshTokens?: Prisma.RefreshTokenListRelationFilter
   stepUps?: Prisma.StepUpAuthorizationListRelationFilter
   idempotency?: Prisma.IdempotencyRecordListRelationFilter
+  payeeLookups?: Prisma.PayeeLookupListRelationFilter
 }, "id" | "email" | "handle">
 
 export type UserOrderByWithAggregationInput = {
@@ -310,6 +323,7 @@ export type UserOrderByWithAggregationInput = {
   pinLockedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  handleSkeleton?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.UserCountOrderByAggregateInput
   _avg?: Prisma.UserAvgOrderByAggregateInput
   _max?: Prisma.UserMaxOrderByAggregateInput
@@ -331,6 +345,7 @@ export type UserScalarWhereWithAggregatesInput = {
   pinLockedUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"User"> | Date | string | null
   primaryAccountId?: Prisma.UuidNullableWithAggregatesFilter<"User"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"User"> | Date | string
+  handleSkeleton?: Prisma.StringNullableWithAggregatesFilter<"User"> | string | null
 }
 
 export type UserCreateInput = {
@@ -344,10 +359,12 @@ export type UserCreateInput = {
   pinLockedUntil?: Date | string | null
   primaryAccountId?: string | null
   createdAt?: Date | string
+  handleSkeleton?: string | null
   accounts?: Prisma.AccountCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
+  payeeLookups?: Prisma.PayeeLookupCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateInput = {
@@ -361,10 +378,12 @@ export type UserUncheckedCreateInput = {
   pinLockedUntil?: Date | string | null
   primaryAccountId?: string | null
   createdAt?: Date | string
+  handleSkeleton?: string | null
   accounts?: Prisma.AccountUncheckedCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
+  payeeLookups?: Prisma.PayeeLookupUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserUpdateInput = {
@@ -378,10 +397,12 @@ export type UserUpdateInput = {
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   accounts?: Prisma.AccountUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
+  payeeLookups?: Prisma.PayeeLookupUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateInput = {
@@ -395,10 +416,12 @@ export type UserUncheckedUpdateInput = {
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   accounts?: Prisma.AccountUncheckedUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
+  payeeLookups?: Prisma.PayeeLookupUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateManyInput = {
@@ -412,6 +435,7 @@ export type UserCreateManyInput = {
   pinLockedUntil?: Date | string | null
   primaryAccountId?: string | null
   createdAt?: Date | string
+  handleSkeleton?: string | null
 }
 
 export type UserUpdateManyMutationInput = {
@@ -425,6 +449,7 @@ export type UserUpdateManyMutationInput = {
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type UserUncheckedUpdateManyInput = {
@@ -438,6 +463,7 @@ export type UserUncheckedUpdateManyInput = {
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type UserCountOrderByAggregateInput = {
@@ -451,6 +477,7 @@ export type UserCountOrderByAggregateInput = {
   pinLockedUntil?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  handleSkeleton?: Prisma.SortOrder
 }
 
 export type UserAvgOrderByAggregateInput = {
@@ -468,6 +495,7 @@ export type UserMaxOrderByAggregateInput = {
   pinLockedUntil?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  handleSkeleton?: Prisma.SortOrder
 }
 
 export type UserMinOrderByAggregateInput = {
@@ -481,6 +509,7 @@ export type UserMinOrderByAggregateInput = {
   pinLockedUntil?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
+  handleSkeleton?: Prisma.SortOrder
 }
 
 export type UserSumOrderByAggregateInput = {
@@ -572,6 +601,20 @@ export type UserUpdateOneRequiredWithoutStepUpsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutStepUpsInput, Prisma.UserUpdateWithoutStepUpsInput>, Prisma.UserUncheckedUpdateWithoutStepUpsInput>
 }
 
+export type UserCreateNestedOneWithoutPayeeLookupsInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutPayeeLookupsInput, Prisma.UserUncheckedCreateWithoutPayeeLookupsInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutPayeeLookupsInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneRequiredWithoutPayeeLookupsNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutPayeeLookupsInput, Prisma.UserUncheckedCreateWithoutPayeeLookupsInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutPayeeLookupsInput
+  upsert?: Prisma.UserUpsertWithoutPayeeLookupsInput
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutPayeeLookupsInput, Prisma.UserUpdateWithoutPayeeLookupsInput>, Prisma.UserUncheckedUpdateWithoutPayeeLookupsInput>
+}
+
 export type UserCreateWithoutRefreshTokensInput = {
   id: string
   email: string
@@ -583,9 +626,11 @@ export type UserCreateWithoutRefreshTokensInput = {
   pinLockedUntil?: Date | string | null
   primaryAccountId?: string | null
   createdAt?: Date | string
+  handleSkeleton?: string | null
   accounts?: Prisma.AccountCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
+  payeeLookups?: Prisma.PayeeLookupCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutRefreshTokensInput = {
@@ -599,9 +644,11 @@ export type UserUncheckedCreateWithoutRefreshTokensInput = {
   pinLockedUntil?: Date | string | null
   primaryAccountId?: string | null
   createdAt?: Date | string
+  handleSkeleton?: string | null
   accounts?: Prisma.AccountUncheckedCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
+  payeeLookups?: Prisma.PayeeLookupUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutRefreshTokensInput = {
@@ -631,9 +678,11 @@ export type UserUpdateWithoutRefreshTokensInput = {
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   accounts?: Prisma.AccountUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
+  payeeLookups?: Prisma.PayeeLookupUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutRefreshTokensInput = {
@@ -647,9 +696,11 @@ export type UserUncheckedUpdateWithoutRefreshTokensInput = {
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   accounts?: Prisma.AccountUncheckedUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
+  payeeLookups?: Prisma.PayeeLookupUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutAccountsInput = {
@@ -663,9 +714,11 @@ export type UserCreateWithoutAccountsInput = {
   pinLockedUntil?: Date | string | null
   primaryAccountId?: string | null
   createdAt?: Date | string
+  handleSkeleton?: string | null
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
+  payeeLookups?: Prisma.PayeeLookupCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutAccountsInput = {
@@ -679,9 +732,11 @@ export type UserUncheckedCreateWithoutAccountsInput = {
   pinLockedUntil?: Date | string | null
   primaryAccountId?: string | null
   createdAt?: Date | string
+  handleSkeleton?: string | null
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
+  payeeLookups?: Prisma.PayeeLookupUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutAccountsInput = {
@@ -711,9 +766,11 @@ export type UserUpdateWithoutAccountsInput = {
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
+  payeeLookups?: Prisma.PayeeLookupUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutAccountsInput = {
@@ -727,9 +784,11 @@ export type UserUncheckedUpdateWithoutAccountsInput = {
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
+  payeeLookups?: Prisma.PayeeLookupUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutIdempotencyInput = {
@@ -743,9 +802,11 @@ export type UserCreateWithoutIdempotencyInput = {
   pinLockedUntil?: Date | string | null
   primaryAccountId?: string | null
   createdAt?: Date | string
+  handleSkeleton?: string | null
   accounts?: Prisma.AccountCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
+  payeeLookups?: Prisma.PayeeLookupCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutIdempotencyInput = {
@@ -759,9 +820,11 @@ export type UserUncheckedCreateWithoutIdempotencyInput = {
   pinLockedUntil?: Date | string | null
   primaryAccountId?: string | null
   createdAt?: Date | string
+  handleSkeleton?: string | null
   accounts?: Prisma.AccountUncheckedCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
+  payeeLookups?: Prisma.PayeeLookupUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutIdempotencyInput = {
@@ -791,9 +854,11 @@ export type UserUpdateWithoutIdempotencyInput = {
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   accounts?: Prisma.AccountUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
+  payeeLookups?: Prisma.PayeeLookupUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutIdempotencyInput = {
@@ -807,9 +872,11 @@ export type UserUncheckedUpdateWithoutIdempotencyInput = {
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   accounts?: Prisma.AccountUncheckedUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
+  payeeLookups?: Prisma.PayeeLookupUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutStepUpsInput = {
@@ -823,9 +890,11 @@ export type UserCreateWithoutStepUpsInput = {
   pinLockedUntil?: Date | string | null
   primaryAccountId?: string | null
   createdAt?: Date | string
+  handleSkeleton?: string | null
   accounts?: Prisma.AccountCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
+  payeeLookups?: Prisma.PayeeLookupCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutStepUpsInput = {
@@ -839,9 +908,11 @@ export type UserUncheckedCreateWithoutStepUpsInput = {
   pinLockedUntil?: Date | string | null
   primaryAccountId?: string | null
   createdAt?: Date | string
+  handleSkeleton?: string | null
   accounts?: Prisma.AccountUncheckedCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
+  payeeLookups?: Prisma.PayeeLookupUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutStepUpsInput = {
@@ -871,9 +942,11 @@ export type UserUpdateWithoutStepUpsInput = {
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   accounts?: Prisma.AccountUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
+  payeeLookups?: Prisma.PayeeLookupUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutStepUpsInput = {
@@ -887,8 +960,98 @@ export type UserUncheckedUpdateWithoutStepUpsInput = {
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   accounts?: Prisma.AccountUncheckedUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
+  idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
+  payeeLookups?: Prisma.PayeeLookupUncheckedUpdateManyWithoutUserNestedInput
+}
+
+export type UserCreateWithoutPayeeLookupsInput = {
+  id: string
+  email: string
+  displayName: string
+  handle: string
+  passwordHash: string
+  pinHash: string
+  pinFailedAttempts?: number
+  pinLockedUntil?: Date | string | null
+  primaryAccountId?: string | null
+  createdAt?: Date | string
+  handleSkeleton?: string | null
+  accounts?: Prisma.AccountCreateNestedManyWithoutUserInput
+  refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
+  stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
+  idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
+}
+
+export type UserUncheckedCreateWithoutPayeeLookupsInput = {
+  id: string
+  email: string
+  displayName: string
+  handle: string
+  passwordHash: string
+  pinHash: string
+  pinFailedAttempts?: number
+  pinLockedUntil?: Date | string | null
+  primaryAccountId?: string | null
+  createdAt?: Date | string
+  handleSkeleton?: string | null
+  accounts?: Prisma.AccountUncheckedCreateNestedManyWithoutUserInput
+  refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
+  stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
+  idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
+}
+
+export type UserCreateOrConnectWithoutPayeeLookupsInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutPayeeLookupsInput, Prisma.UserUncheckedCreateWithoutPayeeLookupsInput>
+}
+
+export type UserUpsertWithoutPayeeLookupsInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutPayeeLookupsInput, Prisma.UserUncheckedUpdateWithoutPayeeLookupsInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutPayeeLookupsInput, Prisma.UserUncheckedCreateWithoutPayeeLookupsInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutPayeeLookupsInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutPayeeLookupsInput, Prisma.UserUncheckedUpdateWithoutPayeeLookupsInput>
+}
+
+export type UserUpdateWithoutPayeeLookupsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  handle?: Prisma.StringFieldUpdateOperationsInput | string
+  passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
+  pinHash?: Prisma.StringFieldUpdateOperationsInput | string
+  pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
+  pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accounts?: Prisma.AccountUpdateManyWithoutUserNestedInput
+  refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
+  stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
+  idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
+}
+
+export type UserUncheckedUpdateWithoutPayeeLookupsInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  handle?: Prisma.StringFieldUpdateOperationsInput | string
+  passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
+  pinHash?: Prisma.StringFieldUpdateOperationsInput | string
+  pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
+  pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accounts?: Prisma.AccountUncheckedUpdateManyWithoutUserNestedInput
+  refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
+  stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
 }
 
@@ -902,6 +1065,7 @@ export type UserCountOutputType = {
   refreshTokens: number
   stepUps: number
   idempotency: number
+  payeeLookups: number
 }
 
 export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -909,6 +1073,7 @@ export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.I
   refreshTokens?: boolean | UserCountOutputTypeCountRefreshTokensArgs
   stepUps?: boolean | UserCountOutputTypeCountStepUpsArgs
   idempotency?: boolean | UserCountOutputTypeCountIdempotencyArgs
+  payeeLookups?: boolean | UserCountOutputTypeCountPayeeLookupsArgs
 }
 
 /**
@@ -949,6 +1114,13 @@ export type UserCountOutputTypeCountIdempotencyArgs<ExtArgs extends runtime.Type
   where?: Prisma.IdempotencyRecordWhereInput
 }
 
+/**
+ * UserCountOutputType without action
+ */
+export type UserCountOutputTypeCountPayeeLookupsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.PayeeLookupWhereInput
+}
+
 
 export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -961,10 +1133,12 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   pinLockedUntil?: boolean
   primaryAccountId?: boolean
   createdAt?: boolean
+  handleSkeleton?: boolean
   accounts?: boolean | Prisma.User$accountsArgs<ExtArgs>
   refreshTokens?: boolean | Prisma.User$refreshTokensArgs<ExtArgs>
   stepUps?: boolean | Prisma.User$stepUpsArgs<ExtArgs>
   idempotency?: boolean | Prisma.User$idempotencyArgs<ExtArgs>
+  payeeLookups?: boolean | Prisma.User$payeeLookupsArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["user"]>
 
@@ -979,6 +1153,7 @@ export type UserSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   pinLockedUntil?: boolean
   primaryAccountId?: boolean
   createdAt?: boolean
+  handleSkeleton?: boolean
 }, ExtArgs["result"]["user"]>
 
 export type UserSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -992,6 +1167,7 @@ export type UserSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   pinLockedUntil?: boolean
   primaryAccountId?: boolean
   createdAt?: boolean
+  handleSkeleton?: boolean
 }, ExtArgs["result"]["user"]>
 
 export type UserSelectScalar = {
@@ -1005,14 +1181,16 @@ export type UserSelectScalar = {
   pinLockedUntil?: boolean
   primaryAccountId?: boolean
   createdAt?: boolean
+  handleSkeleton?: boolean
 }
 
-export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "email" | "displayName" | "handle" | "passwordHash" | "pinHash" | "pinFailedAttempts" | "pinLockedUntil" | "primaryAccountId" | "createdAt", ExtArgs["result"]["user"]>
+export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "email" | "displayName" | "handle" | "passwordHash" | "pinHash" | "pinFailedAttempts" | "pinLockedUntil" | "primaryAccountId" | "createdAt" | "handleSkeleton", ExtArgs["result"]["user"]>
 export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   accounts?: boolean | Prisma.User$accountsArgs<ExtArgs>
   refreshTokens?: boolean | Prisma.User$refreshTokensArgs<ExtArgs>
   stepUps?: boolean | Prisma.User$stepUpsArgs<ExtArgs>
   idempotency?: boolean | Prisma.User$idempotencyArgs<ExtArgs>
+  payeeLookups?: boolean | Prisma.User$payeeLookupsArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type UserIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1025,6 +1203,7 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     refreshTokens: Prisma.$RefreshTokenPayload<ExtArgs>[]
     stepUps: Prisma.$StepUpAuthorizationPayload<ExtArgs>[]
     idempotency: Prisma.$IdempotencyRecordPayload<ExtArgs>[]
+    payeeLookups: Prisma.$PayeeLookupPayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1037,6 +1216,10 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     pinLockedUntil: Date | null
     primaryAccountId: string | null
     createdAt: Date
+    /**
+     * The handle as a payer could misread it (1/i/l, 0/o, rn/m, vv/w folded; adr/0046): a column the database generates, never written.
+     */
+    handleSkeleton: string | null
   }, ExtArgs["result"]["user"]>
   composites: {}
 }
@@ -1435,6 +1618,7 @@ export interface Prisma__UserClient<T, Null = never, ExtArgs extends runtime.Typ
   refreshTokens<T extends Prisma.User$refreshTokensArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$refreshTokensArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$RefreshTokenPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   stepUps<T extends Prisma.User$stepUpsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$stepUpsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StepUpAuthorizationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   idempotency<T extends Prisma.User$idempotencyArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$idempotencyArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$IdempotencyRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  payeeLookups<T extends Prisma.User$payeeLookupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$payeeLookupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PayeeLookupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -1474,6 +1658,7 @@ export interface UserFieldRefs {
   readonly pinLockedUntil: Prisma.FieldRef<"User", 'DateTime'>
   readonly primaryAccountId: Prisma.FieldRef<"User", 'String'>
   readonly createdAt: Prisma.FieldRef<"User", 'DateTime'>
+  readonly handleSkeleton: Prisma.FieldRef<"User", 'String'>
 }
     
 
@@ -1960,6 +2145,30 @@ export type User$idempotencyArgs<ExtArgs extends runtime.Types.Extensions.Intern
   take?: number
   skip?: number
   distinct?: Prisma.IdempotencyRecordScalarFieldEnum | Prisma.IdempotencyRecordScalarFieldEnum[]
+}
+
+/**
+ * User.payeeLookups
+ */
+export type User$payeeLookupsArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the PayeeLookup
+   */
+  select?: Prisma.PayeeLookupSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the PayeeLookup
+   */
+  omit?: Prisma.PayeeLookupOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.PayeeLookupInclude<ExtArgs> | null
+  where?: Prisma.PayeeLookupWhereInput
+  orderBy?: Prisma.PayeeLookupOrderByWithRelationInput | Prisma.PayeeLookupOrderByWithRelationInput[]
+  cursor?: Prisma.PayeeLookupWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.PayeeLookupScalarFieldEnum | Prisma.PayeeLookupScalarFieldEnum[]
 }
 
 /**
