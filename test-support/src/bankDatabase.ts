@@ -74,7 +74,7 @@ export async function keyState(url: string, key: string) {
   return { ledger, records };
 }
 
-/** Waits (up to 4 s) for a failed send's claim to be released behind its answer; answers the key's state then. */
+/** Waits (up to 10 s) for a failed send's claim to be released behind its answer; answers the key's state then. */
 export async function untilKeyReleased(url: string, key: string): Promise<Awaited<ReturnType<typeof keyState>>> {
   let state = await keyState(url, key);
   // Within the release's own budget (3 s) after the abandoned work ends, which on a loaded 2-core runner can take seconds more.
