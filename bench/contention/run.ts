@@ -6,6 +6,7 @@
  */
 import { startApi } from '@tidewater/test-support/apiProcess';
 import { startPrimary } from '@tidewater/test-support/pgCluster';
+import { benchSignUps } from './apiPath.ts';
 import { print, runContention, type Row } from './scenarios.ts';
 
 const sizes = (process.env.BENCH_SIZES ?? '24,100,500').split(',').map(Number).filter((n) => n > 0);
@@ -13,7 +14,7 @@ const sizes = (process.env.BENCH_SIZES ?? '24,100,500').split(',').map(Number).f
 async function main(): Promise<void> {
   const cluster = await startPrimary();
   const databaseUrl = cluster.urlFor('tidewater');
-  const api = await startApi({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' });
+  const api = await startApi({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', ...benchSignUps });
   let rows: Row[] = [];
   try {
     rows = await runContention(api.url, databaseUrl, sizes);

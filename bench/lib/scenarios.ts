@@ -10,7 +10,7 @@ import { scrapeMetrics, sumOf, type Sample } from '@tidewater/test-support/metri
 import { startPrimary, startReplica, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { SCALED_CHAIN } from '../../contract-tests/support/scaledApi.ts';
 import { defaults } from '../../server/src/config.ts';
-import { apiDeposit, signUp, type ApiCustomer } from '../contention/apiPath.ts';
+import { apiDeposit, benchSignUps, signUp, type ApiCustomer } from '../contention/apiPath.ts';
 import { runContention, type Row } from '../contention/scenarios.ts';
 import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
 import { startLayersOffApi } from '../overhead/layersOff.ts';
@@ -46,7 +46,8 @@ export interface Size {
  * and the API as deployed, one worker per core (the API's default, adr/0016), unless
  * API_WORKERS says otherwise.
  */
-const apiEnv = { LOG_LEVEL: 'warn', API_WORKERS: process.env.API_WORKERS ?? String(availableParallelism()) };
+/** The API as deployed, but for its sign-up limits (`benchSignUps`). */
+const apiEnv = { LOG_LEVEL: 'warn', API_WORKERS: process.env.API_WORKERS ?? String(availableParallelism()), ...benchSignUps };
 
 /**
  * The bench's PostgreSQL settings beyond test-support's: room for two APIs of one worker
