@@ -11,6 +11,8 @@ export interface ApiCustomer {
   baseUrl: string;
   token: string;
   pin: string;
+  /** The account sign-up opened. */
+  accountId: string;
 }
 
 const requestTimeoutMs = 120_000;
@@ -49,7 +51,8 @@ export async function signUp(baseUrl: string, label: string): Promise<ApiCustome
   if (registered.status !== 201) throw new Error(`register answered ${registered.status}: ${registered.text}`);
   const token = await send(`${baseUrl}/api/auth/token`, { method: 'POST', headers: json, body: JSON.stringify({ email: visitor.email, password: visitor.password }) });
   if (token.status !== 201 && token.status !== 200) throw new Error(`sign-in answered ${token.status}: ${token.text}`);
-  return { baseUrl, token: (JSON.parse(token.text) as { accessToken: string }).accessToken, pin: visitor.pin };
+  const accountId = (JSON.parse(registered.text) as { account: { id: string } }).account.id;
+  return { baseUrl, token: (JSON.parse(token.text) as { accessToken: string }).accessToken, pin: visitor.pin, accountId };
 }
 
 /** Opens an account and, when `fundMinor` is given, pays it in (one deposit). */

@@ -30,7 +30,8 @@ async function stepUp(customer: ApiCustomer): Promise<true | string> {
   const { status } = await send(`${customer.baseUrl}/api/step-up`, {
     method: 'POST',
     headers: { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ pin: customer.pin }),
+    // A step-up approves one payment (adr/0045): a withdrawal of 1.00 from the customer's first account.
+    body: JSON.stringify({ pin: customer.pin, payment: { operation: 'withdraw', fromAccountId: customer.accountId, amountMinor: 100 } }),
   });
   if (status === 201) return true;
   if (status === 503) await sleep(1_000); // Retry-After: 1 (hashing_queue)
