@@ -46,9 +46,12 @@ function ignoredByGit(path) {
 /** Every path the history ever held: an ADR records its day, and may name a file since deleted. */
 let everTracked;
 function onceTracked(reference) {
-  // A shallow clone has no history to ask: an ADR's old paths cannot be told from typos there.
-  if (execFileSync('git', ['rev-parse', '--is-shallow-repository'], { cwd: root, encoding: 'utf8' }).trim() === 'true') return true;
-  everTracked ??= new Set(execFileSync('git', ['log', '--all', '--format=', '--name-only'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\n').filter(Boolean));
+  // A shallow clone has no history to ask (null): an ADR's old paths cannot be told from typos there.
+  if (everTracked === undefined) {
+    const shallow = execFileSync('git', ['rev-parse', '--is-shallow-repository'], { cwd: root, encoding: 'utf8' }).trim() === 'true';
+    everTracked = shallow ? null : new Set(execFileSync('git', ['log', '--all', '--format=', '--name-only'], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }).split('\n').filter(Boolean));
+  }
+  if (everTracked === null) return true;
   for (const path of everTracked) if (path === reference || path.endsWith(`/${reference}`)) return true;
   return false;
 }

@@ -114,8 +114,9 @@ export async function checkInvariants(input: CheckInput): Promise<Check[]> {
   // because its outcome was still being looked for (the answer waits for that look: adr/0026).
   const commitInFlight = (r: RequestRecord) =>
     r.status === 201 || (r.key !== undefined && rowsOf(r.key).length > 0) || (r.status === 503 && r.applied === undefined);
-  // Such an answer may take the API's whole answer budget: deadline, cancel, look and release.
-  const lateAfterMs = (r: RequestRecord) => (overlapsHang(r) && commitInFlight(r) ? apiAnswerBudgetMs({ ...chainDefaults, requestDeadlineMs: deadlineMs }) : deadlineMs) + 2_000;
+  // Such an answer may take the API's whole answer budget: deadline, COMMIT or cancel, look and release.
+  const answerBudgetMs = apiAnswerBudgetMs({ ...chainDefaults, requestDeadlineMs: deadlineMs });
+  const lateAfterMs = (r: RequestRecord) => (overlapsHang(r) && commitInFlight(r) ? answerBudgetMs : deadlineMs) + 2_000;
   const late = requests.filter((r) => r.status !== 0 && r.ms > lateAfterMs(r));
 
   return [

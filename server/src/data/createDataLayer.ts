@@ -64,7 +64,6 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
   function execute<T>(fn: () => Promise<T>, isSafeToRetry?: (reason: RetryReason) => boolean): Promise<T> {
     const requestSignal = signal();
     let gateMet: ReadinessGate | undefined;
-    let bridges = 0;
     return policy.execute(
       async () => {
         const watched = watchGates(fn);
@@ -77,13 +76,12 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
       {
         signal: requestSignal,
         isSafeToRetry,
-        waitForDatabase() {
+        waitForDatabase(bridge) {
           const gate = gateMet;
           gateMet = undefined;
           if (!requestSignal || !gate) return undefined;
           // The request's cause is what opened the circuit breaker, not the breaker's own refusal.
-          bridges += 1;
-          (currentContext()?.log ?? logger).warn({ bridge: bridges, gate: gate.name, code: classify(gate.closedBy)?.code, err: gate.closedBy }, 'waiting for the database to answer again');
+          (currentContext()?.log ?? logger).warn({ bridge, gate: gate.name, code: classify(gate.closedBy)?.code, err: gate.closedBy }, 'waiting for the database to answer again');
           return gate.whenOpen(requestSignal);
         },
       },

@@ -29,9 +29,9 @@ export interface ExecuteOptions {
    * to be down, a promise that settles once it is back (rejecting with the signal's reason
    * when the deadline comes first). The policy then waits for it instead of a back-off and
    * runs the work again, spending neither a retry nor a budget token: the gate, not the
-   * callers, bounds the logins during an outage.
+   * callers, bounds the logins during an outage. `bridge` counts the waits from 1.
    */
-  waitForDatabase?: () => Promise<void> | undefined;
+  waitForDatabase?: (bridge: number) => Promise<void> | undefined;
 }
 
 /** Runs a unit of work, rerunning it after temporary failures. */
@@ -54,8 +54,6 @@ export interface ExponentialOptions {
   handle?: (error: unknown, classification: Classification | undefined) => boolean;
   /** Called before each wait: log it at warn with `reason.code`. `attempt` counts retries from 1. */
   onRetry?: (error: unknown, attempt: number, delayMs: number, reason: RetryReason) => void;
-  /** Called before each wait for the readiness bridge; `bridge` counts them from 1. */
-  onBridge?: (error: unknown, bridge: number, reason: RetryReason) => void;
   /** Default the process-wide {@link processRetryBudget}. */
   budget?: RetryBudget;
   /** In [0, 1); default `Math.random`. */
@@ -88,7 +86,6 @@ export function exponential(options: ExponentialOptions = {}): RetryPolicy {
   const {
     handle,
     onRetry,
-    onBridge,
     budget = processRetryBudget,
     random = Math.random,
     sleep = abortableSleep,
@@ -115,11 +112,10 @@ export function exponential(options: ExponentialOptions = {}): RetryPolicy {
         } catch (error) {
           const reason = reasonFor(error);
           if (!reason || signal?.aborted || !isSafeToRetry(reason)) throw error;
-          const back = bridges < MAX_BRIDGES ? waitForDatabase?.() : undefined;
+          const back = bridges < MAX_BRIDGES ? waitForDatabase?.(bridges + 1) : undefined;
           if (back) {
             bridges += 1;
             countRetry(reason.code, 'bridged');
-            onBridge?.(error, bridges, reason);
             await back;
             continue;
           }
