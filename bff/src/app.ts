@@ -62,7 +62,7 @@ export function createApp(deps: BffDeps): Express {
   app.use(healthRoutes(deps));
   app.use(['/bff', '/api'], sessionMiddleware(config, deps.sessionStore));
   app.use(['/bff', '/api'], endIdleSessions(deps));
-  app.use('/bff', requireCsrfToken());
+  app.use('/bff', requireCsrfToken(config));
   app.use('/bff', parseJsonBody(config.bodyLimitBytes), refuseDeepJson());
   app.use(sessionRoutes(deps), registerRoute(deps), loginRoute(deps), logoutRoute(deps));
   app.use('/api', apiProxy(deps));

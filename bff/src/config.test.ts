@@ -32,13 +32,13 @@ describe('loadConfig', () => {
       BFF_UPSTREAM_TIMEOUT_MS: '1500',
       SESSION_IDLE_TIMEOUT_MS: '1500',
       API_URL: 'http://api:9000/',
-      COOKIE_SECURE: 'auto',
+      COOKIE_SECURE: 'true',
     });
     expect(config).toMatchObject({
       upstreamTimeoutMs: 1_500,
       sessionIdleTimeoutMs: 1_500,
       apiUrl: 'http://api:9000',
-      cookieSecure: 'auto',
+      cookieSecure: 'true',
     });
   });
 
@@ -79,7 +79,7 @@ describe('loadConfig', () => {
     [
       'a cookie setting it does not know',
       { COOKIE_SECURE: 'yes' },
-      /COOKIE_SECURE must be true, false or auto/,
+      /COOKIE_SECURE must be auto, true or false/,
     ],
     ['an API URL with a path', { API_URL: 'http://api:8081/api' }, /API_URL must be an http\(s\) origin/],
     [

@@ -88,8 +88,14 @@ export const defaults = {
   spaSessionCheckMs: chain.spaSessionCheckMs.defaultMs,
   /** 100 kB (BFF_BODY_LIMIT_BYTES): the BFF's own JSON bodies (sign-in, sign-up) are small. */
   bodyLimitBytes: 100_000,
-  /** false (COOKIE_SECURE: true | false | auto): `auto` sets Secure when the request is https (behind a trusted proxy). */
-  cookieSecure: 'false',
+  /**
+   * auto (COOKIE_SECURE: auto | true | false): the cookies are `Secure` and named `__Host-…`
+   * (no other host, no subdomain, no plain http can set them; adr/0043). `auto` is that,
+   * unless the BFF is explicitly local: it listens on loopback with no trusted proxy in
+   * front, so only a browser on this machine, over http://localhost, can reach it
+   * (`npm start`, the tests). `false` is plain-http cookies anywhere: a tryout only.
+   */
+  cookieSecure: 'auto',
   /** unset (BFF_TRUST_PROXY): Express's `trust proxy` (e.g. `1` or `loopback`) when behind a TLS proxy. */
   trustProxy: '',
   /** web-vue/dist (BFF_WEB_DIST_DIR): the built SPA. */
@@ -236,8 +242,8 @@ export function configViolations(config: BffConfig, env: NodeJS.ProcessEnv = {})
       `BFF_SESSION_RETENTION_MS (${config.sessionRetentionMs}) must exceed SESSION_IDLE_TIMEOUT_MS (${config.sessionIdleTimeoutMs}), so an ended session is still found, and its refresh token revoked`,
     ],
     [
-      ['true', 'false', 'auto'].includes(config.cookieSecure),
-      `COOKIE_SECURE must be true, false or auto, got "${config.cookieSecure}"`,
+      ['auto', 'true', 'false'].includes(config.cookieSecure),
+      `COOKIE_SECURE must be auto, true or false, got "${config.cookieSecure}"`,
     ],
     [
       /^https?:\/\/[^/]+$/.test(config.apiUrl),

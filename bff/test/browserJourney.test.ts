@@ -58,10 +58,12 @@ describe('a browser through the BFF', () => {
       idleExpiresInSeconds: null,
     });
     expect(first.headers.get('cache-control')).toBe('no-store');
-    const cookie = first.setCookies.find((line) => line.startsWith('tw_session='));
+    // No session yet (nothing to keep): the CSRF token's signed cookie only.
+    expect(first.setCookies.filter((line) => line.startsWith('tw_session='))).toEqual([]);
+    const cookie = first.setCookies.find((line) => line.startsWith('tw_csrf='));
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Strict/i);
-    expect(cookie).not.toMatch(/Secure/i); // COOKIE_SECURE defaults to false for local http
+    expect(cookie).not.toMatch(/Secure/i); // a BFF on loopback trusting no proxy is explicitly local: plain http
     const again = await journey.session();
     expect(again.json()).toMatchObject({ csrfToken: first.json().csrfToken });
   });
@@ -125,6 +127,9 @@ describe('a browser through the BFF', () => {
     expect(signIn.status, signIn.text).toBe(200);
     expect(signIn.json()).toEqual({ user: expect.objectContaining({ email: visitor.email }) });
     expect(browser().cookies.get('tw_session')).not.toBe(anonymousId);
+    expect(browser().cookies.get('tw_session')).toBeTruthy();
+    // The CSRF token was rotated at sign-in: the SPA reads the new one, as here.
+    await browser().session();
     expect((await browser().call('/api/me')).status).toBe(200);
     await captureTokens();
   });
@@ -193,10 +198,12 @@ describe('a browser through the BFF', () => {
         expect(everything.includes(token), `${exchange.method} ${exchange.path}`).toBe(false);
       expect(everything, `${exchange.method} ${exchange.path}`).not.toMatch(jwtPattern);
       for (const line of exchange.setCookies) {
-        expect(line).toMatch(/^tw_session=/);
-        const value = decodeURIComponent(line.slice('tw_session='.length).split(';')[0] ?? '');
-        // The cookie is the signed session id (s:<id>.<signature>), nothing else.
-        if (value !== '') expect(value).toMatch(/^s:[A-Za-z0-9_-]{32}\.[A-Za-z0-9+/]{43}$/);
+        expect(line).toMatch(/^(tw_session|tw_csrf)=/);
+        const [name, rest] = [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)];
+        const value = decodeURIComponent(rest.split(';')[0] ?? '');
+        // The session cookie is the signed session id (s:<id>.<signature>), the CSRF cookie a signed token, nothing else.
+        if (value !== '' && name === 'tw_session') expect(value).toMatch(/^s:[A-Za-z0-9_-]{32}\.[A-Za-z0-9+/]{43}$/);
+        if (value !== '' && name === 'tw_csrf') expect(value).toMatch(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}$/);
       }
       // The only 43-character base64url value a body may carry is the CSRF token.
       const found = exchange.body.match(refreshShape) ?? [];

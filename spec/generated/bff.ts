@@ -11,8 +11,9 @@ export interface paths {
     /**
      * The visitor's session
      * @description Whether the visitor is signed in, who they are, the CSRF token for their writes
-     *     and the inactivity timeout. Creates an anonymous session (and sets the cookie)
-     *     when there is none. Does not slide a signed-in session's inactivity timer.
+     *     and the inactivity timeout. A visitor who is not signed in gets no session (nothing
+     *     is stored): their CSRF token is set in its signed cookie (`__Host-tw_csrf`) on first
+     *     sight and stays theirs. Does not slide a signed-in session's inactivity timer.
      */
     get: operations['getSession'];
     put?: never;
@@ -342,9 +343,19 @@ export interface components {
       user: components['schemas']['User'];
       account: components['schemas']['Account'];
     };
+    /**
+     * @description The device token an earlier sign-in of this device answered. A live one of this
+     *     customer (90 days from its last sign-in) that has not failed a sign-in itself is
+     *     never delayed by failures from elsewhere; an unknown or expired one is simply a
+     *     device the bank does not know. Keep it like a password: it is the device's, never
+     *     sent to anyone but the bank.
+     * @example Vx3kP9mQ2sN7wL1cZ6bR3tY5uH0jE2aBf8xD4gK7qW0
+     */
+    DeviceToken: string;
     CreateTokenRequest: {
       email: components['schemas']['Email'];
       password: string;
+      deviceToken?: components['schemas']['DeviceToken'];
     };
     HealthStatus: {
       /** @enum {string} */
@@ -543,12 +554,12 @@ export interface components {
     /**
      * @description The session cookie, when it is new or its inactivity timer slid. A new session
      *     id at sign-in and sign-up.
-     * @example tw_session=s%3AqZ4vX7kP4sN9wL1cZ6bR3tY5uH0jE2aB.Jf8x...; Path=/; Expires=Sun, 29 Nov 2026 10:30:30 GMT; HttpOnly; SameSite=Strict
+     * @example __Host-tw_session=s%3AqZ4vX7kP4sN9wL1cZ6bR3tY5uH0jE2aB.Jf8x...; Path=/; Expires=Sun, 29 Nov 2026 10:30:30 GMT; HttpOnly; Secure; SameSite=Strict
      */
     SetSessionCookie: string;
     /**
      * @description Clears the session cookie.
-     * @example tw_session=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Strict
+     * @example __Host-tw_session=; Path=/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; Secure; SameSite=Strict
      */
     ClearSessionCookie: string;
   };

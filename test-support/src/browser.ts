@@ -83,6 +83,8 @@ export class Browser {
       setCookies,
       body: text,
     });
+    // Sign-in makes a new CSRF token (adr/0043): read it, as the SPA does.
+    if (['/bff/login', '/bff/register'].includes(path) && response.ok) await this.session();
     return {
       status: response.status,
       headers: response.headers,

@@ -7,6 +7,7 @@
  */
 import { Router } from 'express';
 import type { BffDeps } from '../deps.ts';
+import { cookieOptions } from '../http/cookies.ts';
 import { answerUnavailable, traceIdOf } from '../http/problem.ts';
 import { destroySession, isSignedIn } from '../session/sessionData.ts';
 import { sessionCookieName } from '../session/sessionMiddleware.ts';
@@ -39,12 +40,7 @@ export function logoutRoute({ api, config }: BffDeps): Router {
       req.log.warn({ err: error }, 'sign-out refused: the session store failed');
       return answerUnavailable(res, stillSignedIn, config.retryAfterSeconds);
     }
-    res.clearCookie(sessionCookieName, {
-      path: '/',
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: config.cookieSecure === 'true' || (config.cookieSecure === 'auto' && req.secure),
-    });
+    res.clearCookie(sessionCookieName(config), cookieOptions(config));
     res.setHeader('Cache-Control', 'no-store');
     res.status(204).end();
   });

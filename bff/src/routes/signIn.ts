@@ -1,13 +1,15 @@
 /**
- * The end of a successful sign-in or sign-up: a new session id (so an id planted before
- * sign-in is worth nothing), keeping the CSRF token the SPA already holds, with the tokens
- * and the customer in it, saved before the answer is sent. A previous sign-in on the same
+ * The end of a successful sign-in or sign-up: a new session id and a new CSRF token (so
+ * neither an id planted nor a token seen before sign-in is worth anything after it; the
+ * SPA reads the new token from `GET /bff/session`), with the tokens and the customer in
+ * it, saved before the answer is sent. A previous sign-in on the same
  * browser is replaced, its refresh token revoked. If the store fails, the fresh
  * refresh token is revoked in the background (nobody will ever present it) and the
  * visitor is told to try again.
  */
 import type { Request, Response } from 'express';
 import type { BffDeps } from '../deps.ts';
+import { dropCookieCsrfToken, newCsrfToken } from '../http/csrf.ts';
 import { answerUnavailable, traceIdOf } from '../http/problem.ts';
 import { regenerateSession, saveSession, type IssuedTokens, type User } from '../session/sessionData.ts';
 import { revokeWithApi } from '../upstream/tokenCalls.ts';
@@ -25,8 +27,10 @@ export async function startSignedInSession(
   try {
     const session = await regenerateSession(req);
     session.auth = { ...tokens, user };
+    session.csrfToken = newCsrfToken();
     session.lastActiveAt = Date.now();
     await saveSession(session);
+    dropCookieCsrfToken(res, deps.config);
     if (previousRefreshToken) abandonTokens(req, res, deps, previousRefreshToken);
     return true;
   } catch (error) {

@@ -66,16 +66,10 @@ export function saveSession(session: Session): Promise<void> {
   return new Promise((resolve, reject) => session.save((error) => (error ? reject(error) : resolve())));
 }
 
-/** A new session id for the same visitor (sign-in: no fixation), keeping the CSRF token. */
+/** A new, empty session for the same visitor (sign-in: neither an id nor a CSRF token from before it survives). */
 export function regenerateSession(req: Request): Promise<LoadedSession> {
-  const csrfToken = req.session.csrfToken;
   return new Promise((resolve, reject) =>
-    req.session.regenerate((error) => {
-      if (error) return reject(error);
-      const fresh = req.session as LoadedSession;
-      if (csrfToken) fresh.csrfToken = csrfToken;
-      resolve(fresh);
-    }),
+    req.session.regenerate((error) => (error ? reject(error) : resolve(req.session as LoadedSession))),
   );
 }
 

@@ -1,41 +1,40 @@
 /**
- * The session cookie: `tw_session`, HttpOnly (no script reads it), SameSite=Strict (no
- * other site sends it), Secure as configured, signed, and holding nothing but the session
- * id. It is re-sent only when the session is saved (not `rolling`), which is exactly when
- * the inactivity timer slides. Cookie and store row live for the retention time (30 min),
+ * The session cookie: `__Host-tw_session` (`tw_session` on a BFF that is explicitly
+ * local: bff/src/http/cookies.ts), HttpOnly (no script reads it), SameSite=Strict (no
+ * other site sends it), Secure, signed, and holding nothing but the session id. It is
+ * re-sent only when the session is saved (not `rolling`), which is exactly when the
+ * inactivity timer slides. Cookie and store row live for the retention time (30 min),
  * longer than the inactivity timeout (15 min), which the BFF enforces itself
  * (idleTimeout.ts): so a session that timed out is still found, ended and its refresh
  * token revoked. A session is created only when something is put in it
- * (`saveUninitialized: false`).
+ * (`saveUninitialized: false`): a visitor who is not signed in has none (their CSRF token
+ * is a cookie: bff/src/http/csrf.ts).
  *
  * A store that fails or hangs is an outage, not a sign-out: 503, and the cookie is kept.
  */
 import type { RequestHandler } from 'express';
 import session from 'express-session';
 import type { BffConfig } from '../config.ts';
+import { cookieName, cookieOptions, type CookieConfig } from '../http/cookies.ts';
 import { answerUnavailable } from '../http/problem.ts';
 import { noteUnavailable } from '../metrics.ts';
 import type { SessionStore } from './sessionStore.ts';
 
 /** The cookie's name (the SPA never reads it; tests and operators do). */
-export const sessionCookieName = 'tw_session';
+export function sessionCookieName(config: CookieConfig): string {
+  return cookieName('tw_session', config);
+}
 
 /** The session middleware, with store failures answered as 503. */
 export function sessionMiddleware(config: BffConfig, sessionStore: SessionStore): RequestHandler {
   const handler = session({
-    name: sessionCookieName,
+    name: sessionCookieName(config),
     secret: config.sessionSecret,
     store: sessionStore.store,
     resave: false,
     saveUninitialized: false,
     rolling: false,
-    cookie: {
-      httpOnly: true,
-      sameSite: 'strict',
-      secure: config.cookieSecure === 'auto' ? 'auto' : config.cookieSecure === 'true',
-      maxAge: config.sessionRetentionMs,
-      path: '/',
-    },
+    cookie: { ...cookieOptions(config), maxAge: config.sessionRetentionMs },
   });
   return (req, res, next) =>
     handler(req, res, (error?: unknown) => {

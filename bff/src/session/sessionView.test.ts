@@ -45,7 +45,7 @@ describe('sessionState', () => {
       { authenticated: true, user, csrfToken: 'c', idleTimeoutSeconds: 900, idleExpiresInSeconds: 0 },
     ],
   ])('%s', (_name, session, expected) => {
-    expect(sessionState(session as unknown as LoadedSession, config, 1_000_000)).toEqual(expected);
+    expect(sessionState(session as unknown as LoadedSession, config, undefined, 1_000_000)).toEqual(expected);
   });
 
   it('never shows a token', () => {
@@ -54,7 +54,7 @@ describe('sessionState', () => {
       lastActiveAt: 0,
       auth: { accessToken: 'ACCESS', refreshToken: 'REFRESH', accessExpiresAt: 0, user },
     };
-    expect(JSON.stringify(sessionState(session as unknown as LoadedSession, config, 0))).not.toMatch(
+    expect(JSON.stringify(sessionState(session as unknown as LoadedSession, config, undefined, 0))).not.toMatch(
       /ACCESS|REFRESH/,
     );
   });

@@ -10,10 +10,11 @@ import { isSignedIn, type LoadedSession } from './sessionData.ts';
 /** The wire shape, generated from spec/bff.yaml. */
 export type SessionState = components['schemas']['SessionState'];
 
-/** The session as the SPA sees it, at `now`. */
+/** The session as the SPA sees it, at `now`; `csrfToken` when it is not the session's (a visitor's cookie: http/csrf.ts). */
 export function sessionState(
   session: LoadedSession,
   config: Pick<BffConfig, 'sessionIdleTimeoutMs'>,
+  csrfToken = session.csrfToken,
   now = Date.now(),
 ): SessionState {
   const signedIn = isSignedIn(session);
@@ -21,7 +22,7 @@ export function sessionState(
   return {
     authenticated: signedIn,
     user: signedIn ? session.auth.user : null,
-    csrfToken: session.csrfToken ?? '',
+    csrfToken: csrfToken ?? '',
     idleTimeoutSeconds: config.sessionIdleTimeoutMs / 1000,
     idleExpiresInSeconds: signedIn ? Math.max(0, Math.ceil((idleEndsAt - now) / 1000)) : null,
   };

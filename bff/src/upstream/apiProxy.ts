@@ -107,7 +107,7 @@ export function apiProxy(deps: BffDeps): RequestHandler {
       answerProblem(res, 'UNAUTHENTICATED', 'Your session has ended. Please sign in again.');
       return;
     }
-    if (csrfRefused(req)) {
+    if (csrfRefused(req, deps.config)) {
       answerProblem(res, 'FORBIDDEN', 'This request needs the X-CSRF-Token header from GET /bff/session.');
       return;
     }

@@ -1,0 +1,102 @@
+/**
+ * The session's cookies and CSRF token (adr/0043), through the real BFF to the real API,
+ * sessions in PostgreSQL:
+ * - a visitor who is not signed in writes no session row, however often they look;
+ * - the CSRF token seen before sign-in is refused after it (rotated at sign-in);
+ * - a BFF that is not explicitly local (here: behind a trusted TLS proxy) names its
+ *   cookies `__Host-…` and makes them Secure, with no Domain and Path=/.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiProcess } from '@tidewater/test-support/apiProcess';
+import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
+import { Browser, newVisitor, type CallOptions } from '@tidewater/test-support/browser';
+import { startBackend, type Backend } from './support/backend.ts';
+
+let backend: Backend;
+let api: ApiProcess;
+let localBff: BffProcess;
+let proxiedBff: BffProcess;
+
+beforeAll(async () => {
+  backend = await startBackend();
+  api = await backend.startApi();
+  [localBff, proxiedBff] = await Promise.all([
+    startBff({ apiUrl: api.url, env: backend.bffEnv }),
+    startBff({ apiUrl: api.url, env: { ...backend.bffEnv, BFF_TRUST_PROXY: 'loopback' } }),
+  ]);
+}, 120_000);
+afterAll(async () => {
+  await localBff?.stop();
+  await proxiedBff?.stop();
+  await api?.stop();
+  await backend?.destroy();
+});
+
+/** A browser that reaches the BFF through a TLS proxy on this machine (X-Forwarded-Proto: https), from `address`. */
+class BrowserOverTls extends Browser {
+  address = '203.0.113.1';
+  override call(path: string, options: CallOptions = {}) {
+    return super.call(path, { ...options, headers: { 'x-forwarded-proto': 'https', 'x-forwarded-for': this.address, ...options.headers } });
+  }
+}
+
+describe('a visitor who is not signed in', () => {
+  it('writes no session row, with or without cookies, however often they look', async () => {
+    expect(backend.sessionDatabaseUrl, 'sessions in PostgreSQL').toBeDefined();
+    const before = (await backend.sessionRows()).length;
+    for (let i = 0; i < 5; i++) expect((await fetch(`${localBff.url}/bff/session`)).status).toBe(200);
+    const returning = new Browser(localBff.url);
+    for (let i = 0; i < 3; i++) expect((await returning.session()).status).toBe(200);
+    // The token stays the same for this browser: its signed cookie holds it.
+    const token = returning.csrfToken;
+    expect((await returning.session()).json()).toMatchObject({ csrfToken: token, authenticated: false });
+    expect((await returning.call('/bff/session/keepalive', { method: 'POST' })).status).toBe(200);
+    expect((await backend.sessionRows()).length).toBe(before);
+    expect(returning.cookies.has('tw_session')).toBe(false);
+  });
+
+  it('signs in with that token, and is refused it after sign-in (the token was rotated)', async () => {
+    const visitor = newVisitor('rotate');
+    const browser = new Browser(localBff.url);
+    await browser.session();
+    const before = browser.csrfToken!;
+    expect((await browser.call('/bff/register', { json: visitor })).status).toBe(201);
+    expect((await browser.call('/bff/session/keepalive', { method: 'POST', csrf: before })).status).toBe(403);
+    expect((await browser.call('/bff/logout', { method: 'POST', csrf: before })).status).toBe(403);
+
+    const after = (await browser.session()).json<{ csrfToken: string; authenticated: boolean }>();
+    expect(after.authenticated).toBe(true);
+    expect(after.csrfToken).not.toBe(before);
+    expect((await browser.call('/bff/session/keepalive', { method: 'POST' })).status).toBe(200);
+
+    // Signing in again (over a signed-in session) rotates it again.
+    const signIn = await browser.call('/bff/login', { json: { email: visitor.email, password: visitor.password } });
+    expect(signIn.status, signIn.text).toBe(200);
+    expect((await browser.call('/bff/session/keepalive', { method: 'POST', csrf: after.csrfToken })).status).toBe(403);
+  });
+});
+
+describe('cookies on a BFF that is not explicitly local', () => {
+  it('are __Host- prefixed and Secure, for the whole host (Path=/, no Domain)', async () => {
+    const browser = new BrowserOverTls(proxiedBff.url);
+    const first = await browser.session();
+    expect(first.setCookies).toHaveLength(1);
+    expect(first.setCookies[0]).toMatch(/^__Host-tw_csrf=[^;]+; Path=\/; HttpOnly; Secure; SameSite=Strict$/);
+
+    const visitor = newVisitor('hostcookie');
+    const signUp = await browser.call('/bff/register', { json: visitor });
+    expect(signUp.status, signUp.text).toBe(201);
+    const session = signUp.setCookies.find((line) => line.startsWith('__Host-tw_session='));
+    expect(session).toMatch(/; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Strict$/);
+    expect(session).not.toMatch(/Domain=/i);
+    expect(signUp.setCookies.some((line) => line.startsWith('tw_session='))).toBe(false);
+    // The pre-sign-in token's cookie is dropped.
+    expect(signUp.setCookies.some((line) => /^__Host-tw_csrf=;/.test(line))).toBe(true);
+
+    await browser.session();
+    expect((await browser.call('/api/me')).json()).toMatchObject({ email: visitor.email });
+    const out = await browser.call('/bff/logout', { method: 'POST' });
+    expect(out.status).toBe(204);
+    expect(out.setCookies.some((line) => /^__Host-tw_session=;.*Secure/.test(line))).toBe(true);
+  });
+});
