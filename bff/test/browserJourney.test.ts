@@ -198,12 +198,13 @@ describe('a browser through the BFF', () => {
         expect(everything.includes(token), `${exchange.method} ${exchange.path}`).toBe(false);
       expect(everything, `${exchange.method} ${exchange.path}`).not.toMatch(jwtPattern);
       for (const line of exchange.setCookies) {
-        expect(line).toMatch(/^(tw_session|tw_csrf)=/);
+        expect(line).toMatch(/^(tw_session|tw_csrf|tw_device)=/);
         const [name, rest] = [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)];
         const value = decodeURIComponent(rest.split(';')[0] ?? '');
-        // The session cookie is the signed session id (s:<id>.<signature>), the CSRF cookie a signed token, nothing else.
+        // The session cookie is the signed session id (s:<id>.<signature>), the CSRF cookie a signed token, the device cookie the device token (adr/0043).
         if (value !== '' && name === 'tw_session') expect(value).toMatch(/^s:[A-Za-z0-9_-]{32}\.[A-Za-z0-9+/]{43}$/);
         if (value !== '' && name === 'tw_csrf') expect(value).toMatch(/^[A-Za-z0-9_-]{43}\.[A-Za-z0-9_-]{43}$/);
+        if (value !== '' && name === 'tw_device') expect(value).toMatch(/^[A-Za-z0-9_-]{43}$/);
       }
       // The only 43-character base64url value a body may carry is the CSRF token.
       const found = exchange.body.match(refreshShape) ?? [];

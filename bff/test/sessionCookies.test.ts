@@ -4,12 +4,15 @@
  * - a visitor who is not signed in writes no session row, however often they look;
  * - the CSRF token seen before sign-in is refused after it (rotated at sign-in);
  * - a BFF that is not explicitly local (here: behind a trusted TLS proxy) names its
- *   cookies `__Host-…` and makes them Secure, with no Domain and Path=/.
+ *   cookies `__Host-…` and makes them Secure, with no Domain and Path=/;
+ * - the device token rides in its own cookie to the next sign-in: a stranger's failures
+ *   of the visitor's email do not hold that browser back, at a new address too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
 import { Browser, newVisitor, type CallOptions } from '@tidewater/test-support/browser';
+import { call } from '@tidewater/test-support/httpClient';
 import { startBackend, type Backend } from './support/backend.ts';
 
 let backend: Backend;
@@ -98,5 +101,33 @@ describe('cookies on a BFF that is not explicitly local', () => {
     const out = await browser.call('/bff/logout', { method: 'POST' });
     expect(out.status).toBe(204);
     expect(out.setCookies.some((line) => /^__Host-tw_session=;.*Secure/.test(line))).toBe(true);
+  });
+});
+
+describe('the device cookie', () => {
+  it('takes the browser past a stranger\'s failures of its email, at a new address; a browser without it waits', async () => {
+    const visitor = newVisitor('device');
+    const browser = new BrowserOverTls(proxiedBff.url);
+    await browser.session();
+    const signUp = await browser.call('/bff/register', { json: visitor });
+    expect(signUp.status, signUp.text).toBe(201);
+    const device = signUp.setCookies.find((line) => line.startsWith('__Host-tw_device='));
+    expect(device).toMatch(/^__Host-tw_device=[A-Za-z0-9_-]{43}; Max-Age=7776000; Path=\/; Expires=[^;]+; HttpOnly; Secure; SameSite=Strict$/);
+    expect((await browser.call('/bff/logout', { method: 'POST' })).status).toBe(204);
+
+    // A stranger fails the email from a dozen addresses, straight at the API.
+    for (let i = 0; i < 12; i++)
+      await call(api.url, 'POST', '/api/auth/token', { body: { email: visitor.email, password: 'wrong password' }, headers: { 'x-forwarded-for': `198.51.100.${i}` } });
+
+    browser.address = '203.0.113.50';
+    await browser.session();
+    const known = await browser.call('/bff/login', { json: { email: visitor.email, password: visitor.password } });
+    expect(known.status, known.text).toBe(200);
+
+    const stranger = new BrowserOverTls(proxiedBff.url);
+    stranger.address = '203.0.113.51';
+    await stranger.session();
+    const unknown = await stranger.call('/bff/login', { json: { email: visitor.email, password: visitor.password } });
+    expect([unknown.status, unknown.json().errorCode]).toEqual([429, 'TOO_MANY_REQUESTS']);
   });
 });

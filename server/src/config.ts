@@ -90,6 +90,10 @@ export const defaults = {
   signInGlobalLimit: 1_000,
   /** 15 min (SIGN_IN_WINDOW_MS): the window the failures count in. */
   signInWindowMs: 900_000,
+  /** 90 days (KNOWN_DEVICE_TTL_SECONDS): a device token lives this long after its last sign-in (adr/0043); a customer signs in more often than once a quarter, and a token found on a discarded device dies within one. */
+  knownDeviceTtlSeconds: 90 * 24 * 3600,
+  /** 20 (KNOWN_DEVICES_PER_CUSTOMER): the devices kept per customer, the least recently used dropped first: a client that never keeps its token cannot grow the table without bound. */
+  knownDevicesPerCustomer: 20,
   /** 20 (REGISTER_ADDRESS_LIMIT): sign-ups tried from one address per REGISTER_WINDOW_MS, whatever their answer (a taken email too), before 429: a flood from one place meets 429 before it hashes, and a taken email cannot be probed faster (adr/0045). */
   registerAddressLimit: 20,
   /** 60 (REGISTER_GLOBAL_LIMIT): sign-ups tried from all addresses per REGISTER_WINDOW_MS before 429: two hashes a second at most (about a quarter of what 2 cores hash), so sign-in and step-up keep their turns. */
@@ -206,6 +210,8 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   signInDelayCapMs: 'SIGN_IN_DELAY_CAP_MS',
   signInGlobalLimit: 'SIGN_IN_GLOBAL_LIMIT',
   signInWindowMs: 'SIGN_IN_WINDOW_MS',
+  knownDeviceTtlSeconds: 'KNOWN_DEVICE_TTL_SECONDS',
+  knownDevicesPerCustomer: 'KNOWN_DEVICES_PER_CUSTOMER',
   registerAddressLimit: 'REGISTER_ADDRESS_LIMIT',
   registerGlobalLimit: 'REGISTER_GLOBAL_LIMIT',
   registerWindowMs: 'REGISTER_WINDOW_MS',

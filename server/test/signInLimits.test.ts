@@ -2,7 +2,7 @@
  * Failed sign-ins are limited in the database (adr/0012), on PostgreSQL with two API
  * processes: the counts are shared and survive a restart; one address cannot spray across
  * emails; a stranger's failures from elsewhere slow an email down, never lock its owner
- * out; and 48 sign-ins at once cannot make a real one wait for their hashes.
+ * out at an address they signed in from (a known device anywhere: knownDevice.test.ts); and 48 sign-ins at once cannot make a real one wait for their hashes.
  *
  * Addresses come from X-Forwarded-For, which the API honours from loopback (the BFF).
  */
@@ -68,11 +68,15 @@ describe('sign-in limits on PostgreSQL, across API processes', () => {
     expect((await signIn(first, seventh.email, seventh.password, '192.0.2.77')).status).toBe(200);
   });
 
-  it('slows the addresses that failed an email many times, with a growing delay, never the owner at an address that did not fail', async () => {
+  it('slows the addresses that failed an email many times, and fresh ones, with a growing delay, never the owner at their own address', async () => {
     const who = await customer();
+    // The owner signs in at home once: the address is theirs from now on (adr/0043).
+    expect((await signIn(first, who.email, who.password, '192.0.2.200')).status).toBe(200);
     for (let i = 0; i < 5; i++) expect((await signIn(first, who.email, 'guess', `198.51.100.${20 + i}`)).status).toBe(401);
     // The owner's address failed nothing: strangers' failures do not delay it.
     expect((await signIn(first, who.email, who.password, '192.0.2.200')).status).toBe(200);
+    // An address this customer never signed in from, with no device token, waits: spraying from many addresses is bounded per email.
+    expect((await signIn(first, who.email, who.password, '198.51.100.99')).status).toBe(429);
     // A sprayer's address that already failed this email waits its turn.
     const slowed = await signIn(first, who.email, 'guess', '198.51.100.20');
     expect(slowed.status).toBe(429);

@@ -41,9 +41,12 @@ export interface paths {
     put?: never;
     /**
      * Sign in
-     * @description Exchanges email and password for an access token and a refresh token. A wrong
-     *     email or password is `401 INVALID_CREDENTIALS` (the answer does not say which).
-     *     Attempts are rate-limited (`429 TOO_MANY_REQUESTS`).
+     * @description Exchanges email and password for an access token, a refresh token and a device
+     *     token. A wrong email or password is `401 INVALID_CREDENTIALS` (the answer does not
+     *     say which). Failed attempts are limited (`429 TOO_MANY_REQUESTS`): per email and
+     *     address, per address, and per email, with a growing wait, for any device but a
+     *     known one: send the `deviceToken` your last sign-in answered, and failures from
+     *     elsewhere never hold you back.
      */
     post: operations['createToken'];
     delete?: never;
@@ -780,6 +783,8 @@ export interface components {
       expiresIn: number;
       /** @description Seconds until the refresh token expires. */
       refreshExpiresIn: number;
+      /** @description Sign-in only (not a refresh). Present it as `deviceToken` at this device's next sign-in. */
+      deviceToken?: components['schemas']['DeviceToken'];
     };
     StepUpAuthorization: {
       /** Format: uuid */
@@ -854,7 +859,17 @@ export interface components {
     CreateTokenRequest: {
       email: components['schemas']['Email'];
       password: string;
+      deviceToken?: components['schemas']['DeviceToken'];
     };
+    /**
+     * @description The device token an earlier sign-in of this device answered. A live one of this
+     *     customer (90 days from its last sign-in) that has not failed a sign-in itself is
+     *     never delayed by failures from elsewhere; an unknown or expired one is simply a
+     *     device the bank does not know. Keep it like a password: it is the device's, never
+     *     sent to anyone but the bank.
+     * @example Vx3kP9mQ2sN7wL1cZ6bR3tY5uH0jE2aBf8xD4gK7qW0
+     */
+    DeviceToken: string;
     RefreshTokenRequest: {
       refreshToken: string;
     };

@@ -1,5 +1,6 @@
 /**
- * `POST /bff/login` { email, password } (CSRF-checked): the API's createToken, then its
+ * `POST /bff/login` { email, password } (CSRF-checked): the API's createToken (with the
+ * browser's device token from its cookie, which the answer's renews: deviceCookie.ts), then its
  * getMe with the new access token (5 s), then a new signed-in session. Answers
  * `200 { user }`; the tokens stay in the session. The API's refusals (400, 401, 429, its
  * 503) pass through as they are; no answer at all is the BFF's 503. If the profile cannot
@@ -13,6 +14,7 @@ import type { BffDeps } from '../deps.ts';
 import { jsonObjectBody } from '../http/jsonBody.ts';
 import { answerProblem, answerUnavailable, upstreamTraceOf } from '../http/problem.ts';
 import { visitorSignal } from '../http/visitorSignal.ts';
+import { keepDeviceToken, withDeviceToken } from '../session/deviceCookie.ts';
 import { issuedTokens, type User } from '../session/sessionData.ts';
 import { passThroughAnswer } from '../upstream/passThrough.ts';
 import { isTokenPair } from '../upstream/tokenCalls.ts';
@@ -41,8 +43,9 @@ export function loginRoute(deps: BffDeps): Router {
     const trace = upstreamTraceOf(res);
     const traceId = trace.traceId;
     const signal = visitorSignal(res);
-    // The visitor's body goes on as it came: the API validates it and its refusal passes through.
-    const credentials = body as CreateTokenRequest;
+    // The visitor's body goes on as it came (the API validates it and its refusal passes
+    // through), with this browser's device token from its cookie.
+    const credentials = withDeviceToken(req, config, body as CreateTokenRequest);
     const token = await api.call(
       { ...trace, visitorAddress: req.ip, timeoutMs: config.upstreamTimeoutMs, signal },
       (client, init) => client.POST('/api/auth/token', { ...init, body: credentials }),
@@ -72,6 +75,7 @@ export function loginRoute(deps: BffDeps): Router {
       return answerUnavailable(res, notNow, config.retryAfterSeconds);
     }
     if (!(await startSignedInSession(req, res, deps, tokens, user))) return;
+    keepDeviceToken(res, config, pair.deviceToken);
     res.setHeader('Cache-Control', 'no-store');
     res.status(200).json({ user } satisfies SignedIn);
   });

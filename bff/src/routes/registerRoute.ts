@@ -16,6 +16,7 @@ import type { BffDeps } from '../deps.ts';
 import { jsonObjectBody } from '../http/jsonBody.ts';
 import { answerProblem, answerUnavailable, upstreamTraceOf } from '../http/problem.ts';
 import { visitorSignal } from '../http/visitorSignal.ts';
+import { keepDeviceToken, withDeviceToken } from '../session/deviceCookie.ts';
 import { issuedTokens } from '../session/sessionData.ts';
 import { passThroughAnswer } from '../upstream/passThrough.ts';
 import { isTokenPair } from '../upstream/tokenCalls.ts';
@@ -63,7 +64,7 @@ export function registerRoute(deps: BffDeps): Router {
 
     const leftMs = Math.min(config.upstreamTimeoutMs, answerBudgetMs(config) - (Date.now() - startedAt));
     if (leftMs <= 0) return answerUnavailable(res, createdNotSignedIn, config.retryAfterSeconds);
-    const credentials = { email: registerBody.email, password: registerBody.password };
+    const credentials = withDeviceToken(req, config, { email: registerBody.email, password: registerBody.password });
     const token = await api.call(
       { ...trace, visitorAddress: req.ip, timeoutMs: leftMs, signal },
       (client, init) => client.POST('/api/auth/token', { ...init, body: credentials }),
@@ -77,6 +78,7 @@ export function registerRoute(deps: BffDeps): Router {
     }
     if (!(await startSignedInSession(req, res, deps, issuedTokens(pair, startedAt), registration.user)))
       return;
+    keepDeviceToken(res, config, pair.deviceToken);
     res.setHeader('Cache-Control', 'no-store');
     res.status(201).json({ user: registration.user, account: registration.account } satisfies Registration);
   });

@@ -1,6 +1,7 @@
 /**
  * Sign-in and its tokens: `createToken` checks the password (limited: signInLimits.ts) and issues an access token
- * with a rotating refresh token (stored only as its hash); `refreshToken` rotates it within
+ * with a rotating refresh token (stored only as its hash) and the device token the client
+ * presents at its next sign-in (knownDevices.ts); `refreshToken` rotates it within
  * the family's absolute lifetime (REFRESH_TOKEN_TTL_SECONDS from sign-in: a rotation never
  * extends it, so a stolen token dies with its family, adr/0045) and, when a spent token
  * comes back, revokes its whole family (it was stolen or replayed);
@@ -11,6 +12,7 @@ import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
 import type { Tx } from '../../data/dataLayer.ts';
 import type { DomainDeps } from '../deps.ts';
+import { deviceHashOf, knownDevices } from './knownDevices.ts';
 import { hashToken, newOpaqueToken } from './secrets.ts';
 import { signInLimits } from './signInLimits.ts';
 
@@ -22,6 +24,7 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
   // Verifying against this when the email is unknown keeps both answers equally slow.
   const decoyHash = secrets.hash(randomUUID());
   const limits = signInLimits(data, config);
+  const devices = knownDevices(data, config);
 
   /** A new pair in `familyId`, whose refresh token ends at `expiresAt` (the family's end: sign-in's, kept by every rotation). */
   async function issuePair(userId: string, familyId: string, tx: Pick<Tx, 'refreshToken'>, expiresAt: Date) {
@@ -53,19 +56,21 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
     async createToken({ body, clientAddress }) {
       const email = body.email.trim().toLowerCase();
       const address = clientAddress ?? 'unknown';
-      const { failuresHere } = await limits.refuseIfLimited(email, address);
+      const deviceHash = deviceHashOf(body.deviceToken);
+      const { failuresHere } = await limits.refuseIfLimited(email, address, deviceHash);
       const user = await data.read((db) => db.user.findUnique({ where: { email } }));
       const valid = await secrets.verify(body.password, user?.passwordHash ?? (await decoyHash));
       if (!user || !valid) {
         // The refusal is told only once it is counted: an outage here is a 503 that tells nothing.
-        await limits.countFailure(email, address);
+        await limits.countFailure(email, address, deviceHash);
         throw new ApiProblem('INVALID_CREDENTIALS');
       }
       if (failuresHere > 0) await limits.clearFailures(email, address);
+      const deviceToken = await devices.remember(user.id, body.deviceToken, address);
       // A new row with a fresh id: rerunning it after a confirmed failure cannot duplicate it.
       data.writesFor(user.id);
       const { pair } = await data.runInTransaction((tx) => issuePair(user.id, randomUUID(), tx, new Date(Date.now() + config.refreshTokenTtlSeconds * 1000)), { label: 'createToken' });
-      return { status: 200, body: pair };
+      return { status: 200, body: { ...pair, deviceToken } };
     },
 
     async refreshToken({ body }) {

@@ -73,3 +73,8 @@ export type PayeeLookup = Prisma.PayeeLookupModel
  * 
  */
 export type SignUpAttempt = Prisma.SignUpAttemptModel
+/**
+ * Model KnownDevice
+ * A device that signed in before: its token's SHA-256 only, the address of its last sign-in (adr/0043).
+ */
+export type KnownDevice = Prisma.KnownDeviceModel

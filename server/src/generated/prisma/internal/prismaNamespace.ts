@@ -407,7 +407,8 @@ export const ModelName = {
   ReadYourWritesMark: 'ReadYourWritesMark',
   SignInFailure: 'SignInFailure',
   PayeeLookup: 'PayeeLookup',
-  SignUpAttempt: 'SignUpAttempt'
+  SignUpAttempt: 'SignUpAttempt',
+  KnownDevice: 'KnownDevice'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -423,7 +424,7 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
     omit: GlobalOmitOptions
   }
   meta: {
-    modelProps: "user" | "refreshToken" | "account" | "ledgerEntry" | "idempotencyRecord" | "auditRow" | "stepUpAuthorization" | "readYourWritesMark" | "signInFailure" | "payeeLookup" | "signUpAttempt"
+    modelProps: "user" | "refreshToken" | "account" | "ledgerEntry" | "idempotencyRecord" | "auditRow" | "stepUpAuthorization" | "readYourWritesMark" | "signInFailure" | "payeeLookup" | "signUpAttempt" | "knownDevice"
     txIsolationLevel: TransactionIsolationLevel
   }
   model: {
@@ -1241,6 +1242,80 @@ export type TypeMap<ExtArgs extends runtime.Types.Extensions.InternalArgs = runt
         }
       }
     }
+    KnownDevice: {
+      payload: Prisma.$KnownDevicePayload<ExtArgs>
+      fields: Prisma.KnownDeviceFieldRefs
+      operations: {
+        findUnique: {
+          args: Prisma.KnownDeviceFindUniqueArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownDevicePayload> | null
+        }
+        findUniqueOrThrow: {
+          args: Prisma.KnownDeviceFindUniqueOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownDevicePayload>
+        }
+        findFirst: {
+          args: Prisma.KnownDeviceFindFirstArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownDevicePayload> | null
+        }
+        findFirstOrThrow: {
+          args: Prisma.KnownDeviceFindFirstOrThrowArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownDevicePayload>
+        }
+        findMany: {
+          args: Prisma.KnownDeviceFindManyArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownDevicePayload>[]
+        }
+        create: {
+          args: Prisma.KnownDeviceCreateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownDevicePayload>
+        }
+        createMany: {
+          args: Prisma.KnownDeviceCreateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        createManyAndReturn: {
+          args: Prisma.KnownDeviceCreateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownDevicePayload>[]
+        }
+        delete: {
+          args: Prisma.KnownDeviceDeleteArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownDevicePayload>
+        }
+        update: {
+          args: Prisma.KnownDeviceUpdateArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownDevicePayload>
+        }
+        deleteMany: {
+          args: Prisma.KnownDeviceDeleteManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateMany: {
+          args: Prisma.KnownDeviceUpdateManyArgs<ExtArgs>
+          result: BatchPayload
+        }
+        updateManyAndReturn: {
+          args: Prisma.KnownDeviceUpdateManyAndReturnArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownDevicePayload>[]
+        }
+        upsert: {
+          args: Prisma.KnownDeviceUpsertArgs<ExtArgs>
+          result: runtime.Types.Utils.PayloadToResult<Prisma.$KnownDevicePayload>
+        }
+        aggregate: {
+          args: Prisma.KnownDeviceAggregateArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.AggregateKnownDevice>
+        }
+        groupBy: {
+          args: Prisma.KnownDeviceGroupByArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.KnownDeviceGroupByOutputType>[]
+        }
+        count: {
+          args: Prisma.KnownDeviceCountArgs<ExtArgs>
+          result: runtime.Types.Utils.Optional<Prisma.KnownDeviceCountAggregateOutputType> | number
+        }
+      }
+    }
   }
 } & {
   other: {
@@ -1409,7 +1484,8 @@ export const SignInFailureScalarFieldEnum = {
   id: 'id',
   emailHash: 'emailHash',
   address: 'address',
-  failedAt: 'failedAt'
+  failedAt: 'failedAt',
+  deviceHash: 'deviceHash'
 } as const
 
 export type SignInFailureScalarFieldEnum = (typeof SignInFailureScalarFieldEnum)[keyof typeof SignInFailureScalarFieldEnum]
@@ -1431,6 +1507,16 @@ export const SignUpAttemptScalarFieldEnum = {
 } as const
 
 export type SignUpAttemptScalarFieldEnum = (typeof SignUpAttemptScalarFieldEnum)[keyof typeof SignUpAttemptScalarFieldEnum]
+
+
+export const KnownDeviceScalarFieldEnum = {
+  tokenHash: 'tokenHash',
+  userId: 'userId',
+  address: 'address',
+  lastUsedAt: 'lastUsedAt'
+} as const
+
+export type KnownDeviceScalarFieldEnum = (typeof KnownDeviceScalarFieldEnum)[keyof typeof KnownDeviceScalarFieldEnum]
 
 
 export const SortOrder = {
@@ -1732,6 +1818,7 @@ export type GlobalOmitConfig = {
   signInFailure?: Prisma.SignInFailureOmit
   payeeLookup?: Prisma.PayeeLookupOmit
   signUpAttempt?: Prisma.SignUpAttemptOmit
+  knownDevice?: Prisma.KnownDeviceOmit
 }
 
 /* Types for Logging */

@@ -61,7 +61,8 @@ export const ModelName = {
   ReadYourWritesMark: 'ReadYourWritesMark',
   SignInFailure: 'SignInFailure',
   PayeeLookup: 'PayeeLookup',
-  SignUpAttempt: 'SignUpAttempt'
+  SignUpAttempt: 'SignUpAttempt',
+  KnownDevice: 'KnownDevice'
 } as const
 
 export type ModelName = (typeof ModelName)[keyof typeof ModelName]
@@ -209,7 +210,8 @@ export const SignInFailureScalarFieldEnum = {
   id: 'id',
   emailHash: 'emailHash',
   address: 'address',
-  failedAt: 'failedAt'
+  failedAt: 'failedAt',
+  deviceHash: 'deviceHash'
 } as const
 
 export type SignInFailureScalarFieldEnum = (typeof SignInFailureScalarFieldEnum)[keyof typeof SignInFailureScalarFieldEnum]
@@ -231,6 +233,16 @@ export const SignUpAttemptScalarFieldEnum = {
 } as const
 
 export type SignUpAttemptScalarFieldEnum = (typeof SignUpAttemptScalarFieldEnum)[keyof typeof SignUpAttemptScalarFieldEnum]
+
+
+export const KnownDeviceScalarFieldEnum = {
+  tokenHash: 'tokenHash',
+  userId: 'userId',
+  address: 'address',
+  lastUsedAt: 'lastUsedAt'
+} as const
+
+export type KnownDeviceScalarFieldEnum = (typeof KnownDeviceScalarFieldEnum)[keyof typeof KnownDeviceScalarFieldEnum]
 
 
 export const SortOrder = {

@@ -39,6 +39,7 @@ export type SignInFailureMinAggregateOutputType = {
   emailHash: string | null
   address: string | null
   failedAt: Date | null
+  deviceHash: string | null
 }
 
 export type SignInFailureMaxAggregateOutputType = {
@@ -46,6 +47,7 @@ export type SignInFailureMaxAggregateOutputType = {
   emailHash: string | null
   address: string | null
   failedAt: Date | null
+  deviceHash: string | null
 }
 
 export type SignInFailureCountAggregateOutputType = {
@@ -53,6 +55,7 @@ export type SignInFailureCountAggregateOutputType = {
   emailHash: number
   address: number
   failedAt: number
+  deviceHash: number
   _all: number
 }
 
@@ -70,6 +73,7 @@ export type SignInFailureMinAggregateInputType = {
   emailHash?: true
   address?: true
   failedAt?: true
+  deviceHash?: true
 }
 
 export type SignInFailureMaxAggregateInputType = {
@@ -77,6 +81,7 @@ export type SignInFailureMaxAggregateInputType = {
   emailHash?: true
   address?: true
   failedAt?: true
+  deviceHash?: true
 }
 
 export type SignInFailureCountAggregateInputType = {
@@ -84,6 +89,7 @@ export type SignInFailureCountAggregateInputType = {
   emailHash?: true
   address?: true
   failedAt?: true
+  deviceHash?: true
   _all?: true
 }
 
@@ -178,6 +184,7 @@ export type SignInFailureGroupByOutputType = {
   emailHash: string
   address: string
   failedAt: Date
+  deviceHash: string | null
   _count: SignInFailureCountAggregateOutputType | null
   _avg: SignInFailureAvgAggregateOutputType | null
   _sum: SignInFailureSumAggregateOutputType | null
@@ -208,6 +215,7 @@ export type SignInFailureWhereInput = {
   emailHash?: Prisma.StringFilter<"SignInFailure"> | string
   address?: Prisma.StringFilter<"SignInFailure"> | string
   failedAt?: Prisma.DateTimeFilter<"SignInFailure"> | Date | string
+  deviceHash?: Prisma.StringNullableFilter<"SignInFailure"> | string | null
 }
 
 export type SignInFailureOrderByWithRelationInput = {
@@ -215,6 +223,7 @@ export type SignInFailureOrderByWithRelationInput = {
   emailHash?: Prisma.SortOrder
   address?: Prisma.SortOrder
   failedAt?: Prisma.SortOrder
+  deviceHash?: Prisma.SortOrderInput | Prisma.SortOrder
 }
 
 export type SignInFailureWhereUniqueInput = Prisma.AtLeast<{
@@ -225,6 +234,7 @@ export type SignInFailureWhereUniqueInput = Prisma.AtLeast<{
   emailHash?: Prisma.StringFilter<"SignInFailure"> | string
   address?: Prisma.StringFilter<"SignInFailure"> | string
   failedAt?: Prisma.DateTimeFilter<"SignInFailure"> | Date | string
+  deviceHash?: Prisma.StringNullableFilter<"SignInFailure"> | string | null
 }, "id">
 
 export type SignInFailureOrderByWithAggregationInput = {
@@ -232,6 +242,7 @@ export type SignInFailureOrderByWithAggregationInput = {
   emailHash?: Prisma.SortOrder
   address?: Prisma.SortOrder
   failedAt?: Prisma.SortOrder
+  deviceHash?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.SignInFailureCountOrderByAggregateInput
   _avg?: Prisma.SignInFailureAvgOrderByAggregateInput
   _max?: Prisma.SignInFailureMaxOrderByAggregateInput
@@ -247,6 +258,7 @@ export type SignInFailureScalarWhereWithAggregatesInput = {
   emailHash?: Prisma.StringWithAggregatesFilter<"SignInFailure"> | string
   address?: Prisma.StringWithAggregatesFilter<"SignInFailure"> | string
   failedAt?: Prisma.DateTimeWithAggregatesFilter<"SignInFailure"> | Date | string
+  deviceHash?: Prisma.StringNullableWithAggregatesFilter<"SignInFailure"> | string | null
 }
 
 export type SignInFailureCreateInput = {
@@ -254,6 +266,7 @@ export type SignInFailureCreateInput = {
   emailHash: string
   address: string
   failedAt?: Date | string
+  deviceHash?: string | null
 }
 
 export type SignInFailureUncheckedCreateInput = {
@@ -261,6 +274,7 @@ export type SignInFailureUncheckedCreateInput = {
   emailHash: string
   address: string
   failedAt?: Date | string
+  deviceHash?: string | null
 }
 
 export type SignInFailureUpdateInput = {
@@ -268,6 +282,7 @@ export type SignInFailureUpdateInput = {
   emailHash?: Prisma.StringFieldUpdateOperationsInput | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   failedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deviceHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type SignInFailureUncheckedUpdateInput = {
@@ -275,6 +290,7 @@ export type SignInFailureUncheckedUpdateInput = {
   emailHash?: Prisma.StringFieldUpdateOperationsInput | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   failedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deviceHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type SignInFailureCreateManyInput = {
@@ -282,6 +298,7 @@ export type SignInFailureCreateManyInput = {
   emailHash: string
   address: string
   failedAt?: Date | string
+  deviceHash?: string | null
 }
 
 export type SignInFailureUpdateManyMutationInput = {
@@ -289,6 +306,7 @@ export type SignInFailureUpdateManyMutationInput = {
   emailHash?: Prisma.StringFieldUpdateOperationsInput | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   failedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deviceHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type SignInFailureUncheckedUpdateManyInput = {
@@ -296,6 +314,7 @@ export type SignInFailureUncheckedUpdateManyInput = {
   emailHash?: Prisma.StringFieldUpdateOperationsInput | string
   address?: Prisma.StringFieldUpdateOperationsInput | string
   failedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  deviceHash?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
 }
 
 export type SignInFailureCountOrderByAggregateInput = {
@@ -303,6 +322,7 @@ export type SignInFailureCountOrderByAggregateInput = {
   emailHash?: Prisma.SortOrder
   address?: Prisma.SortOrder
   failedAt?: Prisma.SortOrder
+  deviceHash?: Prisma.SortOrder
 }
 
 export type SignInFailureAvgOrderByAggregateInput = {
@@ -314,6 +334,7 @@ export type SignInFailureMaxOrderByAggregateInput = {
   emailHash?: Prisma.SortOrder
   address?: Prisma.SortOrder
   failedAt?: Prisma.SortOrder
+  deviceHash?: Prisma.SortOrder
 }
 
 export type SignInFailureMinOrderByAggregateInput = {
@@ -321,6 +342,7 @@ export type SignInFailureMinOrderByAggregateInput = {
   emailHash?: Prisma.SortOrder
   address?: Prisma.SortOrder
   failedAt?: Prisma.SortOrder
+  deviceHash?: Prisma.SortOrder
 }
 
 export type SignInFailureSumOrderByAggregateInput = {
@@ -334,6 +356,7 @@ export type SignInFailureSelect<ExtArgs extends runtime.Types.Extensions.Interna
   emailHash?: boolean
   address?: boolean
   failedAt?: boolean
+  deviceHash?: boolean
 }, ExtArgs["result"]["signInFailure"]>
 
 export type SignInFailureSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -341,6 +364,7 @@ export type SignInFailureSelectCreateManyAndReturn<ExtArgs extends runtime.Types
   emailHash?: boolean
   address?: boolean
   failedAt?: boolean
+  deviceHash?: boolean
 }, ExtArgs["result"]["signInFailure"]>
 
 export type SignInFailureSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -348,6 +372,7 @@ export type SignInFailureSelectUpdateManyAndReturn<ExtArgs extends runtime.Types
   emailHash?: boolean
   address?: boolean
   failedAt?: boolean
+  deviceHash?: boolean
 }, ExtArgs["result"]["signInFailure"]>
 
 export type SignInFailureSelectScalar = {
@@ -355,9 +380,10 @@ export type SignInFailureSelectScalar = {
   emailHash?: boolean
   address?: boolean
   failedAt?: boolean
+  deviceHash?: boolean
 }
 
-export type SignInFailureOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "emailHash" | "address" | "failedAt", ExtArgs["result"]["signInFailure"]>
+export type SignInFailureOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "emailHash" | "address" | "failedAt" | "deviceHash", ExtArgs["result"]["signInFailure"]>
 
 export type $SignInFailurePayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "SignInFailure"
@@ -367,6 +393,10 @@ export type $SignInFailurePayload<ExtArgs extends runtime.Types.Extensions.Inter
     emailHash: string
     address: string
     failedAt: Date
+    /**
+     * The device token's SHA-256 when the failed sign-in presented one (adr/0043).
+     */
+    deviceHash: string | null
   }, ExtArgs["result"]["signInFailure"]>
   composites: {}
 }
@@ -794,6 +824,7 @@ export interface SignInFailureFieldRefs {
   readonly emailHash: Prisma.FieldRef<"SignInFailure", 'String'>
   readonly address: Prisma.FieldRef<"SignInFailure", 'String'>
   readonly failedAt: Prisma.FieldRef<"SignInFailure", 'DateTime'>
+  readonly deviceHash: Prisma.FieldRef<"SignInFailure", 'String'>
 }
     
 

@@ -269,6 +269,7 @@ export type UserWhereInput = {
   stepUps?: Prisma.StepUpAuthorizationListRelationFilter
   idempotency?: Prisma.IdempotencyRecordListRelationFilter
   payeeLookups?: Prisma.PayeeLookupListRelationFilter
+  knownDevices?: Prisma.KnownDeviceListRelationFilter
 }
 
 export type UserOrderByWithRelationInput = {
@@ -288,6 +289,7 @@ export type UserOrderByWithRelationInput = {
   stepUps?: Prisma.StepUpAuthorizationOrderByRelationAggregateInput
   idempotency?: Prisma.IdempotencyRecordOrderByRelationAggregateInput
   payeeLookups?: Prisma.PayeeLookupOrderByRelationAggregateInput
+  knownDevices?: Prisma.KnownDeviceOrderByRelationAggregateInput
 }
 
 export type UserWhereUniqueInput = Prisma.AtLeast<{
@@ -310,6 +312,7 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   stepUps?: Prisma.StepUpAuthorizationListRelationFilter
   idempotency?: Prisma.IdempotencyRecordListRelationFilter
   payeeLookups?: Prisma.PayeeLookupListRelationFilter
+  knownDevices?: Prisma.KnownDeviceListRelationFilter
 }, "id" | "email" | "handle">
 
 export type UserOrderByWithAggregationInput = {
@@ -365,6 +368,7 @@ export type UserCreateInput = {
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
   payeeLookups?: Prisma.PayeeLookupCreateNestedManyWithoutUserInput
+  knownDevices?: Prisma.KnownDeviceCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateInput = {
@@ -384,6 +388,7 @@ export type UserUncheckedCreateInput = {
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
   payeeLookups?: Prisma.PayeeLookupUncheckedCreateNestedManyWithoutUserInput
+  knownDevices?: Prisma.KnownDeviceUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserUpdateInput = {
@@ -403,6 +408,7 @@ export type UserUpdateInput = {
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
   payeeLookups?: Prisma.PayeeLookupUpdateManyWithoutUserNestedInput
+  knownDevices?: Prisma.KnownDeviceUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateInput = {
@@ -422,6 +428,7 @@ export type UserUncheckedUpdateInput = {
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
   payeeLookups?: Prisma.PayeeLookupUncheckedUpdateManyWithoutUserNestedInput
+  knownDevices?: Prisma.KnownDeviceUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateManyInput = {
@@ -615,6 +622,20 @@ export type UserUpdateOneRequiredWithoutPayeeLookupsNestedInput = {
   update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutPayeeLookupsInput, Prisma.UserUpdateWithoutPayeeLookupsInput>, Prisma.UserUncheckedUpdateWithoutPayeeLookupsInput>
 }
 
+export type UserCreateNestedOneWithoutKnownDevicesInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutKnownDevicesInput, Prisma.UserUncheckedCreateWithoutKnownDevicesInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutKnownDevicesInput
+  connect?: Prisma.UserWhereUniqueInput
+}
+
+export type UserUpdateOneRequiredWithoutKnownDevicesNestedInput = {
+  create?: Prisma.XOR<Prisma.UserCreateWithoutKnownDevicesInput, Prisma.UserUncheckedCreateWithoutKnownDevicesInput>
+  connectOrCreate?: Prisma.UserCreateOrConnectWithoutKnownDevicesInput
+  upsert?: Prisma.UserUpsertWithoutKnownDevicesInput
+  connect?: Prisma.UserWhereUniqueInput
+  update?: Prisma.XOR<Prisma.XOR<Prisma.UserUpdateToOneWithWhereWithoutKnownDevicesInput, Prisma.UserUpdateWithoutKnownDevicesInput>, Prisma.UserUncheckedUpdateWithoutKnownDevicesInput>
+}
+
 export type UserCreateWithoutRefreshTokensInput = {
   id: string
   email: string
@@ -631,6 +652,7 @@ export type UserCreateWithoutRefreshTokensInput = {
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
   payeeLookups?: Prisma.PayeeLookupCreateNestedManyWithoutUserInput
+  knownDevices?: Prisma.KnownDeviceCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutRefreshTokensInput = {
@@ -649,6 +671,7 @@ export type UserUncheckedCreateWithoutRefreshTokensInput = {
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
   payeeLookups?: Prisma.PayeeLookupUncheckedCreateNestedManyWithoutUserInput
+  knownDevices?: Prisma.KnownDeviceUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutRefreshTokensInput = {
@@ -683,6 +706,7 @@ export type UserUpdateWithoutRefreshTokensInput = {
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
   payeeLookups?: Prisma.PayeeLookupUpdateManyWithoutUserNestedInput
+  knownDevices?: Prisma.KnownDeviceUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutRefreshTokensInput = {
@@ -701,6 +725,7 @@ export type UserUncheckedUpdateWithoutRefreshTokensInput = {
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
   payeeLookups?: Prisma.PayeeLookupUncheckedUpdateManyWithoutUserNestedInput
+  knownDevices?: Prisma.KnownDeviceUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutAccountsInput = {
@@ -719,6 +744,7 @@ export type UserCreateWithoutAccountsInput = {
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
   payeeLookups?: Prisma.PayeeLookupCreateNestedManyWithoutUserInput
+  knownDevices?: Prisma.KnownDeviceCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutAccountsInput = {
@@ -737,6 +763,7 @@ export type UserUncheckedCreateWithoutAccountsInput = {
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
   payeeLookups?: Prisma.PayeeLookupUncheckedCreateNestedManyWithoutUserInput
+  knownDevices?: Prisma.KnownDeviceUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutAccountsInput = {
@@ -771,6 +798,7 @@ export type UserUpdateWithoutAccountsInput = {
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
   payeeLookups?: Prisma.PayeeLookupUpdateManyWithoutUserNestedInput
+  knownDevices?: Prisma.KnownDeviceUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutAccountsInput = {
@@ -789,6 +817,7 @@ export type UserUncheckedUpdateWithoutAccountsInput = {
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
   payeeLookups?: Prisma.PayeeLookupUncheckedUpdateManyWithoutUserNestedInput
+  knownDevices?: Prisma.KnownDeviceUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutIdempotencyInput = {
@@ -807,6 +836,7 @@ export type UserCreateWithoutIdempotencyInput = {
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
   payeeLookups?: Prisma.PayeeLookupCreateNestedManyWithoutUserInput
+  knownDevices?: Prisma.KnownDeviceCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutIdempotencyInput = {
@@ -825,6 +855,7 @@ export type UserUncheckedCreateWithoutIdempotencyInput = {
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
   payeeLookups?: Prisma.PayeeLookupUncheckedCreateNestedManyWithoutUserInput
+  knownDevices?: Prisma.KnownDeviceUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutIdempotencyInput = {
@@ -859,6 +890,7 @@ export type UserUpdateWithoutIdempotencyInput = {
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
   payeeLookups?: Prisma.PayeeLookupUpdateManyWithoutUserNestedInput
+  knownDevices?: Prisma.KnownDeviceUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutIdempotencyInput = {
@@ -877,6 +909,7 @@ export type UserUncheckedUpdateWithoutIdempotencyInput = {
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
   payeeLookups?: Prisma.PayeeLookupUncheckedUpdateManyWithoutUserNestedInput
+  knownDevices?: Prisma.KnownDeviceUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutStepUpsInput = {
@@ -895,6 +928,7 @@ export type UserCreateWithoutStepUpsInput = {
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
   payeeLookups?: Prisma.PayeeLookupCreateNestedManyWithoutUserInput
+  knownDevices?: Prisma.KnownDeviceCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutStepUpsInput = {
@@ -913,6 +947,7 @@ export type UserUncheckedCreateWithoutStepUpsInput = {
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
   payeeLookups?: Prisma.PayeeLookupUncheckedCreateNestedManyWithoutUserInput
+  knownDevices?: Prisma.KnownDeviceUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutStepUpsInput = {
@@ -947,6 +982,7 @@ export type UserUpdateWithoutStepUpsInput = {
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
   payeeLookups?: Prisma.PayeeLookupUpdateManyWithoutUserNestedInput
+  knownDevices?: Prisma.KnownDeviceUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutStepUpsInput = {
@@ -965,6 +1001,7 @@ export type UserUncheckedUpdateWithoutStepUpsInput = {
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
   payeeLookups?: Prisma.PayeeLookupUncheckedUpdateManyWithoutUserNestedInput
+  knownDevices?: Prisma.KnownDeviceUncheckedUpdateManyWithoutUserNestedInput
 }
 
 export type UserCreateWithoutPayeeLookupsInput = {
@@ -983,6 +1020,7 @@ export type UserCreateWithoutPayeeLookupsInput = {
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
+  knownDevices?: Prisma.KnownDeviceCreateNestedManyWithoutUserInput
 }
 
 export type UserUncheckedCreateWithoutPayeeLookupsInput = {
@@ -1001,6 +1039,7 @@ export type UserUncheckedCreateWithoutPayeeLookupsInput = {
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
+  knownDevices?: Prisma.KnownDeviceUncheckedCreateNestedManyWithoutUserInput
 }
 
 export type UserCreateOrConnectWithoutPayeeLookupsInput = {
@@ -1035,6 +1074,7 @@ export type UserUpdateWithoutPayeeLookupsInput = {
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
+  knownDevices?: Prisma.KnownDeviceUpdateManyWithoutUserNestedInput
 }
 
 export type UserUncheckedUpdateWithoutPayeeLookupsInput = {
@@ -1053,6 +1093,99 @@ export type UserUncheckedUpdateWithoutPayeeLookupsInput = {
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
+  knownDevices?: Prisma.KnownDeviceUncheckedUpdateManyWithoutUserNestedInput
+}
+
+export type UserCreateWithoutKnownDevicesInput = {
+  id: string
+  email: string
+  displayName: string
+  handle: string
+  passwordHash: string
+  pinHash: string
+  pinFailedAttempts?: number
+  pinLockedUntil?: Date | string | null
+  primaryAccountId?: string | null
+  createdAt?: Date | string
+  handleSkeleton?: string | null
+  accounts?: Prisma.AccountCreateNestedManyWithoutUserInput
+  refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
+  stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
+  idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
+  payeeLookups?: Prisma.PayeeLookupCreateNestedManyWithoutUserInput
+}
+
+export type UserUncheckedCreateWithoutKnownDevicesInput = {
+  id: string
+  email: string
+  displayName: string
+  handle: string
+  passwordHash: string
+  pinHash: string
+  pinFailedAttempts?: number
+  pinLockedUntil?: Date | string | null
+  primaryAccountId?: string | null
+  createdAt?: Date | string
+  handleSkeleton?: string | null
+  accounts?: Prisma.AccountUncheckedCreateNestedManyWithoutUserInput
+  refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
+  stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
+  idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
+  payeeLookups?: Prisma.PayeeLookupUncheckedCreateNestedManyWithoutUserInput
+}
+
+export type UserCreateOrConnectWithoutKnownDevicesInput = {
+  where: Prisma.UserWhereUniqueInput
+  create: Prisma.XOR<Prisma.UserCreateWithoutKnownDevicesInput, Prisma.UserUncheckedCreateWithoutKnownDevicesInput>
+}
+
+export type UserUpsertWithoutKnownDevicesInput = {
+  update: Prisma.XOR<Prisma.UserUpdateWithoutKnownDevicesInput, Prisma.UserUncheckedUpdateWithoutKnownDevicesInput>
+  create: Prisma.XOR<Prisma.UserCreateWithoutKnownDevicesInput, Prisma.UserUncheckedCreateWithoutKnownDevicesInput>
+  where?: Prisma.UserWhereInput
+}
+
+export type UserUpdateToOneWithWhereWithoutKnownDevicesInput = {
+  where?: Prisma.UserWhereInput
+  data: Prisma.XOR<Prisma.UserUpdateWithoutKnownDevicesInput, Prisma.UserUncheckedUpdateWithoutKnownDevicesInput>
+}
+
+export type UserUpdateWithoutKnownDevicesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  handle?: Prisma.StringFieldUpdateOperationsInput | string
+  passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
+  pinHash?: Prisma.StringFieldUpdateOperationsInput | string
+  pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
+  pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accounts?: Prisma.AccountUpdateManyWithoutUserNestedInput
+  refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
+  stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
+  idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
+  payeeLookups?: Prisma.PayeeLookupUpdateManyWithoutUserNestedInput
+}
+
+export type UserUncheckedUpdateWithoutKnownDevicesInput = {
+  id?: Prisma.StringFieldUpdateOperationsInput | string
+  email?: Prisma.StringFieldUpdateOperationsInput | string
+  displayName?: Prisma.StringFieldUpdateOperationsInput | string
+  handle?: Prisma.StringFieldUpdateOperationsInput | string
+  passwordHash?: Prisma.StringFieldUpdateOperationsInput | string
+  pinHash?: Prisma.StringFieldUpdateOperationsInput | string
+  pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
+  pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  accounts?: Prisma.AccountUncheckedUpdateManyWithoutUserNestedInput
+  refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
+  stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
+  idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
+  payeeLookups?: Prisma.PayeeLookupUncheckedUpdateManyWithoutUserNestedInput
 }
 
 
@@ -1066,6 +1199,7 @@ export type UserCountOutputType = {
   stepUps: number
   idempotency: number
   payeeLookups: number
+  knownDevices: number
 }
 
 export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
@@ -1074,6 +1208,7 @@ export type UserCountOutputTypeSelect<ExtArgs extends runtime.Types.Extensions.I
   stepUps?: boolean | UserCountOutputTypeCountStepUpsArgs
   idempotency?: boolean | UserCountOutputTypeCountIdempotencyArgs
   payeeLookups?: boolean | UserCountOutputTypeCountPayeeLookupsArgs
+  knownDevices?: boolean | UserCountOutputTypeCountKnownDevicesArgs
 }
 
 /**
@@ -1121,6 +1256,13 @@ export type UserCountOutputTypeCountPayeeLookupsArgs<ExtArgs extends runtime.Typ
   where?: Prisma.PayeeLookupWhereInput
 }
 
+/**
+ * UserCountOutputType without action
+ */
+export type UserCountOutputTypeCountKnownDevicesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  where?: Prisma.KnownDeviceWhereInput
+}
+
 
 export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
@@ -1139,6 +1281,7 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   stepUps?: boolean | Prisma.User$stepUpsArgs<ExtArgs>
   idempotency?: boolean | Prisma.User$idempotencyArgs<ExtArgs>
   payeeLookups?: boolean | Prisma.User$payeeLookupsArgs<ExtArgs>
+  knownDevices?: boolean | Prisma.User$knownDevicesArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }, ExtArgs["result"]["user"]>
 
@@ -1191,6 +1334,7 @@ export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = 
   stepUps?: boolean | Prisma.User$stepUpsArgs<ExtArgs>
   idempotency?: boolean | Prisma.User$idempotencyArgs<ExtArgs>
   payeeLookups?: boolean | Prisma.User$payeeLookupsArgs<ExtArgs>
+  knownDevices?: boolean | Prisma.User$knownDevicesArgs<ExtArgs>
   _count?: boolean | Prisma.UserCountOutputTypeDefaultArgs<ExtArgs>
 }
 export type UserIncludeCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {}
@@ -1204,6 +1348,7 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     stepUps: Prisma.$StepUpAuthorizationPayload<ExtArgs>[]
     idempotency: Prisma.$IdempotencyRecordPayload<ExtArgs>[]
     payeeLookups: Prisma.$PayeeLookupPayload<ExtArgs>[]
+    knownDevices: Prisma.$KnownDevicePayload<ExtArgs>[]
   }
   scalars: runtime.Types.Extensions.GetPayloadResult<{
     id: string
@@ -1619,6 +1764,7 @@ export interface Prisma__UserClient<T, Null = never, ExtArgs extends runtime.Typ
   stepUps<T extends Prisma.User$stepUpsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$stepUpsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$StepUpAuthorizationPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   idempotency<T extends Prisma.User$idempotencyArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$idempotencyArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$IdempotencyRecordPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   payeeLookups<T extends Prisma.User$payeeLookupsArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$payeeLookupsArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$PayeeLookupPayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
+  knownDevices<T extends Prisma.User$knownDevicesArgs<ExtArgs> = {}>(args?: Prisma.Subset<T, Prisma.User$knownDevicesArgs<ExtArgs>>): Prisma.PrismaPromise<runtime.Types.Result.GetResult<Prisma.$KnownDevicePayload<ExtArgs>, T, "findMany", GlobalOmitOptions> | Null>
   /**
    * Attaches callbacks for the resolution and/or rejection of the Promise.
    * @param onfulfilled The callback to execute when the Promise is resolved.
@@ -2169,6 +2315,30 @@ export type User$payeeLookupsArgs<ExtArgs extends runtime.Types.Extensions.Inter
   take?: number
   skip?: number
   distinct?: Prisma.PayeeLookupScalarFieldEnum | Prisma.PayeeLookupScalarFieldEnum[]
+}
+
+/**
+ * User.knownDevices
+ */
+export type User$knownDevicesArgs<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
+  /**
+   * Select specific fields to fetch from the KnownDevice
+   */
+  select?: Prisma.KnownDeviceSelect<ExtArgs> | null
+  /**
+   * Omit specific fields from the KnownDevice
+   */
+  omit?: Prisma.KnownDeviceOmit<ExtArgs> | null
+  /**
+   * Choose, which related nodes to fetch as well
+   */
+  include?: Prisma.KnownDeviceInclude<ExtArgs> | null
+  where?: Prisma.KnownDeviceWhereInput
+  orderBy?: Prisma.KnownDeviceOrderByWithRelationInput | Prisma.KnownDeviceOrderByWithRelationInput[]
+  cursor?: Prisma.KnownDeviceWhereUniqueInput
+  take?: number
+  skip?: number
+  distinct?: Prisma.KnownDeviceScalarFieldEnum | Prisma.KnownDeviceScalarFieldEnum[]
 }
 
 /**
