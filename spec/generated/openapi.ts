@@ -150,7 +150,10 @@ export interface paths {
     };
     /**
      * List my accounts
-     * @description Every account of the signed-in customer, open and closed, oldest first.
+     * @description The signed-in customer's accounts, open and closed, oldest first, a page at a time
+     *     (`nextCursor` is null on the last page; a customer with 50 accounts or fewer gets
+     *     them all on the first page, as before paging). A cursor this API did not give out
+     *     is `400 VALIDATION_FAILED`.
      */
     get: operations['listAccounts'];
     put?: never;
@@ -769,6 +772,8 @@ export interface components {
     };
     AccountList: {
       items: components['schemas']['Account'][];
+      /** @description The cursor of the next page; null on the last one. */
+      nextCursor: string | null;
     };
     Registration: {
       user: components['schemas']['User'];
@@ -1277,6 +1282,11 @@ export interface components {
      * @example 20
      */
     Limit: number;
+    /**
+     * @description The largest number of accounts on one page.
+     * @example 50
+     */
+    AccountLimit: number;
   };
   requestBodies: never;
   headers: {
@@ -1500,14 +1510,26 @@ export interface operations {
   };
   listAccounts: {
     parameters: {
-      query?: never;
+      query?: {
+        /**
+         * @description The opaque `nextCursor` of the previous page. A cursor this API did not give out
+         *     is refused with 400 `VALIDATION_FAILED` (start again without one).
+         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ
+         */
+        cursor?: components['parameters']['Cursor'];
+        /**
+         * @description The largest number of accounts on one page.
+         * @example 50
+         */
+        limit?: components['parameters']['AccountLimit'];
+      };
       header?: never;
       path?: never;
       cookie?: never;
     };
     requestBody?: never;
     responses: {
-      /** @description The customer's accounts. */
+      /** @description A page of the customer's accounts. */
       200: {
         headers: {
           [name: string]: unknown;

@@ -37,13 +37,20 @@ export const useAccountsStore = defineStore('accounts', () => {
     else items.value = items.value.map((item) => (item.id === account.id ? account : item));
   }
 
-  /** GET /api/accounts. */
+  /** GET /api/accounts, every page (100 at a time): the store holds them all or, on a failed page, keeps what it had. */
   async function load(signal?: AbortSignal): Promise<Result<Account[]>> {
-    const { data, error } = await settle(() => useClients().api.GET('/api/accounts', { signal }));
-    if (error) return { error };
-    items.value = data.items;
+    const all: Account[] = [];
+    let cursor: string | undefined;
+    do {
+      const query = cursor === undefined ? { limit: 100 } : { limit: 100, cursor };
+      const { data, error } = await settle(() => useClients().api.GET('/api/accounts', { params: { query }, signal }));
+      if (error) return { error };
+      all.push(...data.items);
+      cursor = data.nextCursor ?? undefined;
+    } while (cursor !== undefined);
+    items.value = all;
     loaded.value = true;
-    return { data: data.items };
+    return { data: all };
   }
 
   /** GET /api/accounts/{accountId}. */

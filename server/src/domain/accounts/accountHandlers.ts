@@ -1,5 +1,7 @@
 /**
- * The customer's accounts: list, open and read one. Every read is scoped to its owner:
+ * The customer's accounts: list (oldest first, a page at a time: the signed cursor of
+ * transactionCursor.ts over (openedAt, id), scoped to the customer), open and read one.
+ * Every read is scoped to its owner:
  * another customer's account id answers 404, exactly as an id that does not exist.
  * Opening with an Idempotency-Key runs the money sends' protocol (accountOpening.ts);
  * without one, every request opens an account.
@@ -12,9 +14,12 @@ import type { DomainDeps } from '../deps.ts';
 import { toAccount } from '../wireViews.ts';
 import { writtenText } from '../writtenText.ts';
 
+/** Accounts on one page unless `limit` says otherwise (spec: AccountLimit); most customers have them all on one. */
+const defaultLimit = 50;
+
 /** The handlers of listing, opening and reading accounts. */
 export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts' | 'openAccount' | 'getAccount'> {
-  const { data } = deps;
+  const { data, cursors } = deps;
   const openOnce = accountOpener(deps);
   async function primaryOf(userId: string): Promise<string | null> {
     const user = await data.readDb().user.findUnique({ where: { id: userId }, select: { primaryAccountId: true } });
@@ -23,12 +28,26 @@ export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts'
   }
 
   return {
-    async listAccounts({ caller }) {
+    async listAccounts({ caller, query }) {
+      const limit = Number(query.limit ?? defaultLimit);
+      // The customer is the cursor's scope: one made for another list (or customer) is refused.
+      const scope = `accounts:${caller.userId}`;
+      const after = query.cursor ? cursors.decode(scope, query.cursor) : undefined;
       const [primary, rows] = await Promise.all([
         primaryOf(caller.userId),
-        data.readDb().account.findMany({ where: { userId: caller.userId }, orderBy: [{ openedAt: 'asc' }, { id: 'asc' }] }),
+        data.readDb().account.findMany({
+          where: {
+            userId: caller.userId,
+            ...(after ? { OR: [{ openedAt: { gt: after.createdAt } }, { openedAt: after.createdAt, id: { gt: after.id } }] } : {}),
+          },
+          orderBy: [{ openedAt: 'asc' }, { id: 'asc' }],
+          take: limit + 1,
+        }),
       ]);
-      return { status: 200, body: { items: rows.map((row) => toAccount(row, primary)) } };
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      const nextCursor = rows.length > limit && last ? cursors.encode(scope, { createdAt: last.openedAt, id: last.id }) : null;
+      return { status: 200, body: { items: page.map((row) => toAccount(row, primary)), nextCursor } };
     },
 
     async openAccount({ caller, body, headers }) {
