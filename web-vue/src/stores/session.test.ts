@@ -100,6 +100,14 @@ describe('sign-out: only a 204 or a 401 ends the session', () => {
     expect(fake.sent[0]?.headers.get('X-CSRF-Token')).toBe('csrf-1');
   });
 
+  it('takes the signed-out visitor\'s CSRF token after signing out, for the next sign-in', async () => {
+    const session = await signedInStore();
+    world([new Response(null, { status: 204 }), okResponse(signedOut)]);
+    await session.signOut();
+    expect(session.status).toBe('signedOut');
+    expect(session.csrfToken).toBe('csrf-0');
+  });
+
   it('clears the accounts when the session ends', async () => {
     const session = await signedInStore();
     const accounts = useAccountsStore();

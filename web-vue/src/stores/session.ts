@@ -123,8 +123,14 @@ export const useSessionStore = defineStore('session', () => {
   async function signOut(): Promise<Result<void>> {
     signOutFailure.value = null;
     const result = await useClients().bff.logout();
-    if (!result.error || result.error.status === 401) end('signedOut');
-    else signOutFailure.value = sessionMessages.signOutFailed;
+    if (result.error && result.error.status !== 401) {
+      signOutFailure.value = sessionMessages.signOutFailed;
+      return result;
+    }
+    end('signedOut');
+    // The session's CSRF token ended with it: the next sign-in needs the visitor's own (adr/0043).
+    const { data } = await useClients().bff.getSession();
+    if (data && !data.authenticated) csrfToken.value = data.csrfToken;
     return result;
   }
 
