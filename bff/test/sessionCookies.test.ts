@@ -6,7 +6,8 @@
  * - a BFF that is not explicitly local (here: behind a trusted TLS proxy) names its
  *   cookies `__Host-…` and makes them Secure, with no Domain and Path=/;
  * - the device token rides in its own cookie to the next sign-in: a stranger's failures
- *   of the visitor's email do not hold that browser back, at a new address too.
+ *   of the visitor's email do not hold that browser back, at a new address too;
+ * - sign-ups are limited per visitor address (the BFF passes it on), not per BFF.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
@@ -22,7 +23,8 @@ let proxiedBff: BffProcess;
 
 beforeAll(async () => {
   backend = await startBackend();
-  api = await backend.startApi();
+  // Three sign-ups a minute per address: enough for each test's visitors, few enough to flood.
+  api = await backend.startApi({ REGISTER_ADDRESS_LIMIT: '3' });
   [localBff, proxiedBff] = await Promise.all([
     startBff({ apiUrl: api.url, env: backend.bffEnv }),
     startBff({ apiUrl: api.url, env: { ...backend.bffEnv, BFF_TRUST_PROXY: 'loopback' } }),
@@ -129,5 +131,21 @@ describe('the device cookie', () => {
     await stranger.session();
     const unknown = await stranger.call('/bff/login', { json: { email: visitor.email, password: visitor.password } });
     expect([unknown.status, unknown.json().errorCode]).toEqual([429, 'TOO_MANY_REQUESTS']);
+  });
+});
+
+describe('sign-ups through the BFF', () => {
+  it('are limited per visitor address, not per BFF', async () => {
+    const flood = new BrowserOverTls(proxiedBff.url);
+    flood.address = '203.0.113.70';
+    await flood.session();
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await flood.call('/bff/register', { json: newVisitor('flood') })).status);
+    expect(statuses).toEqual([201, 201, 201, 429]);
+    const elsewhere = new BrowserOverTls(proxiedBff.url);
+    elsewhere.address = '203.0.113.71';
+    await elsewhere.session();
+    const answer = await elsewhere.call('/bff/register', { json: newVisitor('elsewhere') });
+    expect(answer.status, answer.text).toBe(201);
   });
 });

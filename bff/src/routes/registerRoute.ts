@@ -45,7 +45,8 @@ export function registerRoute(deps: BffDeps): Router {
     // The visitor's body goes on as it came: the API validates it and its refusal passes through.
     const registerBody = body as RegisterRequest;
     const registered = await api.call(
-      { ...trace, timeoutMs: config.upstreamTimeoutMs, signal },
+      // The visitor's address: the API limits sign-ups per address (adr/0045), not per BFF.
+      { ...trace, visitorAddress: req.ip, timeoutMs: config.upstreamTimeoutMs, signal },
       (client, init) => client.POST('/api/auth/register', { ...init, body: registerBody }),
     );
     if (registered.kind === 'noAnswer') {
