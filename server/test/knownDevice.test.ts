@@ -5,7 +5,7 @@
  * one for each try, waiting out each 429's Retry-After); meanwhile the victim, on the same
  * device but at an address the bank has never seen, signs in every 0.7 s: at least 95 %
  * must succeed. Without the device token the per-email bound still applies, and a device
- * that failed itself is known no more.
+ * that failed itself is known no more until it signs in.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
@@ -86,9 +86,12 @@ describe('a stranger failing a customer’s email from many addresses, for 30 s'
     // A token of nobody's is no known device either.
     expect((await signIn(victim.password, '192.0.2.124', 'A'.repeat(43))).status).toBe(429);
 
-    // The device fails once itself: from then on it is a device like any other.
+    // The device fails once itself: from then on it is a device like any other...
     expect((await signIn('wrong password', '192.0.2.125', deviceToken)).status).toBe(401);
     expect((await signIn(victim.password, '192.0.2.126', deviceToken)).status).toBe(429);
+    // ...until it signs in (here at the address it last signed in from, the customer's own).
+    expect((await signIn(victim.password, CAFE, deviceToken)).status).toBe(200);
+    expect((await signIn(victim.password, '192.0.2.127', deviceToken)).status).toBe(200);
   });
 
   it('refuses a device token that is not one, 400 before anything is counted', async () => {

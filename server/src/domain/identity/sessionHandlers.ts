@@ -57,7 +57,7 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
       const email = body.email.trim().toLowerCase();
       const address = clientAddress ?? 'unknown';
       const deviceHash = deviceHashOf(body.deviceToken);
-      const { failuresHere } = await limits.refuseIfLimited(email, address, deviceHash);
+      const { failuresHere, deviceFailures } = await limits.refuseIfLimited(email, address, deviceHash);
       const user = await data.read((db) => db.user.findUnique({ where: { email } }));
       const valid = await secrets.verify(body.password, user?.passwordHash ?? (await decoyHash));
       if (!user || !valid) {
@@ -65,7 +65,7 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
         await limits.countFailure(email, address, deviceHash);
         throw new ApiProblem('INVALID_CREDENTIALS');
       }
-      if (failuresHere > 0) await limits.clearFailures(email, address);
+      if (failuresHere > 0 || deviceFailures > 0) await limits.clearFailures(email, address, deviceHash);
       const deviceToken = await devices.remember(user.id, body.deviceToken, address);
       // A new row with a fresh id: rerunning it after a confirmed failure cannot duplicate it.
       data.writesFor(user.id);

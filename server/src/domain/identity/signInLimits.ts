@@ -7,7 +7,7 @@
  * A **known device** (adr/0043: it presents a live device token of this email's customer,
  * knownDevices.ts) that has not failed itself is never delayed or refused by these
  * limits: others' failures, from any address, are not its concern. Its own failure makes
- * it an unknown device like any other until the window has passed.
+ * it an unknown device like any other, until the window has passed or it signs in.
  *
  * For every other request, within SIGN_IN_WINDOW_MS (15 min), before the password is
  * even compared:
@@ -21,8 +21,8 @@
  *   out, while spraying from many fresh addresses meets the delay at every one;
  * - all emails: past SIGN_IN_GLOBAL_LIMIT (1,000) any address that already failed in the
  *   window is refused.
- * A right password clears that email's failures from that address (others' stay: a
- * guesser elsewhere does not get a fresh count because the owner signed in).
+ * A right password clears that email's failures from that address and the device's own
+ * (others' stay: a guesser elsewhere does not get a fresh count because the owner signed in).
  */
 import type { Config } from '../../config.ts';
 import type { DataLayer } from '../../data/dataLayer.ts';
@@ -61,8 +61,9 @@ interface Counts {
 
 /** What a sign-in that may be tried learns of itself. */
 export interface SignInStanding {
-  /** This email's failures from this address in the window. */
+  /** This email's failures from this address, and those of the device token presented, in the window. */
   failuresHere: number;
+  deviceFailures: number;
 }
 
 /** The limits over one data layer. */
@@ -105,7 +106,8 @@ export function signInLimits(data: DataLayer, config: SignInLimitConfig) {
       const counts = c!;
       const seconds = (value: number | null) => (value === null ? null : Number(value));
       const pair = Number(counts.pair);
-      if (Number(counts.knownDevice) === 1 && Number(counts.device) === 0) return { failuresHere: pair };
+      const standing = { failuresHere: pair, deviceFailures: Number(counts.device) };
+      if (Number(counts.knownDevice) === 1 && standing.deviceFailures === 0) return standing;
       if (pair >= config.signInFailureLimit) throw tooMany(seconds(counts.pairClearsIn), 'Too many failed sign-ins for this email from here. Try again later.');
       if (Number(counts.address) >= config.signInAddressLimit) throw tooMany(seconds(counts.addressClearsIn), 'Too many failed sign-ins from here. Try again later.');
       if (Number(counts.all) >= config.signInGlobalLimit && Number(counts.address) > 0) throw tooMany(60, 'Too many failed sign-ins. Try again later.');
@@ -116,7 +118,7 @@ export function signInLimits(data: DataLayer, config: SignInLimitConfig) {
         const left = waitSeconds - (seconds(counts.sinceEmailFailed) ?? waitSeconds);
         if (left > 0) throw tooMany(left, 'Too many failed sign-ins for this email. Try again in a moment.');
       }
-      return { failuresHere: pair };
+      return standing;
     },
 
     /** Counts a refused password (naming the device token it presented); only once this committed may the refusal be told. */
@@ -131,9 +133,11 @@ export function signInLimits(data: DataLayer, config: SignInLimitConfig) {
       }
     },
 
-    /** A right password: that email's failures from `address` no longer count. */
-    async clearFailures(email: string, address: string): Promise<void> {
-      await data.write((db) => sqlOf(db).execute`DELETE FROM sign_in_failures WHERE email_hash = ${sha256Hex(email)}::text AND address = ${address}::text`);
+    /** A right password: that email's failures from `address`, and those of the device token presented, no longer count. */
+    async clearFailures(email: string, address: string, deviceHash: string | null): Promise<void> {
+      await data.write((db) => sqlOf(db).execute`
+        DELETE FROM sign_in_failures
+        WHERE (email_hash = ${sha256Hex(email)}::text AND address = ${address}::text) OR device_hash = ${deviceHash}::text`);
     },
   };
 }
