@@ -30,7 +30,7 @@ import { idempotencyRecords } from '../domain/idempotency/idempotency.ts';
 import { simulatedSend, type SimulatedSend } from './simulatedSend.ts';
 
 /** How long a simulated holder keeps a key: long enough to see a 409, short enough for a test (two Retry-After waits). */
-export const holdMs = 2_000;
+const holdMs = 2_000;
 
 const lostCommit = (why: string) => new CommitOutcomeUnknown(0, `Tidewater-Simulate: ${why}`);
 

@@ -15,7 +15,7 @@ import { currentContext, type RequestContext } from '../request/requestContext.t
 import { hashRequest } from '../domain/idempotency/idempotency.ts';
 
 /** The failures a money send can be made to meet (the spec's enum). */
-export type Simulation = NonNullable<NonNullable<operations['deposit']['parameters']['header']>['Tidewater-Simulate']>;
+type Simulation = NonNullable<NonNullable<operations['deposit']['parameters']['header']>['Tidewater-Simulate']>;
 
 /** One request's simulated send: what it meets, and what names its key's record. */
 export interface SimulatedSend {

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { components } from '@tidewater/spec/openapi';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
-import { moneySend, type MoneySendResult, type MoneySendPath, type Simulation } from './index.ts';
+import { moneySend, type MoneySendResult, type MoneySendPath, type Simulation } from '../src/index.ts';
 import { approve, balanceOf, movedUnder, signUp, type TestCustomer } from './testBank.ts';
 
 const iban = 'DE89370400440532013000';
