@@ -15,8 +15,8 @@
  *    The pages problem `type`s name (`/docs/problems/…`, plain HTML) come next, outside the spec;
  * 5. the OpenAPI validator, so handlers only ever see inputs the spec allows (and, in
  *    tests, every answer is checked against the spec on its way out); then
- *    `Tidewater-Simulate` (`sandbox/`, adr/0044): kept for the sandbox's data layer with
- *    API_SANDBOX=true, else refused;
+ *    with API_SANDBOX=true only, `Tidewater-Simulate` (`sandbox/`, adr/0044), kept for
+ *    the sandbox's data layer;
  * 6. the operation (the router), in this order:
  *    a. the deadline: `x-no-deadline` operations ignore a hang-up; every one is armed
  *       at REQUEST_DEADLINE_MS (`request/requestDeadline.ts`);
@@ -198,8 +198,8 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
       validateFormats: true,
     }),
   );
-  // Tidewater-Simulate, once the validator checked it: kept for the sandbox, refused (400) by an API without it.
-  app.use(simulateHeader(config.apiSandbox));
+  // API_SANDBOX only: Tidewater-Simulate, once the validator checked it, kept for the sandbox's data layer.
+  if (config.apiSandbox) app.use(simulateHeader());
   // Step 6 (a–e): deadline, authentication, read-your-writes, handler, result filter.
   mountOperations(app, handlers, {
     authenticate,

@@ -1232,8 +1232,8 @@ export interface components {
     /**
      * @description Sandbox only (an API started with `API_SANDBOX=true`; see Sandbox in the
      *     introduction): makes this send meet the named failure on the bank's real path,
-     *     with money moved or not as the name says. Any other API answers
-     *     `400 VALIDATION_FAILED` to it and does nothing.
+     *     with money moved or not as the name says. Any other API ignores it (a value
+     *     outside this list is `400 VALIDATION_FAILED` everywhere).
      * @example unavailable-unknown-landed
      */
     Simulate:
@@ -1771,8 +1771,8 @@ export interface operations {
         /**
          * @description Sandbox only (an API started with `API_SANDBOX=true`; see Sandbox in the
          *     introduction): makes this send meet the named failure on the bank's real path,
-         *     with money moved or not as the name says. Any other API answers
-         *     `400 VALIDATION_FAILED` to it and does nothing.
+         *     with money moved or not as the name says. Any other API ignores it (a value
+         *     outside this list is `400 VALIDATION_FAILED` everywhere).
          * @example unavailable-unknown-landed
          */
         'Tidewater-Simulate'?: components['parameters']['Simulate'];
@@ -1835,8 +1835,8 @@ export interface operations {
         /**
          * @description Sandbox only (an API started with `API_SANDBOX=true`; see Sandbox in the
          *     introduction): makes this send meet the named failure on the bank's real path,
-         *     with money moved or not as the name says. Any other API answers
-         *     `400 VALIDATION_FAILED` to it and does nothing.
+         *     with money moved or not as the name says. Any other API ignores it (a value
+         *     outside this list is `400 VALIDATION_FAILED` everywhere).
          * @example unavailable-unknown-landed
          */
         'Tidewater-Simulate'?: components['parameters']['Simulate'];
@@ -1901,8 +1901,8 @@ export interface operations {
         /**
          * @description Sandbox only (an API started with `API_SANDBOX=true`; see Sandbox in the
          *     introduction): makes this send meet the named failure on the bank's real path,
-         *     with money moved or not as the name says. Any other API answers
-         *     `400 VALIDATION_FAILED` to it and does nothing.
+         *     with money moved or not as the name says. Any other API ignores it (a value
+         *     outside this list is `400 VALIDATION_FAILED` everywhere).
          * @example unavailable-unknown-landed
          */
         'Tidewater-Simulate'?: components['parameters']['Simulate'];
@@ -1954,8 +1954,8 @@ export interface operations {
         /**
          * @description Sandbox only (an API started with `API_SANDBOX=true`; see Sandbox in the
          *     introduction): makes this send meet the named failure on the bank's real path,
-         *     with money moved or not as the name says. Any other API answers
-         *     `400 VALIDATION_FAILED` to it and does nothing.
+         *     with money moved or not as the name says. Any other API ignores it (a value
+         *     outside this list is `400 VALIDATION_FAILED` everywhere).
          * @example unavailable-unknown-landed
          */
         'Tidewater-Simulate'?: components['parameters']['Simulate'];

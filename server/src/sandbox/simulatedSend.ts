@@ -4,9 +4,8 @@
  * validator has checked its value, and kept beside the request's context (a WeakMap: the
  * context's own type stays the data layer's), where the sandbox's data layer finds it.
  *
- * An API without the sandbox refuses the header (400 VALIDATION_FAILED): an integrator
- * who points a test at a real bank learns it at once, instead of moving money a test
- * thought would fail.
+ * Mounted only in the sandbox (app.ts): any other API never reads the header, so it runs
+ * no sandbox code at all, and a schema-valid send stays acceptable to it (adr/0044).
  */
 import type { RequestHandler } from 'express';
 import type { operations } from '@tidewater/spec/openapi';
@@ -43,12 +42,11 @@ interface ValidatedRequest {
   openapi?: { schema?: { operationId?: string }; pathParams?: Record<string, string> };
 }
 
-/** Reads `Tidewater-Simulate` (after the validator): kept for the sandbox's data layer, or refused without the sandbox. */
-export function simulateHeader(sandbox: boolean): RequestHandler {
+/** Reads `Tidewater-Simulate` (after the validator) for the sandbox's data layer; on an operation that sends no money it is refused. */
+export function simulateHeader(): RequestHandler {
   return (req, _res, next) => {
     const simulation = req.get('tidewater-simulate');
     if (simulation === undefined) return next();
-    if (!sandbox) return next(new ApiProblem('VALIDATION_FAILED', 'Tidewater-Simulate is answered only by a sandbox API (API_SANDBOX=true); this API simulates nothing.'));
     const { openapi } = req as unknown as ValidatedRequest;
     const operationId = openapi?.schema?.operationId ?? '';
     if (!moneySends.has(operationId)) return next(new ApiProblem('VALIDATION_FAILED', 'Tidewater-Simulate applies to money sends only.'));
