@@ -9,6 +9,8 @@
  *          │
  *        data/            the one door to the database (families behind their index.ts)
  *
+ *   sandbox/          API_SANDBOX only (adr/0044): composed by app.ts, imported by no layer
+ *
  *   request/ errors/ contract/   neutral: what every layer needs about "the current
  *                                request", its problems and the handler types; they
  *                                import no layer (request/ may name errors/' types).
@@ -81,6 +83,20 @@ module.exports = {
       // test-support/src/ is test code itself (the shared helpers' workspace).
       from: { path: '^[^/]+/src/', pathNot: [test, '^test-support/'] },
       to: { path: ['(^|/)test/', '(^|/)test-support/', '^contract-tests/', '(^|/)support/', test] },
+    },
+    {
+      name: 'sandbox-only-from-composition',
+      comment: 'sandbox/ (API_SANDBOX, adr/0044) is composed in app.ts only: no layer knows it, so production paths run unchanged.',
+      severity: 'error',
+      from: { path: `${server}(http|domain|data|request|errors|contract)/` },
+      to: { path: `${server}sandbox/` },
+    },
+    {
+      name: 'client-stands-alone',
+      comment: '@tidewater/client (client/) is what an integrator runs: it imports the spec\'s types and openapi-fetch, no tier and no shared contract code.',
+      severity: 'error',
+      from: { path: '^client/src/', pathNot: test },
+      to: { path: ['^(server|bff|web-vue|contract|contract-tests|bench)/'] },
     },
     {
       name: 'contract-imports-no-tier',

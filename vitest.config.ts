@@ -7,6 +7,6 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    projects: ['spec', 'contract', 'server', 'bff', 'web-vue', 'contract-tests', 'test-support', 'bench'],
+    projects: ['spec', 'contract', 'server', 'bff', 'web-vue', 'contract-tests', 'client', 'test-support', 'bench'],
   },
 });

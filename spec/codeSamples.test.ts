@@ -31,9 +31,20 @@ describe('the code samples', () => {
     expect(curl).toContain('-H "idempotency-key: $(uuidgen)"');
     expect(curl).toContain('-H "authorization: Bearer $TOKEN"');
     const typescript = sampleOf('deposit', 'TypeScript');
-    expect(typescript).toContain("api.POST('/api/accounts/{accountId}/deposits'");
-    expect(typescript).toContain('"Idempotency-Key": idempotencyKey');
-    expect(typescript).toContain('const idempotencyKey = crypto.randomUUID();');
+    expect(typescript).toContain("import { createTidewaterClient, moneySend } from '@tidewater/client';");
+    expect(typescript).toContain("const result = await moneySend(api, {\n  path: '/api/accounts/{accountId}/deposits',");
+    expect(typescript).toContain('"accountId": "3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a"');
+    expect(typescript).toContain("accessToken: () => accessToken");
+    // moneySend makes and keeps the key: the sample makes none of its own.
+    expect(typescript).not.toContain('randomUUID');
+  });
+
+  it("call any other operation on the client, an account's opening under a key of its own", () => {
+    const opening = sampleOf('openAccount', 'TypeScript');
+    expect(opening).toContain("api.POST('/api/accounts'");
+    expect(opening).toContain('const idempotencyKey = crypto.randomUUID();');
+    expect(opening).toContain("header: { 'Idempotency-Key': idempotencyKey }");
+    expect(sampleOf('register', 'TypeScript')).toContain("createTidewaterClient({ baseUrl: 'http://localhost:8081' });");
   });
 
   it('send no token for a public operation, and a required query parameter from its example', () => {

@@ -2,9 +2,12 @@
  * The soak's clients (Jepsen's "bank" workload, adr/0011): each is one customer with two
  * accounts, sending random money one send at a time, as a polite client does:
  *
- * - a send keeps its Idempotency-Key until the answer is known: after a 503, a
- *   409 IDEMPOTENCY_IN_FLIGHT or no answer at all it waits the wait it was told (1 s
- *   when none) and sends the same key and payload again, up to SEND_TRIES times;
+ * - a send is @tidewater/client's `moneySend` (adr/0044), the client integrators are given,
+ *   so its rules are tested under faults: one Idempotency-Key until the answer is known;
+ *   after a 503, a 409 IDEMPOTENCY_IN_FLIGHT or no answer at all it waits the wait it was
+ *   told (1 s when none) and sends the same key and payload again, up to SEND_TRIES
+ *   times, reading the key's status after an unknown outcome; its requests go through
+ *   the soak's transport, which records each;
  * - a withdrawal, a transfer by handle and an external transfer first check the PIN
  *   (always the right one) for exactly that payment, with the same politeness, for a
  *   step-up authorisation of their own (adr/0045); a resend of the key carries the same one;
@@ -14,6 +17,7 @@
  * (acknowledged, refused, unknown), for the checks that run against the database after.
  */
 import { randomUUID } from 'node:crypto';
+import { createTidewaterClient, moneySend, type MoneySendPath, type MoneySendRequest, type MoneySendResult, type TidewaterClient } from '@tidewater/client';
 import type { Random } from './random.ts';
 import type { Exchange, Transport } from './transport.ts';
 
@@ -95,14 +99,18 @@ const storedByKey = (exchange: Exchange) =>
 const worthAnotherTry = (exchange: Exchange) =>
   exchange.status === 0 || exchange.status === 503 || (exchange.status === 409 && errorCodeOf(exchange) === 'IDEMPOTENCY_IN_FLIGHT');
 
+/** A send as moneySend takes it (its body as the soak builds it: the spec's types are the client's concern). */
+type SendRequest = { path: MoneySendPath; pathParams?: { accountId: string }; body: Record<string, unknown> };
+
 /** The path and body of a send. */
-function requestOf(record: KeyRecord, authorizationId?: string): { path: string; body: Record<string, unknown> } {
+function requestOf(record: KeyRecord, authorizationId?: string): SendRequest {
   const amountMinor = record.amountMinor;
+  const pathParams = { accountId: record.fromAccountId };
   switch (record.op) {
     case 'deposit':
-      return { path: `/api/accounts/${record.fromAccountId}/deposits`, body: { amountMinor } };
+      return { path: '/api/accounts/{accountId}/deposits', pathParams, body: { amountMinor } };
     case 'withdraw':
-      return { path: `/api/accounts/${record.fromAccountId}/withdrawals`, body: { amountMinor, authorizationId } };
+      return { path: '/api/accounts/{accountId}/withdrawals', pathParams, body: { amountMinor, authorizationId } };
     case 'transferOwn':
       return { path: '/api/transfers/internal', body: { fromAccountId: record.fromAccountId, toAccountId: record.toAccountId, amountMinor } };
     case 'transferHandle':
@@ -112,13 +120,51 @@ function requestOf(record: KeyRecord, authorizationId?: string): { path: string;
   }
 }
 
+/**
+ * @tidewater/client over `transport`: each request goes through the soak's own transport
+ * (its trace id, its timeout, the BFF's cookie and CSRF token); every POST is told to `note`.
+ * No answer is a failed fetch, as a lost connection is to any client.
+ */
+function clientOver(transport: Transport, note: (exchange: Exchange) => void): TidewaterClient {
+  return createTidewaterClient({
+    baseUrl: 'http://soak.invalid',
+    async fetch(input: RequestInfo | URL, init?: RequestInit) {
+      const request = new Request(input, init);
+      const url = new URL(request.url);
+      const text = await request.text();
+      const exchange = await transport.send(request.method, `${url.pathname}${url.search}`, { body: text ? JSON.parse(text) : undefined, key: request.headers.get('idempotency-key') ?? undefined });
+      if (request.method === 'POST') note(exchange);
+      if (exchange.status === 0) throw new TypeError(`no answer: ${String(exchange.body)}`);
+      const headers = new Headers({ 'content-type': exchange.status >= 400 ? 'application/problem+json' : 'application/json' });
+      if (exchange.retryAfterSeconds !== undefined) headers.set('retry-after', String(exchange.retryAfterSeconds));
+      return new Response(exchange.body === undefined ? null : JSON.stringify(exchange.body), { status: exchange.status, headers });
+    },
+  });
+}
+
+/** What a moneySend result tells the key, as the answer `settle` reads. */
+function answerOf(result: MoneySendResult<MoneySendPath>, traceId: string): Exchange {
+  const exchange = (status: number, body: unknown): Exchange => ({ status, body, traceId, sentAt: 0, ms: 0 });
+  switch (result.kind) {
+    case 'sent':
+      return exchange(201, result.data);
+    case 'refused':
+    case 'rejected':
+      return exchange(result.status, result.problem);
+    case 'landed-answer-lost':
+      return exchange(409, result.problem ?? { errorCode: 'IDEMPOTENCY_RESULT_UNKNOWN', applied: true });
+    default:
+      // Not known when the tries ran out: the key stays unknown.
+      return exchange(503, result.problem);
+  }
+}
+
 /** One client: `customer`, its random stream, and the others it can pay by handle. */
 export function soakClient(customer: SoakCustomer, payees: readonly SoakCustomer[], random: Random, recorded: Recorded) {
   const mine: KeyRecord[] = [];
-  const payloads = new Map<string, { path: string; body: Record<string, unknown> }>();
+  const payloads = new Map<string, SendRequest>();
 
-  async function exchangeNoted(what: RequestRecord['what'], replay: boolean, key: string | undefined, send: () => Promise<Exchange>): Promise<Exchange> {
-    const exchange = await send();
+  function note(what: RequestRecord['what'], replay: boolean, key: string | undefined, exchange: Exchange): void {
     recorded.requests.push({
       client: customer.index,
       what,
@@ -131,7 +177,25 @@ export function soakClient(customer: SoakCustomer, payees: readonly SoakCustomer
       sentAt: exchange.sentAt,
       ms: exchange.ms,
     });
+  }
+
+  async function exchangeNoted(what: RequestRecord['what'], replay: boolean, key: string | undefined, send: () => Promise<Exchange>): Promise<Exchange> {
+    const exchange = await send();
+    note(what, replay, key, exchange);
     return exchange;
+  }
+
+  /** Sends `record`'s request with moneySend under its key, every try recorded; settles what it learnt. */
+  async function sendMoney(record: KeyRecord, replay: boolean, request: SendRequest): Promise<void> {
+    let traceId = '';
+    const api = clientOver(customer.transport, (exchange) => {
+      traceId = exchange.traceId;
+      note(record.op, replay, record.key, exchange);
+    });
+    const send = { ...request, idempotencyKey: record.key } as unknown as MoneySendRequest<MoneySendPath>;
+    // Bounded by its tries, as before: a fault band may outlast any clock a client would pick.
+    const result = await moneySend(api, send, { maxAttempts: SEND_TRIES, giveUpAfterMs: 30 * 60_000 });
+    settle(record, answerOf(result, traceId));
   }
 
   /** Sends one request politely until its answer is known (or the tries run out). */
@@ -202,13 +266,13 @@ export function soakClient(customer: SoakCustomer, payees: readonly SoakCustomer
     payloads.set(record.key, request);
     recorded.keys.set(record.key, record);
     mine.push(record);
-    settle(record, await politely(op, false, record.key, () => customer.transport.send('POST', request.path, { body: request.body, key: record.key })));
+    await sendMoney(record, false, request);
   }
 
   async function replay(): Promise<void> {
     const record = random.pick(mine);
     const request = payloads.get(record.key)!;
-    settle(record, await politely(record.op, true, record.key, () => customer.transport.send('POST', request.path, { body: request.body, key: record.key })));
+    await sendMoney(record, true, request);
   }
 
   return {
@@ -219,7 +283,7 @@ export function soakClient(customer: SoakCustomer, payees: readonly SoakCustomer
       payloads.set(record.key, request);
       recorded.keys.set(record.key, record);
       mine.push(record);
-      settle(record, await politely('deposit', false, record.key, () => customer.transport.send('POST', request.path, { body: request.body, key: record.key })));
+      await sendMoney(record, false, request);
     },
     /** Runs operations until `stop()` says so, telling `done` after each one. */
     async run(stop: () => boolean, done: () => void): Promise<void> {

@@ -14,7 +14,9 @@
  *    bad, huge, absurdly nested or ill-formed bodies end as 400/413 before any work;
  *    The pages problem `type`s name (`/docs/problems/…`, plain HTML) come next, outside the spec;
  * 5. the OpenAPI validator, so handlers only ever see inputs the spec allows (and, in
- *    tests, every answer is checked against the spec on its way out);
+ *    tests, every answer is checked against the spec on its way out); then
+ *    with API_SANDBOX=true only, `Tidewater-Simulate` (`sandbox/`, adr/0044), kept for
+ *    the sandbox's data layer;
  * 6. the operation (the router), in this order:
  *    a. the deadline: `x-no-deadline` operations ignore a hang-up; every one is armed
  *       at REQUEST_DEADLINE_MS (`request/requestDeadline.ts`);
@@ -88,6 +90,8 @@ import { requestLog } from './http/requestLog.ts';
 import { requestMetrics } from './http/requestMetrics.ts';
 import { requestScope } from './http/requestScope.ts';
 import { headAsGet, refuseMalformedJson } from './http/requestShape.ts';
+import { sandboxDataLayer } from './sandbox/sandboxDataLayer.ts';
+import { simulateHeader } from './sandbox/simulatedSend.ts';
 
 const require = createRequire(import.meta.url);
 const specPath = require.resolve('@tidewater/spec/openapi.json');
@@ -139,7 +143,9 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
   const secrets = secretHashing(config);
   const marks = config.readYourWritesStore === 'database' ? databaseMarks(database.prisma) : memoryMarks();
   // The data layer's wrappers, in the order of the comment above.
-  const data = createDataLayer({ database, config, logger, marks, policy: layers.retryPolicy(database, config, logger) });
+  const realData = createDataLayer({ database, config, logger, marks, policy: layers.retryPolicy(database, config, logger) });
+  // API_SANDBOX only: the failures Tidewater-Simulate names, met where the real ones happen (sandbox/, adr/0044).
+  const data = config.apiSandbox ? sandboxDataLayer(realData, config) : realData;
   const deps: DomainDeps = {
     config,
     data,
@@ -192,6 +198,8 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
       validateFormats: true,
     }),
   );
+  // API_SANDBOX only: Tidewater-Simulate, once the validator checked it, kept for the sandbox's data layer.
+  if (config.apiSandbox) app.use(simulateHeader());
   // Step 6 (a–e): deadline, authentication, read-your-writes, handler, result filter.
   mountOperations(app, handlers, {
     authenticate,

@@ -82,6 +82,13 @@ describe('the config table', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://db/bank', JWT_SECRET: 'x'.repeat(32) }).jwtSecret).toBe('x'.repeat(32));
   });
 
+  it('keeps the sandbox off by default, and refuses it in production or spelled otherwise (adr/0044)', () => {
+    expect(loadConfig({}).apiSandbox).toBe(false);
+    expect(loadConfig({ API_SANDBOX: 'true' }).apiSandbox).toBe(true);
+    expect(() => loadConfig({ API_SANDBOX: 'true', NODE_ENV: 'production' })).toThrow(/API_SANDBOX=true is refused with NODE_ENV=production/);
+    expect(() => loadConfig({ API_SANDBOX: 'yes' })).toThrow(ConfigError);
+  });
+
   it('holds the scaled-down chain the tests run on', () => {
     const scaled = { REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1500', DB_RETRY_BASE_DELAY_MS: '50', DB_RETRY_MAX_DELAY_MS: '400', ACCOUNT_LOCK_WAIT_MS: '200', BFF_UPSTREAM_TIMEOUT_MS: '15000' };
     expect(timeoutChainViolations(loadConfig(scaled))).toEqual([]);

@@ -158,6 +158,11 @@ export interface ServerConfig extends Config {
   databaseReplicaUrl: string | undefined;
   replicaFallbackToPrimary: boolean;
   /**
+   * API_SANDBOX=true: money sends take the `Tidewater-Simulate` header (sandbox/, adr/0044).
+   * Off by default, and refused with NODE_ENV=production: a bank that fails on request is no bank.
+   */
+  apiSandbox: boolean;
+  /**
    * JWT_SECRET: signs access tokens (and cursors). No default: the API refuses a server
    * database without it; on the embedded default one is made once and kept beside the
    * data (signingSecret.ts). CLIs that sign nothing (audit:verify) do not need it.
@@ -296,6 +301,14 @@ function resolveWorkers(config: { -readonly [K in 'apiWorkers' | 'readYourWrites
   }
 }
 
+/** API_SANDBOX: `true` or `false` (unset: false); never beside NODE_ENV=production (adr/0044). */
+function sandboxOf(env: NodeJS.ProcessEnv): boolean {
+  const value = env.API_SANDBOX || 'false';
+  if (value !== 'true' && value !== 'false') throw new ConfigError(`API_SANDBOX must be "true" or "false", got "${value}"`);
+  if (value === 'true' && env.NODE_ENV === 'production') throw new ConfigError('API_SANDBOX=true is refused with NODE_ENV=production: the sandbox makes sends fail on request');
+  return value === 'true';
+}
+
 /** Resolves the table against an environment (process.env by default) and checks the chain. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const resolved = resolveSettings(defaults, envNames, env, parseValue);
@@ -307,6 +320,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     databaseUrl: env.DATABASE_URL || undefined,
     databaseReplicaUrl: env.DATABASE_REPLICA_URL || undefined,
     replicaFallbackToPrimary: env.DATABASE_REPLICA_FALLBACK === '1',
+    apiSandbox: sandboxOf(env),
     jwtSecret: env.JWT_SECRET || undefined,
     pinPepper: env.PIN_PEPPER || undefined,
     dbConnectionApiUrl: env.DB_CONNECTION_API_URL || undefined,

@@ -1250,6 +1250,20 @@ export interface components {
      */
     IdempotencyKey: components['schemas']['IdempotencyKey'];
     /**
+     * @description Sandbox only (an API started with `API_SANDBOX=true`; see Sandbox in the
+     *     introduction): makes this send meet the named failure on the bank's real path,
+     *     with money moved or not as the name says. Any other API ignores it (a value
+     *     outside this list is `400 VALIDATION_FAILED` everywhere).
+     * @example unavailable-unknown-landed
+     */
+    Simulate:
+      | 'unavailable-not-applied'
+      | 'unavailable-unknown-landed'
+      | 'unavailable-unknown-not-landed'
+      | 'in-flight'
+      | 'result-unknown'
+      | 'busy';
+    /**
      * @description Names this request so that resending it never does it twice (opening an account).
      *     Make one per request (a UUID is fine) and keep it until you know the answer.
      *     Reused with another payload: `422 IDEMPOTENCY_KEY_REUSED`.
@@ -1791,6 +1805,14 @@ export interface operations {
          * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
          */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
+        /**
+         * @description Sandbox only (an API started with `API_SANDBOX=true`; see Sandbox in the
+         *     introduction): makes this send meet the named failure on the bank's real path,
+         *     with money moved or not as the name says. Any other API ignores it (a value
+         *     outside this list is `400 VALIDATION_FAILED` everywhere).
+         * @example unavailable-unknown-landed
+         */
+        'Tidewater-Simulate'?: components['parameters']['Simulate'];
       };
       path: {
         /**
@@ -1847,6 +1869,14 @@ export interface operations {
          * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
          */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
+        /**
+         * @description Sandbox only (an API started with `API_SANDBOX=true`; see Sandbox in the
+         *     introduction): makes this send meet the named failure on the bank's real path,
+         *     with money moved or not as the name says. Any other API ignores it (a value
+         *     outside this list is `400 VALIDATION_FAILED` everywhere).
+         * @example unavailable-unknown-landed
+         */
+        'Tidewater-Simulate'?: components['parameters']['Simulate'];
       };
       path: {
         /**
@@ -1905,6 +1935,14 @@ export interface operations {
          * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
          */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
+        /**
+         * @description Sandbox only (an API started with `API_SANDBOX=true`; see Sandbox in the
+         *     introduction): makes this send meet the named failure on the bank's real path,
+         *     with money moved or not as the name says. Any other API ignores it (a value
+         *     outside this list is `400 VALIDATION_FAILED` everywhere).
+         * @example unavailable-unknown-landed
+         */
+        'Tidewater-Simulate'?: components['parameters']['Simulate'];
       };
       path?: never;
       cookie?: never;
@@ -1950,6 +1988,14 @@ export interface operations {
          * @example 7c9e6679-7425-40de-944b-e07fc1f90ae7
          */
         'Idempotency-Key': components['parameters']['IdempotencyKey'];
+        /**
+         * @description Sandbox only (an API started with `API_SANDBOX=true`; see Sandbox in the
+         *     introduction): makes this send meet the named failure on the bank's real path,
+         *     with money moved or not as the name says. Any other API ignores it (a value
+         *     outside this list is `400 VALIDATION_FAILED` everywhere).
+         * @example unavailable-unknown-landed
+         */
+        'Tidewater-Simulate'?: components['parameters']['Simulate'];
       };
       path?: never;
       cookie?: never;

@@ -4,7 +4,9 @@
  * required query parameters' examples, its request body's first example, a fresh
  * Idempotency-Key where the operation takes one, and the bearer token where it is secured.
  * Not written by hand, so a sample cannot drift from the contract. The TypeScript sample
- * uses openapi-fetch on the types openapi-typescript makes from this document.
+ * uses @tidewater/client (client/, adr/0044): openapi-fetch on this document's types, and
+ * for a money send its `moneySend`, which keeps the key, honours Retry-After and reads the
+ * key on an unknown outcome as the introduction says.
  */
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
@@ -40,7 +42,8 @@ function sampleRequest(document, path, method, operation) {
   const secured = (operation.security ?? document.security ?? []).some((requirement) => Object.keys(requirement).length > 0);
   const concretePath = path.replace(/\{([^}]+)\}/g, (_, name) => encodeURIComponent(String(pathParams[name])));
   const search = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
-  return { method: method.toUpperCase(), path, url: `${concretePath}${search ? `?${search}` : ''}`, pathParams, query, idempotencyKey: Boolean(idempotencyKey), body, secured };
+  const moneySend = operation['x-money-send'] === true;
+  return { method: method.toUpperCase(), path, url: `${concretePath}${search ? `?${search}` : ''}`, pathParams, query, idempotencyKey: Boolean(idempotencyKey), moneySend, body, secured };
 }
 
 function curlSample(request) {
@@ -51,24 +54,43 @@ function curlSample(request) {
   return lines.join(' \\\n  ');
 }
 
+const indented = (value) => JSON.stringify(value, null, 2).replace(/\n/g, '\n  ');
+
+/** A money send through `moneySend`: one key for every try, the outcome as a typed result. */
+function moneySendSample(request) {
+  const lines = [`  path: '${request.path}',`];
+  if (Object.keys(request.pathParams).length > 0) lines.push(`  pathParams: ${indented(request.pathParams)},`);
+  lines.push(`  body: ${indented(request.body)},`);
+  return [
+    '// One Idempotency-Key for this send, on every retry; an unknown outcome is read from the key, never sent under a new one.',
+    `const result = await moneySend(api, {\n${lines.join('\n')}\n});`,
+    "if (result.kind === 'sent') console.log(result.data);",
+    "else if (result.kind === 'unknown') console.log(`keep ${result.key}: send it again later, or read GET /api/idempotency-keys/{key}`);",
+  ];
+}
+
 function typescriptSample(request) {
   const params = {};
   if (Object.keys(request.pathParams).length > 0) params.path = request.pathParams;
   if (Object.keys(request.query).length > 0) params.query = request.query;
   const options = [];
-  const paramsText = JSON.stringify(params, null, 2).replace(/\n/g, '\n  ');
+  const paramsText = indented(params);
   if (request.idempotencyKey) {
     const withHeader = paramsText === '{}' ? `{ header: { 'Idempotency-Key': idempotencyKey } }` : paramsText.replace(/\n  \}$/, `,\n    "header": { "Idempotency-Key": idempotencyKey }\n  }`);
     options.push(`  params: ${withHeader},`);
   } else if (paramsText !== '{}') options.push(`  params: ${paramsText},`);
-  if (request.body !== undefined) options.push(`  body: ${JSON.stringify(request.body, null, 2).replace(/\n/g, '\n  ')},`);
+  if (request.body !== undefined) options.push(`  body: ${indented(request.body)},`);
+  const call = request.moneySend
+    ? moneySendSample(request)
+    : [
+        ...(request.idempotencyKey ? ['// One key per request, kept until its outcome is known: every retry of it reuses the key.', 'const idempotencyKey = crypto.randomUUID();'] : []),
+        `const { data, error } = await api.${request.method}('${request.path}'${options.length > 0 ? `, {\n${options.join('\n')}\n}` : ''});`,
+      ];
   return [
-    "import createClient from 'openapi-fetch';",
-    "import type { paths } from './tidewater'; // npx openapi-typescript <API>/docs/openapi.yaml -o tidewater.d.ts",
+    `import { createTidewaterClient${request.moneySend ? ', moneySend' : ''} } from '@tidewater/client'; // client/ of the Tidewater repository`,
     '',
-    `const api = createClient<paths>({ baseUrl: 'http://localhost:8081'${request.secured ? ', headers: { authorization: `Bearer ${accessToken}` }' : ''} });`,
-    ...(request.idempotencyKey ? ['// One key per send, kept until its outcome is known: every retry of this send reuses it.', 'const idempotencyKey = crypto.randomUUID();'] : []),
-    `const { data, error } = await api.${request.method}('${request.path}'${options.length > 0 ? `, {\n${options.join('\n')}\n}` : ''});`,
+    `const api = createTidewaterClient({ baseUrl: 'http://localhost:8081'${request.secured ? ', accessToken: () => accessToken' : ''} });`,
+    ...call,
   ].join('\n');
 }
 
