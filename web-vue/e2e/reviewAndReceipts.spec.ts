@@ -1,14 +1,13 @@
 /**
  * Review, then approve; names, not handles; checks before the PIN; receipts and
  * confirmations (adr/0050), walked on the real stack at 1280×900 and on a phone at 390×844.
- * Money is read back from the database; axe runs on each new screen; the after-screenshots
- * of issue 45 are kept in docs/screenshots/issue-45/.
+ * Money is read back from the database; axe runs on each new screen; the screenshots it
+ * saves (`issue-45-after-*`) are the ones kept in docs/screenshots/issue-45/.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectNoSeriousA11yViolations, newCustomer, test, type Customer } from './fixtures.ts';
+import { expect, expectNoSeriousA11yViolations, newCustomer, saveScreenshot, test, type Customer } from './fixtures.ts';
 import { balanceInDatabase } from './sql.ts';
 
-const shotsDir = new URL('../../docs/screenshots/issue-45/', import.meta.url).pathname;
 const devices = [
   ['desktop', { width: 1280, height: 900 }],
   ['phone', { width: 390, height: 844 }],
@@ -102,7 +101,7 @@ for (const [device, viewport] of devices) {
     await expect(review).toContainText(`@${grace.handle}`);
     expect(sent.filter((path) => path !== `/api/accounts/${everyday}/deposits`)).toEqual([]);
     await expectNoSeriousA11yViolations(page, `transfer review (${device})`);
-    await page.screenshot({ path: `${shotsDir}after-review-${device}.png`, fullPage: true });
+    await saveScreenshot(page, `issue-45-after-review-${device}`);
 
     // The PIN dialog repeats what it approves; then the receipt names the payee.
     await review.getByRole('button', { name: 'Continue to your PIN' }).click();
@@ -121,13 +120,13 @@ for (const [device, viewport] of devices) {
     await expect(details).toContainText(`Grace Hopper (@${grace.handle})`);
     await expect(details).toContainText(transfer.id.slice(0, 8));
     await expectNoSeriousA11yViolations(page, `transfer receipt (${device})`);
-    await page.screenshot({ path: `${shotsDir}after-receipt-${device}.png`, fullPage: true });
+    await saveScreenshot(page, `issue-45-after-receipt-${device}`);
 
     // The money, from the database: once out of Ada's account, once into Grace's.
     await expect.poll(() => balanceInDatabase(everyday)).toEqual({ balanceMinor: 3750, movements: 2 });
     await page.goto('/');
     await expect(page.getByTestId('total-balance')).toHaveText('€37.50');
-    await page.screenshot({ path: `${shotsDir}after-dashboard-${device}.png`, fullPage: true });
+    await saveScreenshot(page, `issue-45-after-dashboard-${device}`);
     await page.goto(`/accounts/${everyday}`);
     await expect(page.getByRole('table')).toContainText(`Grace Hopper (@${grace.handle})`);
 

@@ -68,7 +68,11 @@ export function useAccountSend<B>(props: { accountId: string }, sendTo: (body: B
     if (send.pending.value || !send.canSend.value) return;
     if (send.resendsSameKey.value) return void (await after(send.resend()));
     const body = readForm();
-    if (body) await go(body);
+    if (body) return void (await go(body));
+    // The form no longer passes (the shown balance changed meanwhile): back to it, at the field.
+    reviewing.value = false;
+    await nextTick();
+    focusFirstError(errors, fieldIds);
   }
 
   /** Back from the review to the form, focus on the amount. */
