@@ -29,6 +29,11 @@ async function accountId(page: Page, name: string): Promise<string> {
   return account.id;
 }
 
+/** The page fits its width: nothing scrolls sideways (on a phone, a long handle or IBAN wraps). */
+async function expectNoSidewaysScroll(page: Page): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBeLessThanOrEqual(0);
+}
+
 /** Every money send and PIN check the page makes. */
 function recordSends(page: Page): string[] {
   const sent: string[] = [];
@@ -101,6 +106,7 @@ for (const [device, viewport] of devices) {
     await expect(review).toContainText(`@${grace.handle}`);
     expect(sent.filter((path) => path !== `/api/accounts/${everyday}/deposits`)).toEqual([]);
     await expectNoSeriousA11yViolations(page, `transfer review (${device})`);
+    await expectNoSidewaysScroll(page);
     await saveScreenshot(page, `issue-45-after-review-${device}`);
 
     // The PIN dialog repeats what it approves; then the receipt names the payee.
@@ -120,6 +126,7 @@ for (const [device, viewport] of devices) {
     await expect(details).toContainText(`Grace Hopper (@${grace.handle})`);
     await expect(details).toContainText(transfer.id.slice(0, 8));
     await expectNoSeriousA11yViolations(page, `transfer receipt (${device})`);
+    await expectNoSidewaysScroll(page);
     await saveScreenshot(page, `issue-45-after-receipt-${device}`);
 
     // The money, from the database: once out of Ada's account, once into Grace's.
