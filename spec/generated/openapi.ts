@@ -817,6 +817,14 @@ export interface components {
        *     beneficiary and IBAN); `null` on a deposit or a withdrawal.
        */
       counterparty: string | null;
+      /**
+       * @description The display name of the other customer on a transfer by handle (`Grace Hopper` for
+       *     `@grace_h`), as the bank knows it when the movements are read: confirmation of payee
+       *     in the movements of both sides (adr/0050). `null` on every other movement. Present on
+       *     every movement `listTransactions` returns; a send's own answer leaves it out (the
+       *     payer saw the name before approving).
+       */
+      counterpartyName?: string | null;
       idempotencyKey: string | null;
       /** Format: uuid */
       transferId: string | null;

@@ -1,5 +1,5 @@
 /** axe-core on every page (no serious or critical violation), and a screenshot of each key screen. */
-import { expect, expectNoSeriousA11yViolations, saveScreenshot, test } from './fixtures.ts';
+import { depositViaBff, expect, expectNoSeriousA11yViolations, saveScreenshot, test } from './fixtures.ts';
 
 test('every signed-in page passes axe', async ({ page, signUpViaBff }) => {
   await signUpViaBff();
@@ -29,13 +29,20 @@ test('every signed-in page passes axe', async ({ page, signUpViaBff }) => {
     await saveScreenshot(page, name);
   }
 
-  // The transfer page's other recipients, and the PIN dialog.
+  // The transfer page's other recipients, its review, the PIN dialog and the receipt (adr/0050).
+  await depositViaBff(page, 30_000);
   await page.goto('/transfer');
   await page.getByLabel('A bank account (IBAN)').check();
   await page.getByLabel('IBAN', { exact: true }).fill('DE89 3704 0044 0532 0130 00');
   await page.getByLabel("Account holder's name").fill('Grace Hopper');
   await page.getByLabel('Amount in euros').fill('250.00');
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  const review = page.getByTestId('send-review');
+  await expect(review).toContainText('Grace Hopper');
+  await expect(review).toContainText('DE89 3704 0044 0532 0130 00');
+  await expectNoSeriousA11yViolations(page, 'transfer review');
+  await saveScreenshot(page, 'transfer-review');
+  await review.getByRole('button', { name: 'Continue to your PIN' }).click();
   const dialog = page.getByRole('dialog', { name: 'Confirm with your PIN' });
   await expect(dialog).toBeVisible();
   // What the PIN approves is what the visitor sees: the amount and the payee.
@@ -48,11 +55,12 @@ test('every signed-in page passes axe', async ({ page, signUpViaBff }) => {
   const stepUp = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/step-up');
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   expect((await stepUp).status()).toBe(201);
-  // The new customer's balance is €0.00: the transfer is refused in words, and nothing moved.
   await expect(dialog).toBeHidden();
-  await expect(page.getByRole('alert')).toHaveText("There isn't enough money in this account. Nothing was changed.");
+  const receipt = page.getByRole('region', { name: 'Transfer sent' });
+  await expect(receipt.getByTestId('receipt-details')).toContainText('Grace Hopper (DE89 3704 0044 0532 0130 00)');
   await expect(page.getByText("Retrying won't charge you twice.")).toHaveCount(0);
-  await saveScreenshot(page, 'pin-dialog-answer');
+  await expectNoSeriousA11yViolations(page, 'transfer receipt');
+  await saveScreenshot(page, 'transfer-receipt');
 });
 
 test('the signed-out pages and the not-found page pass axe', async ({ page }) => {

@@ -130,3 +130,23 @@ export async function expectNoSeriousA11yViolations(page: Page, label: string): 
     `axe on ${label}`,
   ).toEqual([]);
 }
+
+/**
+ * A money send as the visitor makes it (adr/0050): the form's "Continue" only reviews; the
+ * review's own button (`Deposit €12.34`, `Send €2.34`, `Continue to your PIN`) sends.
+ */
+export async function reviewThenSend(page: Page, send: string | RegExp): Promise<void> {
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await page.getByTestId('send-review').getByRole('button', { name: send }).click();
+}
+
+/** Deposits `amountMinor` into the signed-in customer's first account through the BFF (a set-up step, not the walk under test). */
+export async function depositViaBff(page: Page, amountMinor: number): Promise<void> {
+  const { csrfToken } = (await (await page.request.get('/bff/session')).json()) as { csrfToken: string };
+  const listed = (await (await page.request.get('/api/accounts')).json()) as { items: Array<{ id: string }> };
+  const answer = await page.request.post(`/api/accounts/${listed.items[0]!.id}/deposits`, {
+    headers: { 'X-CSRF-Token': csrfToken, 'Idempotency-Key': crypto.randomUUID() },
+    data: { amountMinor },
+  });
+  expect(answer.status(), await answer.text()).toBe(201);
+}

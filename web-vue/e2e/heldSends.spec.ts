@@ -8,7 +8,7 @@
  * name, its outcome is said, and the ledger holds the deposit once.
  */
 import type { BrowserContext, Page, Route } from '@playwright/test';
-import { expect, expectNoSeriousA11yViolations, newCustomer, saveScreenshot, test, type Customer } from './fixtures.ts';
+import { type Customer, expect, expectNoSeriousA11yViolations, newCustomer, reviewThenSend, saveScreenshot, test } from './fixtures.ts';
 import { depositsOf } from './sql.ts';
 
 const LABEL = 'Deposit of €12.34 into Everyday';
@@ -34,10 +34,10 @@ async function depositWithAnswerHeldBack(page: Page): Promise<Staged> {
       { times: 1 },
     ),
   );
-  await page.getByRole('button', { name: 'Deposit' }).click();
+  await reviewThenSend(page, /^Deposit €/);
   const { route, answer } = await reached;
   expect(answer.status()).toBe(201);
-  await expect(page.getByRole('button', { name: 'Deposit' })).toHaveAttribute('aria-disabled', 'true');
+  await expect(page.getByRole('button', { name: 'Sending €12.34…' })).toHaveAttribute('aria-disabled', 'true');
   expect((await depositsOf(accountId, 1234)).length).toBe(1);
   return { accountId, key: route.request().headers()['idempotency-key']!, release: () => route.fulfill({ response: answer }) };
 }

@@ -4,7 +4,7 @@
  * account's row lock, so every attempt of the send loses its lock wait), "← Everyday" and
  * back shows the same amount and "Try again", and Try again sends the SAME key.
  */
-import { expect, expectNoSeriousA11yViolations, noteTiming, saveScreenshot, secondsSince, test } from './fixtures.ts';
+import { expect, expectNoSeriousA11yViolations, noteTiming, reviewThenSend, saveScreenshot, secondsSince, test } from './fixtures.ts';
 import { whatTheKeyWrote, whileAccountIsLocked } from './sql.ts';
 
 const NOTHING_CHANGED = 'The service is temporarily unavailable, and nothing was changed.';
@@ -23,7 +23,7 @@ test('a deposit that met a busy account keeps its key across "← Everyday" and 
 
   await whileAccountIsLocked(accountId, async () => {
     const startedAt = Date.now();
-    await page.getByRole('button', { name: 'Deposit' }).click();
+    await reviewThenSend(page, /^Deposit €/);
     await expect(page.getByRole('alert')).toHaveText(NOTHING_CHANGED, { timeout: 30_000 });
     noteTiming('busy account: "nothing was changed"', secondsSince(startedAt));
   });
@@ -42,7 +42,7 @@ test('a deposit that met a busy account keeps its key across "← Everyday" and 
   expect(page.isClosed()).toBe(false);
   await page.getByRole('navigation', { name: 'Account actions' }).getByRole('link', { name: 'Deposit' }).click();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Deposit money into Everyday');
-  await expect(page.getByLabel('Amount in euros')).toHaveValue('12.34');
+  await expect(page.getByTestId('send-review')).toContainText('€12.34');
   await expect(page.getByRole('alert')).toHaveText(NOTHING_CHANGED);
   await expectNoSeriousA11yViolations(page, 'deposit page holding its key, after coming back');
   await saveScreenshot(page, 'send-holding-key-after-coming-back');

@@ -1,4 +1,4 @@
-import { expect, expectNoSeriousA11yViolations, saveScreenshot, test } from './fixtures.ts';
+import { expect, expectNoSeriousA11yViolations, reviewThenSend, saveScreenshot, test } from './fixtures.ts';
 
 test('deposit → transfer → movements', async ({ page, signUpViaBff }) => {
   await signUpViaBff();
@@ -8,14 +8,14 @@ test('deposit → transfer → movements', async ({ page, signUpViaBff }) => {
 
   // Amounts are checked before anything is sent.
   await page.getByLabel('Amount in euros').fill('12.345');
-  await page.getByRole('button', { name: 'Deposit' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByLabel('Amount in euros')).toBeFocused();
   await expect(page.getByLabel('Amount in euros')).toHaveAccessibleDescription(/Enter an amount in euros, like 12\.34\./);
 
   await page.getByLabel('Amount in euros').fill('12.34');
   await page.getByLabel('Note (optional)').fill('Birthday money');
   const answered = page.waitForResponse((response) => response.url().includes('/deposits'));
-  await page.getByRole('button', { name: 'Deposit' }).click();
+  await reviewThenSend(page, /^Deposit €/);
   const response = await answered;
   expect(response.request().headers()['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
   expect(response.request().headers()['x-csrf-token']).toBeTruthy();
@@ -34,7 +34,7 @@ test('deposit → transfer → movements', async ({ page, signUpViaBff }) => {
   await page.getByRole('link', { name: 'Transfer from Everyday' }).click();
   await page.getByLabel('To account').selectOption({ label: 'Holidays' });
   await page.getByLabel('Amount in euros').fill('2.34');
-  await page.getByRole('button', { name: 'Send' }).click();
+  await reviewThenSend(page, /^Send €/);
   await expect(page.getByRole('heading', { name: 'Transfer sent' })).toBeVisible();
 
   await page.goto('/');

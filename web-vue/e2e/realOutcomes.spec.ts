@@ -21,7 +21,7 @@
  *   scripts it.)
  */
 import type { APIResponse, Page, Response } from '@playwright/test';
-import { control, database, expect, expectNoSeriousA11yViolations, newCustomer, noteTiming, saveScreenshot, secondsSince, test, waitUntilServing } from './fixtures.ts';
+import { control, database, expect, expectNoSeriousA11yViolations, newCustomer, noteTiming, reviewThenSend, saveScreenshot, secondsSince, test, waitUntilServing } from './fixtures.ts';
 import { lostAnswerEnv } from './lostAnswerStack.ts';
 import { checkScripted } from './scripted.ts';
 import { untilASendWaitsForTheLock, untilNoSendWaitsForTheLock, whatTheKeyWrote, whileAccountIsLocked } from './sql.ts';
@@ -64,7 +64,7 @@ test('a real busy account: deposits contend for one account, each is told nothin
     await untilASendWaitsForTheLock();
     const started = Date.now();
     const answered = page.waitForResponse(isDeposit, { timeout: 40_000 });
-    await page.getByRole('button', { name: 'Deposit' }).click();
+    await reviewThenSend(page, /^Deposit €/);
     const answer = await answered;
     await expect(page.getByRole('alert')).toHaveText(NOTHING_CHANGED);
     return { spaAnswer: answer, otherAnswers: await Promise.all(others), startedAt: started };
@@ -92,7 +92,7 @@ test('a real 503 with the database paused under a waiting deposit: the page says
   const accountId = await openDeposit(page);
   const { answer, startedAt } = await whileAccountIsLocked(accountId, async () => {
     const answered = page.waitForResponse(isDeposit, { timeout: 40_000 });
-    await page.getByRole('button', { name: 'Deposit' }).click();
+    await reviewThenSend(page, /^Deposit €/);
     await untilASendWaitsForTheLock();
     await database('pause');
     const started = Date.now();
@@ -135,7 +135,7 @@ test('an answer lost right after its commit: the answer committed with the money
   await control('/lost-answer/arm');
   const startedAt = Date.now();
   const lostAnswer = page.waitForResponse(isDeposit, { timeout: 40_000 });
-  await page.getByRole('button', { name: 'Deposit' }).click();
+  await reviewThenSend(page, /^Deposit €/);
   expect((await lostAnswer).status()).toBe(503);
   await expect(page.getByRole('alert')).toHaveText("The service is temporarily unavailable, and we can't tell yet whether it went through.");
   noteTiming('lost answer: "we can\'t tell yet" (the BFF gave up)', secondsSince(startedAt));

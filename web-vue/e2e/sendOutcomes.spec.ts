@@ -6,7 +6,7 @@
  * the real stack.
  */
 import type { Page, Route } from '@playwright/test';
-import { expect, saveScreenshot, test } from './fixtures.ts';
+import { depositViaBff, expect, reviewThenSend, saveScreenshot, test } from './fixtures.ts';
 import { scriptPayee, scriptedJson, scriptedProblem } from './scripted.ts';
 
 /** Answers every request to `path` from the script in turn, recording the keys it was sent with. */
@@ -32,6 +32,7 @@ async function openDeposit(page: Page): Promise<void> {
 
 test('503 applied: false on a transfer: nothing changed, and Try again re-sends the same key', async ({ page, signUpViaBff }) => {
   await signUpViaBff();
+  await depositViaBff(page, 5_000); // more than the transfer: its amount passes the check before the PIN
   const keys = await scriptSends(page, '/api/transfers/internal', [
     (route) => route.fulfill(scriptedProblem('createInternalTransfer', 503, { errorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 10, applied: false })),
     (route) =>
@@ -54,7 +55,7 @@ test('503 applied: false on a transfer: nothing changed, and Try again re-sends 
   await page.getByLabel('Another Tidewater customer').check();
   await page.getByLabel('Their handle').fill('grace_h');
   await page.getByLabel('Amount in euros').fill('5.00');
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await reviewThenSend(page, 'Continue to your PIN');
   // The PIN dialog shows what the PIN approves: the amount and the payee.
   const dialog = page.getByRole('dialog', { name: 'Confirm with your PIN' });
   await expect(dialog.getByTestId('pin-payment')).toContainText('€5.00');
@@ -78,10 +79,10 @@ test('409 RESULT_UNKNOWN with applied: true: it went through, and no send is off
   await signUpViaBff();
   await scriptSends(page, '/deposits', [(route) => route.fulfill(scriptedProblem('deposit', 409, { errorCode: 'IDEMPOTENCY_RESULT_UNKNOWN', applied: true }))]);
   await openDeposit(page);
-  await page.getByRole('button', { name: 'Deposit' }).click();
+  await reviewThenSend(page, /^Deposit €/);
   await expect(page.getByText("Your deposit went through, but we couldn't show its receipt.")).toBeFocused();
   await expect(page.getByRole('heading', { name: 'It went through' })).toBeVisible();
-  await expect(page.getByRole('button', { name: /^(Deposit|Try again)$/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^(Deposit €|Try again)/ })).toHaveCount(0);
   await saveScreenshot(page, 'went-through');
 });
 
@@ -90,13 +91,13 @@ test('no answer at all: the key is dropped and the page checks by key before any
   const keys = await scriptSends(page, '/deposits', [(route) => route.abort('connectionreset')]);
   await openDeposit(page);
   const lookUp = page.waitForRequest((request) => new URL(request.url()).searchParams.has('idempotencyKey'));
-  await page.getByRole('button', { name: 'Deposit' }).click();
+  await reviewThenSend(page, /^Deposit €/);
   await expect(page.getByRole('alert')).toContainText("we can't tell yet whether it went through");
   const checked = new URL((await lookUp).url()).searchParams;
   expect(checked.get('idempotencyKey')).toBe(keys[0]);
   await expect(page.getByRole('heading', { name: 'Did it go through?' })).toBeVisible();
   await expect(page.getByText("We can't find it yet.")).toBeVisible();
-  await expect(page.getByRole('button', { name: /^(Deposit|Try again)$/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^(Deposit €|Try again)/ })).toHaveCount(0);
   await saveScreenshot(page, 'check-by-key-inline');
 });
 
@@ -104,10 +105,11 @@ test('an edit while a key is held drops it and asks for a check first', async ({
   await signUpViaBff();
   await scriptSends(page, '/deposits', [(route) => route.fulfill(scriptedProblem('deposit', 503, { errorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 10 }))]);
   await openDeposit(page);
-  await page.getByRole('button', { name: 'Deposit' }).click();
+  await reviewThenSend(page, /^Deposit €/);
   await expect(page.getByRole('alert')).toHaveText("The service is temporarily unavailable, and we can't tell yet whether it went through.");
   await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
   await expect(page.getByText("Retrying won't charge you twice.")).toHaveCount(0); // never on a deposit
+  await page.getByRole('button', { name: 'Change the details' }).click();
   await page.getByLabel('Amount in euros').fill('99.00');
   await expect(page.getByRole('alert')).toContainText('Check whether it went through before sending it again.');
   await expect(page.getByRole('heading', { name: 'Did it go through?' })).toBeVisible();

@@ -27,3 +27,14 @@ export const whatTheKeyWrote = (key: string) => keyState(url(), key);
 /** The deposits of `amountMinor` into an account, as the ledger holds them (how many times the bank moved that money). */
 export const depositsOf = (accountId: string, amountMinor: number) =>
   query<{ idempotency_key: string }>(url(), 'SELECT idempotency_key FROM ledger_entries WHERE account_id = $1 AND amount_minor = $2', [accountId, amountMinor]);
+
+/** An account's balance as the database holds it (cents), and the ledger rows that made it. */
+export async function balanceInDatabase(accountId: string): Promise<{ balanceMinor: number; movements: number }> {
+  const [row] = await query<{ balance: string; movements: string }>(
+    url(),
+    'SELECT a.balance_minor::text AS balance, (SELECT count(*) FROM ledger_entries l WHERE l.account_id = a.id)::text AS movements FROM accounts a WHERE a.id = $1',
+    [accountId],
+  );
+  if (!row) throw new Error(`no account ${accountId}`);
+  return { balanceMinor: Number(row.balance), movements: Number(row.movements) };
+}

@@ -11,7 +11,7 @@
  *   realOutcomes.spec.ts gets the same answer from the real stack.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectNoSeriousA11yViolations, noteTiming, saveScreenshot, secondsSince, test } from './fixtures.ts';
+import { depositViaBff, expect, expectNoSeriousA11yViolations, noteTiming, reviewThenSend, saveScreenshot, secondsSince, test } from './fixtures.ts';
 import { scriptPayee, scriptedProblem } from './scripted.ts';
 
 async function openDeposit(page: Page): Promise<void> {
@@ -33,7 +33,7 @@ test('a lost answer found by "Check again": its receipt, its sentence kept, focu
     },
     { times: 1 },
   );
-  await page.getByRole('button', { name: 'Deposit' }).click();
+  await reviewThenSend(page, /^Deposit €/);
   const checkHeading = page.getByRole('heading', { name: 'Did it go through?' });
   await expect(checkHeading).toBeVisible();
   await expect(page.getByText("We can't find it yet.")).toBeVisible();
@@ -56,7 +56,7 @@ test('a lost answer found by "Check again": its receipt, its sentence kept, focu
   await expect(receipt.getByRole('table')).toContainText('€12.34');
   await page.waitForTimeout(2_000);
   await expect(sentence).toBeVisible();
-  await expect(page.getByRole('button', { name: /^(Deposit|Try again)$/ })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^(Deposit €|Try again)/ })).toHaveCount(0);
   await expectNoSeriousA11yViolations(page, 'went through, found by key');
   await saveScreenshot(page, 'went-through-found');
 });
@@ -81,7 +81,7 @@ const sends: SendCase[] = [
     words: "Your deposit went through, but we couldn't show its receipt.",
     start: async (page) => {
       await openDeposit(page);
-      await page.getByRole('button', { name: 'Deposit' }).click();
+      await reviewThenSend(page, /^Deposit €/);
     },
   },
   {
@@ -93,7 +93,7 @@ const sends: SendCase[] = [
       await page.getByRole('link', { name: 'Everyday', exact: true }).click();
       await page.getByRole('link', { name: 'Withdraw' }).click();
       await page.getByLabel('Amount in euros').fill('5.00');
-      await page.getByRole('button', { name: 'Continue' }).click();
+      await reviewThenSend(page, 'Continue to your PIN');
       await confirmPin(page);
     },
   },
@@ -107,7 +107,7 @@ const sends: SendCase[] = [
       await page.getByLabel('Another Tidewater customer').check();
       await page.getByLabel('Their handle').fill('grace_h');
       await page.getByLabel('Amount in euros').fill('5.00');
-      await page.getByRole('button', { name: 'Continue' }).click();
+      await reviewThenSend(page, 'Continue to your PIN');
       await confirmPin(page);
     },
   },
@@ -121,7 +121,7 @@ const sends: SendCase[] = [
       await page.getByLabel('IBAN', { exact: true }).fill('DE89 3704 0044 0532 0130 00');
       await page.getByLabel("Account holder's name").fill('Grace Hopper');
       await page.getByLabel('Amount in euros').fill('5.00');
-      await page.getByRole('button', { name: 'Continue' }).click();
+      await reviewThenSend(page, 'Continue to your PIN');
       await confirmPin(page);
     },
   },
@@ -130,6 +130,7 @@ const sends: SendCase[] = [
 for (const send of sends) {
   test(`409 RESULT_UNKNOWN with applied: true on ${send.operationId}: its own words, focused, and no send offered`, async ({ page, signUpViaBff }) => {
     await signUpViaBff();
+    await depositViaBff(page, 5_000); // the money the withdrawal and the transfers would move
     const answer = scriptedProblem(send.operationId, 409, { errorCode: 'IDEMPOTENCY_RESULT_UNKNOWN', applied: true });
     await page.route(
       (url) => send.path.test(url.pathname),
@@ -139,7 +140,7 @@ for (const send of sends) {
     const sentence = page.getByText(send.words, { exact: true });
     await expect(sentence).toBeVisible();
     await expect(sentence).toBeFocused();
-    await expect(page.getByRole('button', { name: /^(Deposit|Continue|Send|Try again)$|^Make another/ })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^(Deposit €|Continue|Send €|Try again)|^Make another/ })).toHaveCount(0);
     await expectNoSeriousA11yViolations(page, `went through on ${send.operationId}`);
     await saveScreenshot(page, `went-through-${send.operationId}`);
   });

@@ -142,6 +142,29 @@ export const openMessages = {
   wentThrough: 'Your account was opened. It is in the list of your accounts.',
 } as const;
 
+/** The review before a send, and the receipt after it (adr/0050). */
+export const reviewMessages = {
+  heading: 'Check the details',
+  /** Under the review's heading: nothing has moved yet. */
+  intro: 'Nothing has been sent yet. Check the details, then confirm.',
+  /** The button of a send that goes on the PIN first. */
+  toPin: 'Continue to your PIN',
+  /** The send button's words while its request is out, from the first instant. */
+  sending: (amount: string) => `Sending ${amount}…`,
+  /** The receipt's line under its heading. */
+  wentThrough: 'It went through.',
+  /** The payee's name as the bank knows it, shown while a handle is typed (confirmation of payee). */
+  payeeFound: (name: string) => `This handle belongs to ${name}.`,
+  lookingUp: 'Looking up this handle…',
+} as const;
+
+/** Sentences confirming a change the visitor made (a live region says them). */
+export const doneMessages = {
+  renamed: (name: string) => `Saved: this account is now called ${name}.`,
+  primary: 'Saved: this is now your primary account.',
+  closed: (name: string) => `Closed ${name}. It stays in your list, marked Closed.`,
+} as const;
+
 /** Sentences about a form field. */
 export const fieldMessages = {
   required: 'Enter a value.',
@@ -151,7 +174,14 @@ export const fieldMessages = {
   email: 'Enter an email address, like name@example.com.',
   password: 'Use at least 10 characters.',
   handle: 'Use 3 to 20 lowercase letters, digits or underscores.',
-  payeeNotFound: 'No customer has that handle. Check it and try again.',
+  payeeNotFound: 'No customer has this handle. Check it and try again.',
+  /** More than the shown balance of the account the money would leave. */
+  moreThanBalance: (balance: string, account: string) => `That's more than the ${balance} in ${account}. Enter a smaller amount.`,
+  /** The IBAN's check digits (ISO 13616, mod 97) do not match: a typo. */
+  ibanChecksum: "That IBAN's check digits don't match: a character is probably mistyped. Check it and try again.",
+  /** Closing an account that still holds money. */
+  closeNotEmpty: (balance: string) => `This account still holds ${balance}. Move the money out of it before you close it.`,
+  closePrimary: 'This is your primary account. Make another account primary before you close this one.',
   pin: 'Enter 4 to 6 digits.',
   displayName: 'Enter your name.',
   accountName: 'Enter a name of at most 60 characters.',
@@ -175,7 +205,7 @@ const codeMessages: Partial<Record<ProblemCode, string>> = {
   DAILY_LIMIT_EXCEEDED: "This would go over today's limit for money leaving your accounts. Nothing was changed.",
   INVALID_IBAN: "That IBAN isn't valid. Check it and try again.",
   SAME_ACCOUNT: 'Choose a different account to send to.',
-  PAYEE_NOT_FOUND: 'No customer has that handle. Check it and try again.',
+  PAYEE_NOT_FOUND: 'No customer has this handle. Check it and try again.',
   PAYEE_HAS_NO_OPEN_ACCOUNT: "That customer can't receive money right now. Nothing was changed.",
   ACCOUNT_NOT_FOUND: "We couldn't find that account.",
   NOT_FOUND: "We couldn't find that.",

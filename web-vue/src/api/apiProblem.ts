@@ -36,6 +36,8 @@ export interface ApiProblem {
   /** Money sends only: false = nothing moved; true = it landed. Absent = unknown. */
   applied?: boolean;
   traceId?: string;
+  /** The JSON pointers of the body's fields a 400 named (`errors[].pointer`, `#/amountMinor`), so a form can show the refusal at its field. */
+  pointers?: string[];
   /** The server's own words, for logs; never shown. */
   title?: string;
   detail?: string;
@@ -95,6 +97,8 @@ export function toApiProblem(failure: unknown, body?: unknown): ApiProblem {
     if (typeof parsed.traceId === 'string') problem.traceId = parsed.traceId;
     if (typeof parsed.title === 'string') problem.title = parsed.title;
     if (typeof parsed.detail === 'string') problem.detail = parsed.detail;
+    const pointers = Array.isArray(parsed.errors) ? parsed.errors.flatMap((entry) => (isObject(entry) && typeof entry.pointer === 'string' ? [entry.pointer] : [])) : [];
+    if (pointers.length > 0) problem.pointers = pointers;
   }
   if (problem.retryAfterSeconds === undefined) {
     const fromHeader = retryAfterHeaderSeconds(failure.headers.get('Retry-After'));

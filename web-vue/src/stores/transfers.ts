@@ -1,7 +1,7 @@
 /**
  * Money sends and what guards them: deposit, withdrawal, internal and external
  * transfer (each with the Idempotency-Key the page's useIdempotentMutation holds), the
- * PIN step-up, and the look-up by key. The key is an argument, never stored here: the
+ * PIN step-up, and the look-up by key. Who a handle belongs to is `payees`'. The key is an argument, never stored here: the
  * page's send holds it, and heldSends records it for other tabs and visits (adr/0051).
  */
 import { defineStore } from 'pinia';
@@ -18,8 +18,6 @@ export type Transfer = Schemas['Transfer'];
 export type StepUpAuthorization = Schemas['StepUpAuthorization'];
 /** The payment a PIN approves: its operation, account, amount and payee. */
 export type ApprovedPayment = Schemas['ApprovedPayment'];
-/** Who a handle belongs to (confirmation of payee). */
-export type Payee = Schemas['Payee'];
 export type DepositBody = Schemas['DepositRequest'];
 export type WithdrawalBody = Schemas['WithdrawalRequest'];
 export type InternalTransferBody = Schemas['InternalTransferRequest'];
@@ -55,11 +53,6 @@ export const useTransfersStore = defineStore('transfers', () => {
     return settle(() => useClients().api.POST('/api/step-up', { body: { pin, payment } }));
   }
 
-  /** GET /api/payees/{handle}: who a handle belongs to, shown before the PIN (a read). */
-  function findPayee(handle: string): Promise<Result<Payee>> {
-    return settle(() => useClients().api.GET('/api/payees/{handle}', { params: { path: { handle } } }));
-  }
-
   /**
    * GET /api/transactions?accountId=&idempotencyKey=: what a key wrote, without sending
    * anything. Sent once: the visitor's "Check again" is its retry.
@@ -79,5 +72,5 @@ export const useTransfersStore = defineStore('transfers', () => {
     return settle(() => useClients().apiOnce.GET('/api/idempotency-keys/{key}', { params: { path: { key } }, signal }));
   }
 
-  return { deposit, withdraw, transferInternal, transferExternal, verifyPin, findPayee, findByKey, keyStatus };
+  return { deposit, withdraw, transferInternal, transferExternal, verifyPin, findByKey, keyStatus };
 });
