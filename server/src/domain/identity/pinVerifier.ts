@@ -39,9 +39,28 @@ export function pinVerifiers(peppers: PinPeppers, passwordHashing: SecretHashing
     return [scheme, keyId, salt.toString('base64url'), mac(key, salt, pin).toString('base64url')].join('$');
   }
 
+  function prefixOf(stored: string): string | undefined {
+    const [kind, keyId, saltText] = stored.split('$', 3);
+    if (kind !== scheme || keyId !== peppers.current.keyId || !saltText) return undefined;
+    return `${kind}$${keyId}$${saltText}$`;
+  }
+
   return {
     /** A new verifier for `pin` under the current pepper. */
     make,
+    /** The part of a verifier under the current pepper before its MAC (scheme, key id and salt); undefined for any other. */
+    prefixOf,
+    /**
+     * For a verifier under the current pepper: the part the database checks it starts with
+     * and the whole verifier `pin` gives under its salt, which the database compares
+     * (adr/0047); undefined for any other verifier (`check` it here).
+     */
+    expected(pin: string, stored: string): { checked: string; right: string } | undefined {
+      const checked = prefixOf(stored);
+      if (!checked) return undefined;
+      const saltText = checked.split('$')[2]!;
+      return { checked, right: checked + mac(peppers.current.key, Buffer.from(saltText, 'base64url'), pin).toString('base64url') };
+    },
     /** Checks `pin` against a stored verifier, in constant time for a verifier of ours. */
     async check(pin: string, stored: string): Promise<PinVerdict> {
       const [kind, keyId = '', saltText = '', macText = ''] = stored.split('$');

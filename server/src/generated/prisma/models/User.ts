@@ -28,10 +28,12 @@ export type AggregateUser = {
 
 export type UserAvgAggregateOutputType = {
   pinFailedAttempts: number | null
+  pinLocks: number | null
 }
 
 export type UserSumAggregateOutputType = {
   pinFailedAttempts: number | null
+  pinLocks: number | null
 }
 
 export type UserMinAggregateOutputType = {
@@ -43,6 +45,7 @@ export type UserMinAggregateOutputType = {
   pinHash: string | null
   pinFailedAttempts: number | null
   pinLockedUntil: Date | null
+  pinLocks: number | null
   primaryAccountId: string | null
   createdAt: Date | null
   handleSkeleton: string | null
@@ -57,6 +60,7 @@ export type UserMaxAggregateOutputType = {
   pinHash: string | null
   pinFailedAttempts: number | null
   pinLockedUntil: Date | null
+  pinLocks: number | null
   primaryAccountId: string | null
   createdAt: Date | null
   handleSkeleton: string | null
@@ -71,6 +75,7 @@ export type UserCountAggregateOutputType = {
   pinHash: number
   pinFailedAttempts: number
   pinLockedUntil: number
+  pinLocks: number
   primaryAccountId: number
   createdAt: number
   handleSkeleton: number
@@ -80,10 +85,12 @@ export type UserCountAggregateOutputType = {
 
 export type UserAvgAggregateInputType = {
   pinFailedAttempts?: true
+  pinLocks?: true
 }
 
 export type UserSumAggregateInputType = {
   pinFailedAttempts?: true
+  pinLocks?: true
 }
 
 export type UserMinAggregateInputType = {
@@ -95,6 +102,7 @@ export type UserMinAggregateInputType = {
   pinHash?: true
   pinFailedAttempts?: true
   pinLockedUntil?: true
+  pinLocks?: true
   primaryAccountId?: true
   createdAt?: true
   handleSkeleton?: true
@@ -109,6 +117,7 @@ export type UserMaxAggregateInputType = {
   pinHash?: true
   pinFailedAttempts?: true
   pinLockedUntil?: true
+  pinLocks?: true
   primaryAccountId?: true
   createdAt?: true
   handleSkeleton?: true
@@ -123,6 +132,7 @@ export type UserCountAggregateInputType = {
   pinHash?: true
   pinFailedAttempts?: true
   pinLockedUntil?: true
+  pinLocks?: true
   primaryAccountId?: true
   createdAt?: true
   handleSkeleton?: true
@@ -224,6 +234,7 @@ export type UserGroupByOutputType = {
   pinHash: string
   pinFailedAttempts: number
   pinLockedUntil: Date | null
+  pinLocks: number
   primaryAccountId: string | null
   createdAt: Date
   handleSkeleton: string | null
@@ -261,6 +272,7 @@ export type UserWhereInput = {
   pinHash?: Prisma.StringFilter<"User"> | string
   pinFailedAttempts?: Prisma.IntFilter<"User"> | number
   pinLockedUntil?: Prisma.DateTimeNullableFilter<"User"> | Date | string | null
+  pinLocks?: Prisma.IntFilter<"User"> | number
   primaryAccountId?: Prisma.UuidNullableFilter<"User"> | string | null
   createdAt?: Prisma.DateTimeFilter<"User"> | Date | string
   handleSkeleton?: Prisma.StringNullableFilter<"User"> | string | null
@@ -280,6 +292,7 @@ export type UserOrderByWithRelationInput = {
   pinHash?: Prisma.SortOrder
   pinFailedAttempts?: Prisma.SortOrder
   pinLockedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -302,6 +315,7 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   pinHash?: Prisma.StringFilter<"User"> | string
   pinFailedAttempts?: Prisma.IntFilter<"User"> | number
   pinLockedUntil?: Prisma.DateTimeNullableFilter<"User"> | Date | string | null
+  pinLocks?: Prisma.IntFilter<"User"> | number
   primaryAccountId?: Prisma.UuidNullableFilter<"User"> | string | null
   createdAt?: Prisma.DateTimeFilter<"User"> | Date | string
   handleSkeleton?: Prisma.StringNullableFilter<"User"> | string | null
@@ -321,6 +335,7 @@ export type UserOrderByWithAggregationInput = {
   pinHash?: Prisma.SortOrder
   pinFailedAttempts?: Prisma.SortOrder
   pinLockedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -343,6 +358,7 @@ export type UserScalarWhereWithAggregatesInput = {
   pinHash?: Prisma.StringWithAggregatesFilter<"User"> | string
   pinFailedAttempts?: Prisma.IntWithAggregatesFilter<"User"> | number
   pinLockedUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"User"> | Date | string | null
+  pinLocks?: Prisma.IntWithAggregatesFilter<"User"> | number
   primaryAccountId?: Prisma.UuidNullableWithAggregatesFilter<"User"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"User"> | Date | string
   handleSkeleton?: Prisma.StringNullableWithAggregatesFilter<"User"> | string | null
@@ -357,6 +373,7 @@ export type UserCreateInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -376,6 +393,7 @@ export type UserUncheckedCreateInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -395,6 +413,7 @@ export type UserUpdateInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -414,6 +433,7 @@ export type UserUncheckedUpdateInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -433,6 +453,7 @@ export type UserCreateManyInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -447,6 +468,7 @@ export type UserUpdateManyMutationInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -461,6 +483,7 @@ export type UserUncheckedUpdateManyInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -475,6 +498,7 @@ export type UserCountOrderByAggregateInput = {
   pinHash?: Prisma.SortOrder
   pinFailedAttempts?: Prisma.SortOrder
   pinLockedUntil?: Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrder
@@ -482,6 +506,7 @@ export type UserCountOrderByAggregateInput = {
 
 export type UserAvgOrderByAggregateInput = {
   pinFailedAttempts?: Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
 }
 
 export type UserMaxOrderByAggregateInput = {
@@ -493,6 +518,7 @@ export type UserMaxOrderByAggregateInput = {
   pinHash?: Prisma.SortOrder
   pinFailedAttempts?: Prisma.SortOrder
   pinLockedUntil?: Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrder
@@ -507,6 +533,7 @@ export type UserMinOrderByAggregateInput = {
   pinHash?: Prisma.SortOrder
   pinFailedAttempts?: Prisma.SortOrder
   pinLockedUntil?: Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrder
@@ -514,6 +541,7 @@ export type UserMinOrderByAggregateInput = {
 
 export type UserSumOrderByAggregateInput = {
   pinFailedAttempts?: Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
 }
 
 export type UserScalarRelationFilter = {
@@ -624,6 +652,7 @@ export type UserCreateWithoutRefreshTokensInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -642,6 +671,7 @@ export type UserUncheckedCreateWithoutRefreshTokensInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -676,6 +706,7 @@ export type UserUpdateWithoutRefreshTokensInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -694,6 +725,7 @@ export type UserUncheckedUpdateWithoutRefreshTokensInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -712,6 +744,7 @@ export type UserCreateWithoutAccountsInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -730,6 +763,7 @@ export type UserUncheckedCreateWithoutAccountsInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -764,6 +798,7 @@ export type UserUpdateWithoutAccountsInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -782,6 +817,7 @@ export type UserUncheckedUpdateWithoutAccountsInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -800,6 +836,7 @@ export type UserCreateWithoutIdempotencyInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -818,6 +855,7 @@ export type UserUncheckedCreateWithoutIdempotencyInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -852,6 +890,7 @@ export type UserUpdateWithoutIdempotencyInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -870,6 +909,7 @@ export type UserUncheckedUpdateWithoutIdempotencyInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -888,6 +928,7 @@ export type UserCreateWithoutStepUpsInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -906,6 +947,7 @@ export type UserUncheckedCreateWithoutStepUpsInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -940,6 +982,7 @@ export type UserUpdateWithoutStepUpsInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -958,6 +1001,7 @@ export type UserUncheckedUpdateWithoutStepUpsInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -976,6 +1020,7 @@ export type UserCreateWithoutPayeeLookupsInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -994,6 +1039,7 @@ export type UserUncheckedCreateWithoutPayeeLookupsInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -1028,6 +1074,7 @@ export type UserUpdateWithoutPayeeLookupsInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1046,6 +1093,7 @@ export type UserUncheckedUpdateWithoutPayeeLookupsInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1131,6 +1179,7 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   pinHash?: boolean
   pinFailedAttempts?: boolean
   pinLockedUntil?: boolean
+  pinLocks?: boolean
   primaryAccountId?: boolean
   createdAt?: boolean
   handleSkeleton?: boolean
@@ -1151,6 +1200,7 @@ export type UserSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   pinHash?: boolean
   pinFailedAttempts?: boolean
   pinLockedUntil?: boolean
+  pinLocks?: boolean
   primaryAccountId?: boolean
   createdAt?: boolean
   handleSkeleton?: boolean
@@ -1165,6 +1215,7 @@ export type UserSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   pinHash?: boolean
   pinFailedAttempts?: boolean
   pinLockedUntil?: boolean
+  pinLocks?: boolean
   primaryAccountId?: boolean
   createdAt?: boolean
   handleSkeleton?: boolean
@@ -1179,12 +1230,13 @@ export type UserSelectScalar = {
   pinHash?: boolean
   pinFailedAttempts?: boolean
   pinLockedUntil?: boolean
+  pinLocks?: boolean
   primaryAccountId?: boolean
   createdAt?: boolean
   handleSkeleton?: boolean
 }
 
-export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "email" | "displayName" | "handle" | "passwordHash" | "pinHash" | "pinFailedAttempts" | "pinLockedUntil" | "primaryAccountId" | "createdAt" | "handleSkeleton", ExtArgs["result"]["user"]>
+export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "email" | "displayName" | "handle" | "passwordHash" | "pinHash" | "pinFailedAttempts" | "pinLockedUntil" | "pinLocks" | "primaryAccountId" | "createdAt" | "handleSkeleton", ExtArgs["result"]["user"]>
 export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   accounts?: boolean | Prisma.User$accountsArgs<ExtArgs>
   refreshTokens?: boolean | Prisma.User$refreshTokensArgs<ExtArgs>
@@ -1214,6 +1266,10 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     pinHash: string
     pinFailedAttempts: number
     pinLockedUntil: Date | null
+    /**
+     * The PIN's locks in the current streak (adr/0047): each lasts twice the one before; the last allowed blocks step-up until a password sign-in.
+     */
+    pinLocks: number
     primaryAccountId: string | null
     createdAt: Date
     /**
@@ -1656,6 +1712,7 @@ export interface UserFieldRefs {
   readonly pinHash: Prisma.FieldRef<"User", 'String'>
   readonly pinFailedAttempts: Prisma.FieldRef<"User", 'Int'>
   readonly pinLockedUntil: Prisma.FieldRef<"User", 'DateTime'>
+  readonly pinLocks: Prisma.FieldRef<"User", 'Int'>
   readonly primaryAccountId: Prisma.FieldRef<"User", 'String'>
   readonly createdAt: Prisma.FieldRef<"User", 'DateTime'>
   readonly handleSkeleton: Prisma.FieldRef<"User", 'String'>
