@@ -45,7 +45,7 @@ export function stepUpHandlers({ data, config, pins }: DomainDeps): Pick<Handler
       case 'wrong':
         return new ApiProblem('PIN_INCORRECT', `The PIN is not right; ${row.attemptsLeft} ${row.attemptsLeft === 1 ? 'try' : 'tries'} left before it locks.`);
       case 'locked': {
-        // PSD2 RTS Art. 4(3)(d): the payer is told before the block that needs a password sign-in.
+        // PSD2 RTS Art. 4(4): the payer is told before the block that only a password sign-in lifts.
         const warning = row.locks >= config.pinLocksBeforeBlock - 1 ? ' After the next lock, only signing in with your password again unlocks it.' : '';
         return new ApiProblem('PIN_LOCKED', `Too many wrong PINs: try again in ${Math.ceil(row.waitSeconds / 60)} min.${warning}`, { retryAfterSeconds: row.waitSeconds });
       }
