@@ -1,6 +1,7 @@
 /**
  * A quick load for profiling the API by hand (issue 15): 24 clients for 8 s doing
- * deposits on one account, on 200 accounts, and GET /api/accounts, and bursts of
+ * deposits on one account, on 200 accounts, GET /api/accounts and step-ups (a right PIN
+ * for a withdrawal, as the bench's stepup sends it), and bursts of
  * BURST_SIZE (500) parallel deposits into one account, as the contention scenario sends
  * them (BURST_COUNT, 3, one after another); prints throughput and,
  * when CPU_PIDS names processes (`api:123,pg:456`, as run.sh does), the CPU each of them
@@ -35,6 +36,15 @@ async function deposit(customer: ApiCustomer, accountId: string): Promise<number
     method: 'POST',
     headers: { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
     body: JSON.stringify({ amountMinor: 100 }),
+  });
+  return reply.status;
+}
+
+async function stepUp(customer: ApiCustomer): Promise<number> {
+  const reply = await send(`${baseUrl}/api/step-up`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${customer.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ pin: customer.pin, payment: { operation: 'withdraw', fromAccountId: customer.accountId, amountMinor: 100 } }),
   });
   return reply.status;
 }
@@ -135,4 +145,5 @@ if (want('spread')) await drive('deposit 200', () => {
 });
 if (want('burst')) await bursts(owners[0]!, Number(process.env.BURST_SIZE ?? 500), Number(process.env.BURST_COUNT ?? 3));
 if (want('list')) await drive('GET accounts', (c) => listAccounts(owners[c % owners.length]!));
+if (want('stepup')) await drive('step-up', (c) => stepUp(owners[c % owners.length]!));
 process.exit(0);

@@ -2,7 +2,7 @@
 # Profiles the API under bench/profile/load.ts (issue 15): a throwaway cluster, the API
 # (optionally under --cpu-prof into $PROF_DIR), the load, the top frames.
 # Usage: bench/profile/run.sh [--prof DIR] [scenario…]   (run it under flock /tmp/tidewater-heavy.lock)
-# Scenarios: warm one spread list burst (all when none is named). LOG_LEVEL=warn to leave logging out.
+# Scenarios: warm one spread list burst stepup (all when none is named). LOG_LEVEL=warn to leave logging out.
 # SERVER_DIR=/other/checkout/server measures another checkout's API; BARE_SQL=1 adds bareSql.ts;
 # the API's own env (API_WORKERS, ACCESS_TOKEN_CACHE_ENTRIES, …) passes through.
 set -euo pipefail

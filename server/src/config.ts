@@ -110,8 +110,12 @@ export const defaults = {
   hashingQueue: 8,
   /** 5 (PIN_MAX_ATTEMPTS): PIN checks that may fail in a row before the PIN locks; a 4-digit PIN then gives a guesser 5 in 10,000 per lock. */
   pinMaxAttempts: 5,
-  /** 15 min (PIN_LOCK_SECONDS): how long a locked PIN stays locked; about 480 guesses a day at most. */
+  /** 15 min (PIN_LOCK_SECONDS): how long the first lock of a streak lasts; each further one lasts twice the one before (adr/0047). */
   pinLockSeconds: 900,
+  /** 3 (PIN_LOCKS_BEFORE_BLOCK): the lock of a streak that blocks step-up until a password sign-in: 15 guesses per sign-in, not about 480 a day (adr/0047, PSD2 RTS Art. 4). */
+  pinLocksBeforeBlock: 3,
+  /** 1 day (PIN_LOCK_MEMORY_SECONDS): a streak whose last lock ended this long ago is forgotten; also the longest one lock lasts. */
+  pinLockMemorySeconds: 86_400,
   /** 1,000,000 minor units = 10,000.00 EUR (DAILY_SEND_LIMIT_MINOR): the money that may leave a customer per UTC day (withdrawals, transfers to others, external transfers), across all their accounts; bounds what a stolen session plus PIN can take (adr/0045). */
   dailySendLimitMinor: 1_000_000,
   /** 100 kB (BODY_LIMIT_BYTES): every request body of this API is small; larger is 413. */
@@ -225,6 +229,8 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   hashingConcurrency: 'HASHING_CONCURRENCY',
   hashingQueue: 'HASHING_QUEUE',
   pinLockSeconds: 'PIN_LOCK_SECONDS',
+  pinLocksBeforeBlock: 'PIN_LOCKS_BEFORE_BLOCK',
+  pinLockMemorySeconds: 'PIN_LOCK_MEMORY_SECONDS',
   dailySendLimitMinor: 'DAILY_SEND_LIMIT_MINOR',
   bodyLimitBytes: 'BODY_LIMIT_BYTES',
   apiPort: 'API_PORT',
@@ -258,6 +264,8 @@ const mustBePositive: Array<keyof typeof defaults> = [
   'accountSendsAtOnce',
   'accountWriteAttempts',
   'accountLockWaitMs',
+  'pinLocksBeforeBlock',
+  'pinLockMemorySeconds',
 ];
 
 /** The shortest JWT_SECRET accepted: HS256 wants a key of at least 256 bits. */

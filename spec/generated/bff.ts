@@ -215,6 +215,7 @@ export interface components {
       | 'AUTHORIZATION_MISMATCH'
       | 'PIN_INCORRECT'
       | 'PIN_LOCKED'
+      | 'PIN_BLOCKED'
       | 'FORBIDDEN'
       | 'NOT_FOUND'
       | 'ACCOUNT_NOT_FOUND'

@@ -273,8 +273,11 @@ export interface paths {
      *     accounts need none. A payee IBAN whose checksum or length is wrong is
      *     `422 INVALID_IBAN` before the PIN is checked.
      *
-     *     A wrong PIN is `403 PIN_INCORRECT`; the fifth wrong PIN in a row locks the PIN for
-     *     15 minutes (`423 PIN_LOCKED`, with `retryAfterSeconds`).
+     *     A wrong PIN is `403 PIN_INCORRECT`; the fifth wrong PIN in a row locks the PIN
+     *     (`423 PIN_LOCKED`, with `Retry-After` and `retryAfterSeconds`): the first lock for
+     *     15 minutes, the second, within a day of the first, for 30; the third blocks step-up
+     *     until the customer signs in with their password again (`423 PIN_BLOCKED`, no
+     *     `Retry-After`: waiting does not lift it). A right PIN ends the streak.
      */
     post: operations['verifyPin'];
     delete?: never;
@@ -580,6 +583,7 @@ export interface components {
       | 'AUTHORIZATION_MISMATCH'
       | 'PIN_INCORRECT'
       | 'PIN_LOCKED'
+      | 'PIN_BLOCKED'
       | 'FORBIDDEN'
       | 'NOT_FOUND'
       | 'ACCOUNT_NOT_FOUND'
@@ -1158,21 +1162,22 @@ export interface components {
         'application/problem+json': components['schemas']['Problem'];
       };
     };
-    /** @description `PIN_LOCKED`: too many wrong PINs; step-up is locked for a while. */
+    /**
+     * @description `PIN_LOCKED`: too many wrong PINs in a row; step-up is locked for `Retry-After`
+     *     seconds (also `retryAfterSeconds`), each lock of a streak twice as long as the one
+     *     before. `PIN_BLOCKED`: the PIN locked too often; step-up is blocked until the
+     *     customer signs in with their password again (no `Retry-After`).
+     */
     Locked: {
       headers: {
+        /**
+         * @description Seconds until the PIN unlocks (`PIN_LOCKED` only).
+         * @example 900
+         */
+        'Retry-After'?: number;
         [name: string]: unknown;
       };
       content: {
-        /**
-         * @example {
-         *       "type": "/docs/problems/pin-locked",
-         *       "title": "The PIN is locked after too many attempts",
-         *       "status": 423,
-         *       "errorCode": "PIN_LOCKED",
-         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
-         *     }
-         */
         'application/problem+json': components['schemas']['Problem'];
       };
     };

@@ -4,7 +4,7 @@
  * withdrawals and external transfers need one; PIN checks are counted by committed
  * writes, lock after five failures in a row (parallel guesses included) and unlock. A PIN's
  * verifier is an HMAC under the pepper (adr/0053): checked in no queue, a scrypt one from
- * before remade on the next right PIN.
+ * before remade on the next right PIN, one changed under the API's memory of it read again (adr/0047).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, scryptSync } from 'node:crypto';
@@ -118,6 +118,19 @@ describe('step-up on PostgreSQL', () => {
     expect(await failedAttempts(gina)).toBe(0);
     expect((await b.verifyPin(gina)).status).toBe(201);
     expect(outcome(await b.verifyPin(gina, '6655'))).toEqual([403, 'PIN_INCORRECT']);
+  });
+
+  it('reads a verifier again when it changed under what the API remembers of it: nothing counted for the stale look (adr/0047)', async () => {
+    const ivy = await b.signUp('6173');
+    expect((await b.verifyPin(ivy)).status).toBe(201);
+    const salt = randomBytes(16);
+    const key = scryptSync('6173', salt, 32, { N: 2 ** 15, r: 8, p: 3, maxmem: 64 * 1024 * 1024 });
+    await query(url, 'UPDATE users SET pin_hash = $1 WHERE id = $2', [['scrypt', 2 ** 15, 8, 3, salt.toString('base64url'), key.toString('base64url')].join('$'), ivy.userId]);
+    expect(outcome(await b.verifyPin(ivy, '3716'))).toEqual([403, 'PIN_INCORRECT']);
+    expect(await failedAttempts(ivy)).toBe(1);
+    expect((await b.verifyPin(ivy)).status).toBe(201);
+    expect(await pinHash(ivy)).toMatch(/^hmac-sha256\$/);
+    expect(await failedAttempts(ivy)).toBe(0);
   });
 
   it('checks PINs in no queue: step-ups answer 201 while sign-ups fill the password hashing queue (and meet its 503)', async () => {

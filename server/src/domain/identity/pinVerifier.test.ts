@@ -49,4 +49,17 @@ describe('PIN verifiers (adr/0053)', () => {
   it('finds a verifier of no known kind wrong', async () => {
     expect(await pinVerifiers(old, passwords).check('1234', 'bcrypt$whatever')).toEqual({ right: false });
   });
+
+  it('gives the database the verifier a PIN makes under the stored salt, for a verifier under the current key only (adr/0047)', async () => {
+    const pins = pinVerifiers(rotated, passwords);
+    const stored = pins.make('5831');
+    const right = pins.expected('5831', stored)!;
+    expect(right.right).toBe(stored);
+    expect(stored.startsWith(right.checked)).toBe(true);
+    expect(right.checked).toMatch(/^hmac-sha256\$p2\$[A-Za-z0-9_-]{22}\$$/);
+    expect(pins.expected('5832', stored)!.right).not.toBe(stored);
+    expect(pins.expected('5831', right.checked)).toEqual(right);
+    expect(pins.expected('5831', pinVerifiers(old, passwords).make('5831'))).toBeUndefined();
+    expect(pins.expected('5831', await passwords.hash('5831'))).toBeUndefined();
+  });
 });

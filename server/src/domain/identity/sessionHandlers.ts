@@ -67,6 +67,8 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
       }
       if (failuresHere > 0 || deviceFailures > 0) await limits.clearFailures(email, address, deviceHash);
       const deviceToken = await devices.remember(user.id, body.deviceToken, address);
+      // The password is the secure procedure that gives back a blocked or locked PIN (adr/0047, PSD2 RTS Art. 4(5)).
+      if (user.pinLocks > 0) await data.write((db) => db.user.update({ where: { id: user.id }, data: { pinLocks: 0, pinFailedAttempts: 0, pinLockedUntil: null } }));
       // A new row with a fresh id: rerunning it after a confirmed failure cannot duplicate it.
       data.writesFor(user.id);
       const { pair } = await data.runInTransaction((tx) => issuePair(user.id, randomUUID(), tx, new Date(Date.now() + config.refreshTokenTtlSeconds * 1000)), { label: 'createToken' });

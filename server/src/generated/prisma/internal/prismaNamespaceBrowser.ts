@@ -90,6 +90,7 @@ export const UserScalarFieldEnum = {
   pinHash: 'pinHash',
   pinFailedAttempts: 'pinFailedAttempts',
   pinLockedUntil: 'pinLockedUntil',
+  pinLocks: 'pinLocks',
   primaryAccountId: 'primaryAccountId',
   createdAt: 'createdAt',
   handleSkeleton: 'handleSkeleton'

@@ -28,10 +28,12 @@ export type AggregateUser = {
 
 export type UserAvgAggregateOutputType = {
   pinFailedAttempts: number | null
+  pinLocks: number | null
 }
 
 export type UserSumAggregateOutputType = {
   pinFailedAttempts: number | null
+  pinLocks: number | null
 }
 
 export type UserMinAggregateOutputType = {
@@ -43,6 +45,7 @@ export type UserMinAggregateOutputType = {
   pinHash: string | null
   pinFailedAttempts: number | null
   pinLockedUntil: Date | null
+  pinLocks: number | null
   primaryAccountId: string | null
   createdAt: Date | null
   handleSkeleton: string | null
@@ -57,6 +60,7 @@ export type UserMaxAggregateOutputType = {
   pinHash: string | null
   pinFailedAttempts: number | null
   pinLockedUntil: Date | null
+  pinLocks: number | null
   primaryAccountId: string | null
   createdAt: Date | null
   handleSkeleton: string | null
@@ -71,6 +75,7 @@ export type UserCountAggregateOutputType = {
   pinHash: number
   pinFailedAttempts: number
   pinLockedUntil: number
+  pinLocks: number
   primaryAccountId: number
   createdAt: number
   handleSkeleton: number
@@ -80,10 +85,12 @@ export type UserCountAggregateOutputType = {
 
 export type UserAvgAggregateInputType = {
   pinFailedAttempts?: true
+  pinLocks?: true
 }
 
 export type UserSumAggregateInputType = {
   pinFailedAttempts?: true
+  pinLocks?: true
 }
 
 export type UserMinAggregateInputType = {
@@ -95,6 +102,7 @@ export type UserMinAggregateInputType = {
   pinHash?: true
   pinFailedAttempts?: true
   pinLockedUntil?: true
+  pinLocks?: true
   primaryAccountId?: true
   createdAt?: true
   handleSkeleton?: true
@@ -109,6 +117,7 @@ export type UserMaxAggregateInputType = {
   pinHash?: true
   pinFailedAttempts?: true
   pinLockedUntil?: true
+  pinLocks?: true
   primaryAccountId?: true
   createdAt?: true
   handleSkeleton?: true
@@ -123,6 +132,7 @@ export type UserCountAggregateInputType = {
   pinHash?: true
   pinFailedAttempts?: true
   pinLockedUntil?: true
+  pinLocks?: true
   primaryAccountId?: true
   createdAt?: true
   handleSkeleton?: true
@@ -224,6 +234,7 @@ export type UserGroupByOutputType = {
   pinHash: string
   pinFailedAttempts: number
   pinLockedUntil: Date | null
+  pinLocks: number
   primaryAccountId: string | null
   createdAt: Date
   handleSkeleton: string | null
@@ -261,6 +272,7 @@ export type UserWhereInput = {
   pinHash?: Prisma.StringFilter<"User"> | string
   pinFailedAttempts?: Prisma.IntFilter<"User"> | number
   pinLockedUntil?: Prisma.DateTimeNullableFilter<"User"> | Date | string | null
+  pinLocks?: Prisma.IntFilter<"User"> | number
   primaryAccountId?: Prisma.UuidNullableFilter<"User"> | string | null
   createdAt?: Prisma.DateTimeFilter<"User"> | Date | string
   handleSkeleton?: Prisma.StringNullableFilter<"User"> | string | null
@@ -281,6 +293,7 @@ export type UserOrderByWithRelationInput = {
   pinHash?: Prisma.SortOrder
   pinFailedAttempts?: Prisma.SortOrder
   pinLockedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -304,6 +317,7 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   pinHash?: Prisma.StringFilter<"User"> | string
   pinFailedAttempts?: Prisma.IntFilter<"User"> | number
   pinLockedUntil?: Prisma.DateTimeNullableFilter<"User"> | Date | string | null
+  pinLocks?: Prisma.IntFilter<"User"> | number
   primaryAccountId?: Prisma.UuidNullableFilter<"User"> | string | null
   createdAt?: Prisma.DateTimeFilter<"User"> | Date | string
   handleSkeleton?: Prisma.StringNullableFilter<"User"> | string | null
@@ -324,6 +338,7 @@ export type UserOrderByWithAggregationInput = {
   pinHash?: Prisma.SortOrder
   pinFailedAttempts?: Prisma.SortOrder
   pinLockedUntil?: Prisma.SortOrderInput | Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrderInput | Prisma.SortOrder
@@ -346,6 +361,7 @@ export type UserScalarWhereWithAggregatesInput = {
   pinHash?: Prisma.StringWithAggregatesFilter<"User"> | string
   pinFailedAttempts?: Prisma.IntWithAggregatesFilter<"User"> | number
   pinLockedUntil?: Prisma.DateTimeNullableWithAggregatesFilter<"User"> | Date | string | null
+  pinLocks?: Prisma.IntWithAggregatesFilter<"User"> | number
   primaryAccountId?: Prisma.UuidNullableWithAggregatesFilter<"User"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"User"> | Date | string
   handleSkeleton?: Prisma.StringNullableWithAggregatesFilter<"User"> | string | null
@@ -360,6 +376,7 @@ export type UserCreateInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -380,6 +397,7 @@ export type UserUncheckedCreateInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -400,6 +418,7 @@ export type UserUpdateInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -420,6 +439,7 @@ export type UserUncheckedUpdateInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -440,6 +460,7 @@ export type UserCreateManyInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -454,6 +475,7 @@ export type UserUpdateManyMutationInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -468,6 +490,7 @@ export type UserUncheckedUpdateManyInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -482,6 +505,7 @@ export type UserCountOrderByAggregateInput = {
   pinHash?: Prisma.SortOrder
   pinFailedAttempts?: Prisma.SortOrder
   pinLockedUntil?: Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrder
@@ -489,6 +513,7 @@ export type UserCountOrderByAggregateInput = {
 
 export type UserAvgOrderByAggregateInput = {
   pinFailedAttempts?: Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
 }
 
 export type UserMaxOrderByAggregateInput = {
@@ -500,6 +525,7 @@ export type UserMaxOrderByAggregateInput = {
   pinHash?: Prisma.SortOrder
   pinFailedAttempts?: Prisma.SortOrder
   pinLockedUntil?: Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrder
@@ -514,6 +540,7 @@ export type UserMinOrderByAggregateInput = {
   pinHash?: Prisma.SortOrder
   pinFailedAttempts?: Prisma.SortOrder
   pinLockedUntil?: Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
   primaryAccountId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrder
@@ -521,6 +548,7 @@ export type UserMinOrderByAggregateInput = {
 
 export type UserSumOrderByAggregateInput = {
   pinFailedAttempts?: Prisma.SortOrder
+  pinLocks?: Prisma.SortOrder
 }
 
 export type UserScalarRelationFilter = {
@@ -645,6 +673,7 @@ export type UserCreateWithoutRefreshTokensInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -664,6 +693,7 @@ export type UserUncheckedCreateWithoutRefreshTokensInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -699,6 +729,7 @@ export type UserUpdateWithoutRefreshTokensInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -718,6 +749,7 @@ export type UserUncheckedUpdateWithoutRefreshTokensInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -737,6 +769,7 @@ export type UserCreateWithoutAccountsInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -756,6 +789,7 @@ export type UserUncheckedCreateWithoutAccountsInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -791,6 +825,7 @@ export type UserUpdateWithoutAccountsInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -810,6 +845,7 @@ export type UserUncheckedUpdateWithoutAccountsInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -829,6 +865,7 @@ export type UserCreateWithoutIdempotencyInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -848,6 +885,7 @@ export type UserUncheckedCreateWithoutIdempotencyInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -883,6 +921,7 @@ export type UserUpdateWithoutIdempotencyInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -902,6 +941,7 @@ export type UserUncheckedUpdateWithoutIdempotencyInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -921,6 +961,7 @@ export type UserCreateWithoutStepUpsInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -940,6 +981,7 @@ export type UserUncheckedCreateWithoutStepUpsInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -975,6 +1017,7 @@ export type UserUpdateWithoutStepUpsInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -994,6 +1037,7 @@ export type UserUncheckedUpdateWithoutStepUpsInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1013,6 +1057,7 @@ export type UserCreateWithoutPayeeLookupsInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -1032,6 +1077,7 @@ export type UserUncheckedCreateWithoutPayeeLookupsInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -1067,6 +1113,7 @@ export type UserUpdateWithoutPayeeLookupsInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1086,6 +1133,7 @@ export type UserUncheckedUpdateWithoutPayeeLookupsInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1105,6 +1153,7 @@ export type UserCreateWithoutKnownDevicesInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -1124,6 +1173,7 @@ export type UserUncheckedCreateWithoutKnownDevicesInput = {
   pinHash: string
   pinFailedAttempts?: number
   pinLockedUntil?: Date | string | null
+  pinLocks?: number
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
@@ -1159,6 +1209,7 @@ export type UserUpdateWithoutKnownDevicesInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1178,6 +1229,7 @@ export type UserUncheckedUpdateWithoutKnownDevicesInput = {
   pinHash?: Prisma.StringFieldUpdateOperationsInput | string
   pinFailedAttempts?: Prisma.IntFieldUpdateOperationsInput | number
   pinLockedUntil?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
+  pinLocks?: Prisma.IntFieldUpdateOperationsInput | number
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
@@ -1273,6 +1325,7 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   pinHash?: boolean
   pinFailedAttempts?: boolean
   pinLockedUntil?: boolean
+  pinLocks?: boolean
   primaryAccountId?: boolean
   createdAt?: boolean
   handleSkeleton?: boolean
@@ -1294,6 +1347,7 @@ export type UserSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   pinHash?: boolean
   pinFailedAttempts?: boolean
   pinLockedUntil?: boolean
+  pinLocks?: boolean
   primaryAccountId?: boolean
   createdAt?: boolean
   handleSkeleton?: boolean
@@ -1308,6 +1362,7 @@ export type UserSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   pinHash?: boolean
   pinFailedAttempts?: boolean
   pinLockedUntil?: boolean
+  pinLocks?: boolean
   primaryAccountId?: boolean
   createdAt?: boolean
   handleSkeleton?: boolean
@@ -1322,12 +1377,13 @@ export type UserSelectScalar = {
   pinHash?: boolean
   pinFailedAttempts?: boolean
   pinLockedUntil?: boolean
+  pinLocks?: boolean
   primaryAccountId?: boolean
   createdAt?: boolean
   handleSkeleton?: boolean
 }
 
-export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "email" | "displayName" | "handle" | "passwordHash" | "pinHash" | "pinFailedAttempts" | "pinLockedUntil" | "primaryAccountId" | "createdAt" | "handleSkeleton", ExtArgs["result"]["user"]>
+export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "email" | "displayName" | "handle" | "passwordHash" | "pinHash" | "pinFailedAttempts" | "pinLockedUntil" | "pinLocks" | "primaryAccountId" | "createdAt" | "handleSkeleton", ExtArgs["result"]["user"]>
 export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   accounts?: boolean | Prisma.User$accountsArgs<ExtArgs>
   refreshTokens?: boolean | Prisma.User$refreshTokensArgs<ExtArgs>
@@ -1359,6 +1415,10 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     pinHash: string
     pinFailedAttempts: number
     pinLockedUntil: Date | null
+    /**
+     * The PIN's locks in the current streak (adr/0047): each lasts twice the one before; the last allowed blocks step-up until a password sign-in.
+     */
+    pinLocks: number
     primaryAccountId: string | null
     createdAt: Date
     /**
@@ -1802,6 +1862,7 @@ export interface UserFieldRefs {
   readonly pinHash: Prisma.FieldRef<"User", 'String'>
   readonly pinFailedAttempts: Prisma.FieldRef<"User", 'Int'>
   readonly pinLockedUntil: Prisma.FieldRef<"User", 'DateTime'>
+  readonly pinLocks: Prisma.FieldRef<"User", 'Int'>
   readonly primaryAccountId: Prisma.FieldRef<"User", 'String'>
   readonly createdAt: Prisma.FieldRef<"User", 'DateTime'>
   readonly handleSkeleton: Prisma.FieldRef<"User", 'String'>
