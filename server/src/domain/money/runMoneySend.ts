@@ -21,7 +21,7 @@
 import type { DomainDeps } from '../deps.ts';
 import { isContentionExhausted } from '../../data/retry/index.ts';
 import { sqlOf } from '../../data/statements.ts';
-import { ApiProblem } from '../../errors/apiProblem.ts';
+import { ApiProblem, isApiProblem } from '../../errors/apiProblem.ts';
 import type { OperationId } from '@tidewater/spec/operations';
 import type { OperationInput } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
@@ -124,6 +124,11 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     }
     const lost = claimed.claimLostAnswer(error);
     if (lost) return lost;
+    // A refusal the key does not store (a step-up to redo): the statement that named it committed, but moved nothing.
+    if (isApiProblem(error) && error.status < 500) {
+      await records.release(claim);
+      return error;
+    }
     const applied = await claimed.releaseUnlessCommitted(claim);
     if (error instanceof AccountBusy) {
       currentContext()?.log.info({ attempts: error.attempts, ...applied }, 'account busy: answering 503 after the rules allowed the send');
