@@ -40,10 +40,10 @@ describe('money rules in the database, on PostgreSQL', () => {
      * its rules as migrated (kept as `money_send_as_migrated`): the rule changed in the database only.
      */
     beforeAll(async () => {
-      const [{ def }] = await query<{ def: string }>(url, "SELECT pg_get_functiondef('money_send'::regproc) AS def");
+      const def = (await query<{ def: string }>(url, "SELECT pg_get_functiondef('money_send'::regproc) AS def"))[0]!.def;
       await query(url, def.replace(/FUNCTION public\.money_send\(/, 'FUNCTION public.money_send_as_migrated('));
       await query(url, 'CREATE TABLE forced_verdict (verdict text NOT NULL, detail jsonb)');
-      const [{ args }] = await query<{ args: string }>(url, "SELECT pg_get_function_arguments('money_send'::regproc) AS args");
+      const args = (await query<{ args: string }>(url, "SELECT pg_get_function_arguments('money_send'::regproc) AS args"))[0]!.args;
       const names = [...args.matchAll(/(?:^|, )(p_\w+) /g)].map((m) => m[1]);
       await query(url, `
         CREATE OR REPLACE FUNCTION money_send(${args}) LANGUAGE plpgsql AS $$

@@ -31,7 +31,7 @@ export interface SendOrder {
 }
 
 /** One send of one request: `prepare` settles its order once, before the first attempt. */
-export interface MoneySend {
+interface MoneySend {
   /** For logs and the data layer ("deposit"). */
   readonly label: string;
   prepare(): Promise<SendOrder>;
