@@ -80,19 +80,28 @@ CREATE FUNCTION land_claim(p_claim uuid, p_body jsonb) RETURNS jsonb LANGUAGE sq
   WHERE id = p_claim RETURNING response_body
 $$;
 
--- A deposit, withdrawal, transfer to an own account or by handle, or external transfer.
--- Money leaves `p_from` (NULL for a deposit) and arrives in `p_to` (NULL for a withdrawal or
--- an external transfer). With `p_check_only` it locks and writes nothing: the look before a
--- busy answer, under the same rules.
+-- A deposit, withdrawal, transfer to an own account or by handle, or external transfer, as its
+-- order says (one jsonb, so every send is the same statement text; domain/money/moneySend.ts):
+-- money leaves `fromAccountId` (null for a deposit) and arrives in `toAccountId` (null for a
+-- withdrawal or an external transfer). With `p_check_only` it locks and writes nothing: the
+-- look before a busy answer, under the same rules.
 CREATE FUNCTION money_send(
-  p_operation text, p_claim uuid, p_owner uuid, p_user uuid, p_key text, p_trace text, p_lock_wait text, p_check_only boolean,
-  p_from uuid, p_to uuid, p_amount bigint, p_description text,
-  p_to_handle text, p_iban text, p_beneficiary text, p_authorization uuid, p_daily_limit bigint,
+  p_claim uuid, p_owner uuid, p_user uuid, p_key text, p_trace text, p_lock_wait text, p_check_only boolean,
+  p_daily_limit bigint, p_order jsonb,
   OUT verdict text, OUT body jsonb, OUT detail jsonb
 ) LANGUAGE plpgsql AS $$
 DECLARE
   -- The most a balance may hold (spec `Balance.maximum`): just under 10^15.
   max_balance CONSTANT bigint := 999999999999999;
+  p_operation text := p_order->>'operation';
+  p_from uuid := (p_order->>'fromAccountId')::uuid;
+  p_to uuid := (p_order->>'toAccountId')::uuid;
+  p_amount bigint := (p_order->>'amountMinor')::bigint;
+  p_description text := p_order->>'description';
+  p_to_handle text := p_order->>'toHandle';
+  p_iban text := p_order->>'iban';
+  p_beneficiary text := p_order->>'beneficiaryName';
+  p_authorization uuid := (p_order->>'authorizationId')::uuid;
   by_handle boolean := p_operation = 'createInternalTransfer' AND p_to_handle IS NOT NULL;
   -- Money leaving the customer needs their PIN for this payment and counts against the day's ceiling (adr/0045).
   leaving boolean := p_operation IN ('withdraw', 'createExternalTransfer') OR by_handle;
@@ -245,7 +254,7 @@ $$;
 
 -- Down Migration
 DROP FUNCTION open_account(uuid, uuid, uuid, text, text, text, integer);
-DROP FUNCTION money_send(text, uuid, uuid, uuid, text, text, text, boolean, uuid, uuid, bigint, text, text, text, text, uuid, bigint);
+DROP FUNCTION money_send(uuid, uuid, uuid, text, text, text, boolean, bigint, jsonb);
 DROP FUNCTION land_claim(uuid, jsonb);
 DROP FUNCTION lock_claim(uuid, uuid, text);
 DROP FUNCTION wire_transaction(ledger_entries);
