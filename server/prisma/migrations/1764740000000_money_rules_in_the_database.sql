@@ -12,16 +12,16 @@ CREATE FUNCTION json_text(value text) RETURNS text LANGUAGE sql IMMUTABLE AS $$
   SELECT coalesce(to_json(value)::text, 'null')
 $$;
 
--- One movement on an account the caller has locked: the balance, the ledger row, and the
--- audit row whose link is computed from the head read under that lock, over the canonical
+-- One movement on an account the caller has locked and read (`head`): the balance, the ledger
+-- row, and the audit row whose link is computed from the head read under that lock, over the canonical
 -- content auditChain.ts hashes (keys sorted, no whitespace), so the chain cannot fork and
 -- `npm run audit:verify` checks it like any other row.
 CREATE FUNCTION post_movement(
-  p_account uuid, p_kind text, p_amount bigint, p_description text, p_counterparty text,
+  head accounts, p_kind text, p_amount bigint, p_description text, p_counterparty text,
   p_key text, p_transfer uuid, p_request uuid, p_trace text
 ) RETURNS ledger_entries LANGUAGE plpgsql AS $$
 DECLARE
-  head accounts%ROWTYPE;
+  p_account uuid := head.id;
   entry ledger_entries%ROWTYPE;
   entry_id uuid := gen_random_uuid();
   balance_after bigint;
@@ -29,7 +29,6 @@ DECLARE
   payload jsonb;
   hash text;
 BEGIN
-  SELECT * INTO head FROM accounts WHERE id = p_account;
   balance_after := head.balance_minor + p_amount;
   seq := head.audit_seq + 1;
   payload := jsonb_build_object('kind', p_kind, 'amountMinor', p_amount::text, 'balanceAfterMinor', balance_after::text,
@@ -194,23 +193,23 @@ BEGIN
   END IF;
   CASE p_operation
   WHEN 'deposit' THEN
-    in_entry := post_movement(p_to, 'deposit', p_amount, p_description, NULL, p_key, NULL, p_owner, p_trace);
+    in_entry := post_movement(dst, 'deposit', p_amount, p_description, NULL, p_key, NULL, p_owner, p_trace);
     body := wire_transaction(in_entry);
   WHEN 'withdraw' THEN
-    out_entry := post_movement(p_from, 'withdrawal', -p_amount, p_description, NULL, p_key, NULL, p_owner, p_trace);
+    out_entry := post_movement(src, 'withdrawal', -p_amount, p_description, NULL, p_key, NULL, p_owner, p_trace);
     body := wire_transaction(out_entry);
   WHEN 'createInternalTransfer' THEN
-    out_entry := post_movement(p_from, 'transfer_out', -p_amount, p_description,
+    out_entry := post_movement(src, 'transfer_out', -p_amount, p_description,
       CASE WHEN by_handle THEN '@' || p_to_handle ELSE dst.name END, p_key, transfer, p_owner, p_trace);
     -- The sender's key is written on the sender's own accounts only.
-    in_entry := post_movement(p_to, 'transfer_in', p_amount, p_description,
+    in_entry := post_movement(dst, 'transfer_in', p_amount, p_description,
       CASE WHEN by_handle THEN '@' || sender.handle ELSE src.name END, CASE WHEN dst.user_id = p_user THEN p_key END, transfer, p_owner, p_trace);
     body := jsonb_build_object('id', transfer, 'fromAccountId', p_from, 'toAccountId', CASE WHEN dst.user_id = p_user THEN p_to END,
       'toHandle', p_to_handle, 'iban', NULL, 'beneficiaryName', NULL, 'amountMinor', p_amount, 'createdAt', wire_time(out_entry.created_at),
       'movements', CASE WHEN dst.user_id = p_user THEN jsonb_build_array(wire_transaction(out_entry), wire_transaction(in_entry))
                         ELSE jsonb_build_array(wire_transaction(out_entry)) END);
   WHEN 'createExternalTransfer' THEN
-    out_entry := post_movement(p_from, 'external_out', -p_amount, p_description, p_beneficiary || ' (' || p_iban || ')', p_key, transfer, p_owner, p_trace);
+    out_entry := post_movement(src, 'external_out', -p_amount, p_description, p_beneficiary || ' (' || p_iban || ')', p_key, transfer, p_owner, p_trace);
     body := jsonb_build_object('id', transfer, 'fromAccountId', p_from, 'toAccountId', NULL, 'toHandle', NULL, 'iban', p_iban,
       'beneficiaryName', p_beneficiary, 'amountMinor', p_amount, 'createdAt', wire_time(out_entry.created_at),
       'movements', jsonb_build_array(wire_transaction(out_entry)));
@@ -259,5 +258,5 @@ DROP FUNCTION land_claim(uuid, jsonb);
 DROP FUNCTION lock_claim(uuid, uuid, text);
 DROP FUNCTION wire_transaction(ledger_entries);
 DROP FUNCTION wire_time(timestamptz);
-DROP FUNCTION post_movement(uuid, text, bigint, text, text, text, uuid, uuid, text);
+DROP FUNCTION post_movement(accounts, text, bigint, text, text, text, uuid, uuid, text);
 DROP FUNCTION json_text(text);
