@@ -92,6 +92,7 @@ CREATE FUNCTION money_send(
 DECLARE
   -- The most a balance may hold (spec `Balance.maximum`): just under 10^15.
   max_balance CONSTANT bigint := 999999999999999;
+  -- The order's fields, named as parameters: they are the send's input.
   p_operation text := p_order->>'operation';
   p_from uuid := (p_order->>'fromAccountId')::uuid;
   p_to uuid := (p_order->>'toAccountId')::uuid;
