@@ -46,7 +46,7 @@ export interface Size {
  * and the API as deployed, one worker per core (the API's default, adr/0016), unless
  * API_WORKERS says otherwise.
  */
-/** The API as deployed, but for its sign-up limits (`benchSignUps`). */
+/** The API as deployed, but for its limits on sign-ups and open accounts (`benchSignUps`). */
 const apiEnv = { LOG_LEVEL: 'warn', API_WORKERS: process.env.API_WORKERS ?? String(availableParallelism()), ...benchSignUps };
 
 /**

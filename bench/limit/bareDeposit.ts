@@ -1,6 +1,6 @@
 /**
- * The bare-SQL baseline of a deposit: exactly the rows the API's deposit writes
- * (server/src/domain/money/ledger.ts `postMovement`, accountRows.ts `readAccounts`), from a
+ * The bare-SQL baseline of a deposit: exactly the rows the API's deposit writes (the
+ * database's `post_movement`, server/prisma/migrations/1764740000000_money_rules_in_the_database.sql), from a
  * bare `pg` pool of the API's size, and nothing more: no idempotency claim, no stored
  * answer, no lock timeout, no HTTP. One transaction:
  *

@@ -85,7 +85,7 @@ export function nemesis(targets: NemesisTargets, random: Random) {
       case 'lost-answer':
         // Each acted on by the database, its answer never delivered: the API must learn the outcome itself.
         proxy.arm('dropAnswerTo', 'COMMIT', LOST_ANSWERS);
-        proxy.arm('dropAnswerTo', '"kind":"deposit"', LOST_ANSWERS);
+        proxy.arm('dropAnswerTo', '"operation":"', LOST_ANSWERS); // every money send's one statement (adr/0041)
         await sleep(forMs);
         proxy.disarm();
         return;

@@ -51,6 +51,7 @@ export const errorReference = {
   ACCOUNT_NOT_EMPTY: { meaning: 'Only an empty account can be closed.', retryable: false, action: 'Move its money out first.' },
   ACCOUNT_IS_PRIMARY: { meaning: 'The primary account closes only as the last open one.', retryable: false, action: 'Choose another primary account first (`setPrimaryAccount`).' },
   PAYEE_HAS_NO_OPEN_ACCOUNT: { meaning: 'The payee has no open account to receive the money.', retryable: false, action: 'Ask the payee; a new send needs a new key.' },
+  ACCOUNT_LIMIT_REACHED: { meaning: 'The customer holds as many open accounts as they may (20 by default).', retryable: false, action: 'Close an account first; the key stores this answer, so open with a new key.' },
   PIN_LOCKED: { meaning: 'Too many wrong PINs in a row: step-up is locked for a while, each lock of a streak twice as long as the one before.', retryable: true, action: 'Wait `Retry-After` seconds, then check the PIN again.' },
   PIN_BLOCKED: { meaning: 'The PIN locked too many times in a row: step-up is blocked until the customer signs in with their password again (adr/0047).', retryable: false, action: 'Sign in with the password (`createToken`), then check the PIN again.' },
   TOO_MANY_REQUESTS: { meaning: 'Too many attempts (sign-in, sign-up).', retryable: true, action: 'Wait `Retry-After` seconds.' },

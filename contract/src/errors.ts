@@ -43,6 +43,7 @@ export const errorCatalog = {
   ACCOUNT_NOT_EMPTY: { status: 422, title: 'Only an empty account can be closed' },
   ACCOUNT_IS_PRIMARY: { status: 422, title: 'The primary account cannot be closed' },
   PAYEE_HAS_NO_OPEN_ACCOUNT: { status: 422, title: 'The payee has no open account' },
+  ACCOUNT_LIMIT_REACHED: { status: 422, title: 'The customer holds as many open accounts as they may' },
   PIN_LOCKED: { status: 423, title: 'The PIN is locked after too many attempts' },
   PIN_BLOCKED: { status: 423, title: 'The PIN is blocked until the next password sign-in' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },

@@ -118,6 +118,8 @@ export const defaults = {
   pinLockMemorySeconds: 86_400,
   /** 1,000,000 minor units = 10,000.00 EUR (DAILY_SEND_LIMIT_MINOR): the money that may leave a customer per UTC day (withdrawals, transfers to others, external transfers), across all their accounts; bounds what a stolen session plus PIN can take (adr/0045). */
   dailySendLimitMinor: 1_000_000,
+  /** 20 (MAX_OPEN_ACCOUNTS_PER_CUSTOMER): open accounts a customer may hold; one more is 422 ACCOUNT_LIMIT_REACHED, so no script opens rows without end (adr/0041). */
+  maxOpenAccountsPerCustomer: 20,
   /** 100 kB (BODY_LIMIT_BYTES): every request body of this API is small; larger is 413. */
   bodyLimitBytes: 100_000,
   /** 8081 (API_PORT). */
@@ -232,6 +234,7 @@ const envNames: { [K in keyof typeof defaults]?: string } = {
   pinLocksBeforeBlock: 'PIN_LOCKS_BEFORE_BLOCK',
   pinLockMemorySeconds: 'PIN_LOCK_MEMORY_SECONDS',
   dailySendLimitMinor: 'DAILY_SEND_LIMIT_MINOR',
+  maxOpenAccountsPerCustomer: 'MAX_OPEN_ACCOUNTS_PER_CUSTOMER',
   bodyLimitBytes: 'BODY_LIMIT_BYTES',
   apiPort: 'API_PORT',
   apiHost: 'API_HOST',
@@ -266,6 +269,7 @@ const mustBePositive: Array<keyof typeof defaults> = [
   'accountLockWaitMs',
   'pinLocksBeforeBlock',
   'pinLockMemorySeconds',
+  'maxOpenAccountsPerCustomer',
 ];
 
 /** The shortest JWT_SECRET accepted: HS256 wants a key of at least 256 bits. */

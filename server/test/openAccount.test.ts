@@ -115,7 +115,8 @@ describe('opening an account under an Idempotency-Key', () => {
 
   it('a COMMIT whose answer was lost is found by the account it opened, and the retry replays it: one account', async () => {
     const key = newKey();
-    const fired = proxy.arm('dropAnswerTo', 'COMMIT');
+    // The opening is one statement that is its own commit (adr/0041), found on the wire by the name it carries.
+    const fired = proxy.arm('dropAnswerTo', 'Commit answer lost');
     const first = await open('Commit answer lost', key);
     expect(fired()).toBe(1);
     expect(first.status).toBe(201);
@@ -126,7 +127,7 @@ describe('opening an account under an Idempotency-Key', () => {
 
   it('a COMMIT that never reached the database is run again, once: one account', async () => {
     const key = newKey();
-    const fired = proxy.arm('cutBefore', 'COMMIT');
+    const fired = proxy.arm('cutBefore', 'Commit never sent');
     const first = await open('Commit never sent', key);
     expect(fired()).toBe(1);
     expect(first.status).toBe(201);
@@ -136,7 +137,7 @@ describe('opening an account under an Idempotency-Key', () => {
 
   it('an outage before any commit answers 503 applied: false and frees the key; the same key then opens it once', async () => {
     const key = newKey();
-    const fired = proxy.arm('cutBefore', 'BEGIN', 2); // the attempt and its one retry
+    const fired = proxy.arm('cutBefore', 'Outage first', 2); // the attempt and its one retry, each proven not landed
     const failed = await open('Outage first', key);
     expect(fired()).toBe(2);
     expect([failed.status, failed.body.errorCode, failed.body.applied]).toEqual([503, 'SERVICE_UNAVAILABLE', false]);

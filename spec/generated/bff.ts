@@ -235,6 +235,7 @@ export interface components {
       | 'ACCOUNT_NOT_EMPTY'
       | 'ACCOUNT_IS_PRIMARY'
       | 'PAYEE_HAS_NO_OPEN_ACCOUNT'
+      | 'ACCOUNT_LIMIT_REACHED'
       | 'TOO_MANY_REQUESTS'
       | 'INTERNAL'
       | 'SERVICE_UNAVAILABLE';

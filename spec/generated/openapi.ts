@@ -167,7 +167,9 @@ export interface paths {
      *     request runs, `409 IDEMPOTENCY_RESULT_UNKNOWN` with `applied: true` when it opened
      *     the account but its answer was lost, `422 IDEMPOTENCY_KEY_REUSED` for another
      *     name, and a 503 may say `applied: false`: no account was opened). Without a key,
-     *     every request opens an account.
+     *     every request opens an account. A customer holds at most 20 open accounts (the
+     *     operator may set another bound): one more is `422 ACCOUNT_LIMIT_REACHED`, which a
+     *     key stores like a money send's refusal.
      */
     post: operations['openAccount'];
     delete?: never;
@@ -603,6 +605,7 @@ export interface components {
       | 'ACCOUNT_NOT_EMPTY'
       | 'ACCOUNT_IS_PRIMARY'
       | 'PAYEE_HAS_NO_OPEN_ACCOUNT'
+      | 'ACCOUNT_LIMIT_REACHED'
       | 'TOO_MANY_REQUESTS'
       | 'INTERNAL'
       | 'SERVICE_UNAVAILABLE';
@@ -1149,7 +1152,8 @@ export interface components {
      * @description A valid request that the bank's rules refuse: `INSUFFICIENT_FUNDS`,
      *     `BALANCE_LIMIT_EXCEEDED` (the account would hold more than a balance can),
      *     `DAILY_LIMIT_EXCEEDED`, `INVALID_IBAN`, `SAME_ACCOUNT`, `ACCOUNT_CLOSED`,
-     *     `ACCOUNT_NOT_EMPTY`, `ACCOUNT_IS_PRIMARY`, `PAYEE_HAS_NO_OPEN_ACCOUNT`, or
+     *     `ACCOUNT_NOT_EMPTY`, `ACCOUNT_IS_PRIMARY`, `PAYEE_HAS_NO_OPEN_ACCOUNT`,
+     *     `ACCOUNT_LIMIT_REACHED` (the customer holds as many open accounts as they may), or
      *     `IDEMPOTENCY_KEY_REUSED` (the key was used with another payload). On a money send,
      *     the key stores every one of these but `IDEMPOTENCY_KEY_REUSED` (see Idempotency).
      */

@@ -55,6 +55,8 @@ describe('the database killed under load', () => {
         DB_READINESS_PROBE_MS: '200',
         ACCOUNT_LOCK_WAIT_MS: '3000',
         ACCOUNT_WRITE_ATTEMPTS: '1',
+        // One customer holds all the accounts, more than a customer may open by default (adr/0041).
+        MAX_OPEN_ACCOUNTS_PER_CUSTOMER: String(LOCKED_ACCOUNTS + FREE_ACCOUNTS),
         IDEMPOTENCY_STORE_BUDGET_MS: '500',
         IDEMPOTENCY_RELEASE_BUDGET_MS: '500',
       },

@@ -1,7 +1,7 @@
 /**
  * Faults between the API and PostgreSQL, injected by the TCP fault proxy (test-support's tcpProxy.ts), around a
- * money send's commit, in both its forms (a transfer's COMMIT, a deposit's one statement
- * that is its own commit, adr/0027), and before it:
+ * money send's commit, its one statement that is its own commit (adr/0027, adr/0041), for a
+ * transfer and a deposit, and before it:
  *
  * - a commit that landed but whose answer was lost is found through the request's own
  *   rows (verifyCommitted) and is not applied twice: the client gets its 201;
@@ -63,16 +63,16 @@ describe('a money send across a faulty network to PostgreSQL', () => {
   }
 
   /**
-   * The two ways a money send commits, each tested against the same faults: a transfer's
-   * transaction ends with COMMIT (adr/0006); a deposit's one statement is its own commit
-   * (adr/0027), found on the wire by its audit payload, which carries the amount.
+   * Two sends, each tested against the same faults: every money send is one statement that is
+   * its own commit (adr/0041), found on the wire by its order, which carries its operation and
+   * amount; its lost answer is settled by looking for its landed claim.
    */
+  const lookText = 'SELECT response_body AS "responseBody" FROM idempotency_records';
   const commitForms = [
     {
-      form: "a transfer's COMMIT",
-      commitText: () => 'COMMIT',
-      beforeCommitText: 'BEGIN',
-      lookText: 'FROM audit_rows WHERE request_id',
+      form: "a transfer's one statement",
+      commitText: (amountMinor: number) => `"operation":"createInternalTransfer","amountMinor":${amountMinor},`,
+      lookText,
       // Its PIN check runs before a fault is armed: the faults are for the transfer's own statements.
       approve: (amountMinor: number, key: string) => b.approveAhead(ada, key, { operation: 'createInternalTransfer', fromAccountId: ada.accountId, amountMinor, toHandle: grace.handle }),
       send: (amountMinor: number, key: ReturnType<typeof newKey>) => b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor, description: 'faults' }, key),
@@ -82,9 +82,8 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     },
     {
       form: "a deposit's one statement",
-      commitText: (amountMinor: number) => `"kind":"deposit","amountMinor":"${amountMinor}"`,
-      beforeCommitText: undefined,
-      lookText: 'SELECT response_body AS "responseBody" FROM idempotency_records',
+      commitText: (amountMinor: number) => `"operation":"deposit","amountMinor":${amountMinor},`,
+      lookText,
       approve: async () => undefined,
       send: (amountMinor: number, key: ReturnType<typeof newKey>) => b.deposit(ada, ada.accountId, amountMinor, key),
       rows: 1,
@@ -93,7 +92,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
     },
   ] as const;
 
-  describe.each(commitForms)('$form', ({ commitText, beforeCommitText, lookText, approve, send, rows, moved, answers }) => {
+  describe.each(commitForms)('$form', ({ commitText, lookText, approve, send, rows, moved, answers }) => {
     it('finds a commit whose answer was lost through its own rows, and does not apply it twice', async () => {
       const key = newKey();
       await approve(1_234, key);
@@ -126,8 +125,8 @@ describe('a money send across a faulty network to PostgreSQL', () => {
       const key = newKey();
       await approve(300, key);
       // The attempt and its one retry each lose their connection before anything could commit
-      // (a deposit's statement was sent, and the look proves it never reached the database).
-      const fired = proxy.arm('cutBefore', beforeCommitText ?? commitText(300), 2);
+      // (the statement was sent, and the look proves it never reached the database).
+      const fired = proxy.arm('cutBefore', commitText(300), 2);
       const reply = await send(300, key);
       expect(fired()).toBe(2);
       expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
@@ -175,21 +174,6 @@ describe('a money send across a faulty network to PostgreSQL', () => {
         expect(JSON.stringify((await send(4_242, key)).body)).toBe(JSON.stringify(reply.body));
       });
     });
-  });
-
-  it('runs the send again, once, when the answer of the statement that lands its claim and answer is lost (inside the money transaction)', async () => {
-    const key = newKey();
-    const balance = await b.balance(ada, ada.accountId);
-    // The statement is inside the money's transaction: a cut connection rolls it back with the money, and the transaction reruns.
-    const fired = proxy.arm('dropAnswerTo', "SET landed_at = now(), status = 'Executed'");
-    const first = await b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 25, description: 'bytes' }, key);
-    expect(fired()).toBe(1);
-    expect(first.status).toBe(201);
-    expect((await keyState(url, key)).ledger).toHaveLength(1);
-    expect(await b.balance(ada, ada.accountId)).toBe(balance - 25);
-    const replay = await b.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 25, description: 'bytes' }, key);
-    expect(replay.status).toBe(201);
-    expect(JSON.stringify(replay.body)).toBe(JSON.stringify(first.body));
   });
 
   it('frees the key when a COMMIT is refused for good and its audit row proves nothing landed', async () => {

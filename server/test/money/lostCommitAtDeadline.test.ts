@@ -39,7 +39,7 @@ describe('a lost COMMIT settled after the deadline', () => {
     try {
       const key = newKey();
       const balance = await b.balance(ada, ada.accountId);
-      const fired = proxy.arm('cutAfter', 'COMMIT');
+      const fired = proxy.arm('cutAfter', '"operation":"createInternalTransfer","amountMinor":321,');
       const started = performance.now();
       // Between the customer's own accounts: no step-up, whose own COMMIT the proxy would cut first.
       const reply = await b.transfer(ada, { fromAccountId: ada.accountId, toAccountId: savings, amountMinor: 321, description: 'late' }, key);

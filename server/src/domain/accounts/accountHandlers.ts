@@ -3,16 +3,14 @@
  * transactionCursor.ts over (openedAt, id), scoped to the customer), open and read one.
  * Every read is scoped to its owner:
  * another customer's account id answers 404, exactly as an id that does not exist.
- * Opening with an Idempotency-Key runs the money sends' protocol (accountOpening.ts);
- * without one, every request opens an account.
+ * Opening runs the money sends' way (accountOpening.ts): with an Idempotency-Key under its
+ * protocol; without one, every request opens an account.
  */
-import { randomUUID } from 'node:crypto';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
 import { accountOpener } from './accountOpening.ts';
 import type { DomainDeps } from '../deps.ts';
 import { toAccount } from '../wireViews.ts';
-import { writtenText } from '../writtenText.ts';
 
 /** Accounts on one page unless `limit` says otherwise (spec: AccountLimit); most customers have them all on one. */
 const defaultLimit = 50;
@@ -51,12 +49,8 @@ export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts'
     },
 
     async openAccount({ caller, body, headers }) {
-      const primary = await primaryOf(caller.userId);
-      const key = headers['Idempotency-Key'];
-      if (key !== undefined) return openOnce({ userId: caller.userId, key, body, primaryAccountId: primary });
-      const id = randomUUID();
-      const row = await data.write((db) => db.account.create({ data: { id, userId: caller.userId, name: writtenText(body.name) } }));
-      return { status: 201, body: toAccount(row, primary) };
+      await primaryOf(caller.userId); // 401 for a signed-in user who no longer exists
+      return openOnce({ userId: caller.userId, key: headers['Idempotency-Key'], body });
     },
 
     async getAccount({ caller, path }) {

@@ -1,20 +1,23 @@
 /**
- * Opening an account under an Idempotency-Key (adr/0013), by the money sends' protocol
- * (idempotency.ts) run the money sends' way (claimedRequest.ts): claim the key (a replay,
- * a 409 or a 422 ends here); insert the account in one gated transaction that then lands
- * the claim with its answer (adr/0016), so both commit with the account; send the stored
- * bytes. A failure before any commit releases the claim; an outage
- * that opened nothing answers 503 with `applied: false`. A COMMIT whose answer was lost
- * is settled by looking for the account by the id the request chose. A stale claim that
- * opened an account answers 409 RESULT_UNKNOWN with `applied: true`, for good.
+ * Opening an account, with or without an Idempotency-Key; under one (adr/0013), by the money sends' protocol
+ * (idempotency.ts) run the money sends' way (claimedRequest.ts, adr/0041): claim the key (a
+ * replay, a 409 or a 422 ends here); then ONE statement that is its own commit, the
+ * database's `open_account`: it locks the claim and the customer, keeps the customer within
+ * MAX_OPEN_ACCOUNTS_PER_CUSTOMER open accounts (422 ACCOUNT_LIMIT_REACHED, stored as the
+ * key's answer), inserts the account and lands the claim with its answer; send the stored
+ * bytes. A failure before any commit releases the claim; an outage that opened nothing
+ * answers 503 with `applied: false`. A statement whose answer was lost is settled by looking
+ * for the landed claim, which reads the answer back.
  */
-import { randomUUID } from 'node:crypto';
 import type { components } from '@tidewater/spec/openapi';
+import { sqlOf, type Statements } from '../../data/statements.ts';
 import { verifyBy } from '../audit/auditedSave.ts';
 import { claimedRequests } from '../idempotency/claimedRequest.ts';
 import type { DomainDeps } from '../deps.ts';
-import { hashRequest, idempotencyRecords } from '../idempotency/idempotency.ts';
-import { toAccount } from '../wireViews.ts';
+import { ClaimTakenOver, hashRequest, idempotencyRecords, type Claim } from '../idempotency/idempotency.ts';
+import { lockWait } from '../money/accountRows.ts';
+import { verdictOf, type Verdict } from '../money/moneySend.ts';
+import { refusalOf } from '../money/refusals.ts';
 import { writtenText } from '../writtenText.ts';
 
 type Account = components['schemas']['Account'];
@@ -22,10 +25,10 @@ type Account = components['schemas']['Account'];
 /** What one opening needs. */
 export interface Opening {
   userId: string;
-  key: string;
+  /** Absent: every request opens an account. */
+  key: string | undefined;
   /** The request's body as validated (hashed as sent). */
   body: { name: string };
-  primaryAccountId: string | null;
 }
 
 /** The opener of one deps; `open(opening)` answers the 201 (the first one, or its replay). */
@@ -33,29 +36,55 @@ export function accountOpener({ data, config }: DomainDeps) {
   const records = idempotencyRecords(data, config);
   const claimed = claimedRequests(records, config);
 
-  const accountExists = (id: string) => async () =>
-    (await data.read((db) => db.account.count({ where: { id } }))) === 1;
+  const openStatement = (claim: Claim | undefined, userId: string, key: string | null, name: string) => async (sql: Statements) =>
+    verdictOf<Account>((await sql.query<{ verdict: string; body: unknown; detail: unknown }>`
+      SELECT verdict, body, detail FROM open_account(${claim?.id ?? null}::uuid, ${claim?.ownerToken ?? null}::uuid, ${userId}::uuid, ${key}::text,
+        ${name}::text, ${lockWait(config.accountLockWaitMs)}::text, ${config.maxOpenAccountsPerCustomer}::int)`)[0]);
 
-  return async function open({ userId, key, body, primaryAccountId }: Opening): Promise<{ status: 201; body: Account; headers?: Record<string, string> }> {
+  /** The statement's verdict as the request answers it. */
+  function answerOf(done: Verdict<Account>, key: string): Account {
+    if (done.verdict === 'moved' && done.body !== undefined) return done.body;
+    if (done.verdict === 'claim_lost') throw new ClaimTakenOver(key);
+    throw refusalOf(done.verdict, done.detail);
+  }
+
+  async function openUnderClaim(claim: Claim, name: string): Promise<Account> {
+    let landedBody: Account | undefined;
+    const done = await data.runStatementAsCommit(openStatement(claim, claim.userId, claim.key, name), {
+      label: 'openAccount',
+      verifyCommitted: verifyBy(data, async () => (landedBody = await records.landedAnswer<Account>(claim)) !== undefined, config.idempotencyStoreBudgetMs),
+      landedAnswer: (): Verdict<Account> => ({ verdict: 'moved', body: landedBody, detail: null }),
+    });
+    return answerOf(done, claim.key);
+  }
+
+  /** What a failed keyed opening answers (as a failed money send does, runMoneySend.ts). */
+  async function failureAnswer(failure: unknown, claim: Claim): Promise<unknown> {
+    let error = failure;
+    try {
+      const refusal = await claimed.refusalAnswer(error, claim);
+      if (refusal) return refusal;
+    } catch (storing) {
+      error = storing;
+    }
+    const lost = claimed.claimLostAnswer(error);
+    if (lost) return lost;
+    const applied = await claimed.releaseUnlessCommitted(claim);
+    return claimed.outageAnswer(error, applied, 'The service is temporarily unavailable and no account was opened. Send it again later with the same Idempotency-Key.');
+  }
+
+  return async function open({ userId, key, body }: Opening): Promise<{ status: 201; body: Account; headers?: Record<string, string> }> {
+    const name = writtenText(body.name);
+    // Without a key every request opens an account: one plain write, under the same bound.
+    if (key === undefined) return { status: 201, body: answerOf(await data.write((db) => openStatement(undefined, userId, null, name)(sqlOf(db))), '') };
     const requestHash = hashRequest('openAccount', {}, body);
     const outcome = await claimed.claimOrReplay({ userId, key, operationId: 'openAccount', requestHash });
     if (outcome.kind === 'replay') return claimed.replayAnswer<Account>(outcome);
     const { claim } = outcome;
-    const id = randomUUID();
     try {
-      const stored = await data.runInTransaction(
-        async (tx) => {
-          const row = await tx.account.create({ data: { id, userId, name: writtenText(body.name), idempotencyKey: key } });
-          return records.land(tx, claim, 201, toAccount(row, primaryAccountId));
-        },
-        { label: 'openAccount', verifyCommitted: verifyBy(data, accountExists(id), config.idempotencyStoreBudgetMs) },
-      );
-      return { status: 201, body: stored };
+      return { status: 201, body: await openUnderClaim(claim, name) };
     } catch (error) {
-      const lost = claimed.claimLostAnswer(error);
-      if (lost) throw lost;
-      const applied = await claimed.releaseUnlessCommitted(claim);
-      throw claimed.outageAnswer(error, applied, 'The service is temporarily unavailable and no account was opened. Send it again later with the same Idempotency-Key.');
+      throw await failureAnswer(error, claim);
     }
   };
 }

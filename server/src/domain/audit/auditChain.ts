@@ -7,7 +7,6 @@
  *
  * Amounts in payloads are decimal strings (bigint-safe and spelled one way in jsonb).
  */
-import { randomUUID } from 'node:crypto';
 import { canonicalJson, sha256Hex } from '../idempotency/canonicalJson.ts';
 
 /** The `prev_hash` of an account's first row. */
@@ -39,26 +38,6 @@ function auditHash(prevHash: string, content: AuditContent): string {
 export function nextLink(head: ChainHead, content: Omit<AuditContent, 'seq'>): { seq: number; prevHash: string; hash: string } {
   const seq = head.auditSeq + 1;
   return { seq, prevHash: head.auditHash, hash: auditHash(head.auditHash, { ...content, seq }) };
-}
-
-/**
- * The canonical text of a row's content cut around the two values only a statement that
- * reads the chain head under its own lock knows (adr/0022): the payload's
- * `balanceAfterMinor` (a decimal string) and the row's `seq` (a number). The statement
- * computes the same hash as `nextLink` from the three pieces:
- * `sha256(prev_hash || E'\n' || before || balance_after || between || seq || after)`.
- * The cut marks carry a fresh random name, so no text a customer wrote can fake one.
- */
-export function contentAroundLink(content: Omit<AuditContent, 'seq'>): { before: string; between: string; after: string } {
-  const mark = `\u0000${randomUUID()}`;
-  const spelled = JSON.stringify(mark).slice(1, -1);
-  const text = canonicalJson(contentOf({ ...content, seq: mark as unknown as number, payload: { ...content.payload, balanceAfterMinor: mark } }));
-  // Keys sort `payload` before `seq`: the balance (inside its quotes) comes first; the seq loses its quotes.
-  const [before, between, after, ...more] = text.split(spelled);
-  if (before === undefined || between === undefined || after === undefined || more.length > 0 || !between.endsWith('"') || !after.startsWith('"')) {
-    throw new Error('contentAroundLink: the content does not hold the balance and the seq once each');
-  }
-  return { before, between: between.slice(0, -1), after: after.slice(1) };
 }
 
 /** Exactly the members a hash covers, whatever else the row carries. */

@@ -1,78 +1,85 @@
 /**
- * The money-send family's interface (adr/0010). A send (deposit, withdrawal,
- * internal or external transfer) says what it does in four steps; `runMoneySend.ts`
- * drives every send the same way around them: the idempotency claim, the gated
- * transaction with its account locks and attempts, the re-check before a busy answer,
- * the stored answer and what a failure answers.
+ * The one shape of a money send (adr/0041). A send's own TypeScript only settles its order
+ * (`prepare`: the request's input, a handle resolved to its account, an IBAN in electronic
+ * form); the rules on money state (open accounts, funds, the balance ceiling, the step-up
+ * authorisation, the daily ceiling) are the database's `money_send` function's, written once
+ * (server/prisma/migrations/1764740000000_money_rules_in_the_database.sql). It runs as ONE
+ * statement that is its own commit (adr/0027): it locks the claim, the customer when money
+ * leaves them, the accounts in id order; checks; spends the authorisation; posts each movement
+ * with its audit link; and lands the claim with the 201 body. Or it only checks (`checkOnly`),
+ * before a busy answer.
  */
-import type { Tx } from '../../data/dataLayer.ts';
 import type { Statements } from '../../data/statements.ts';
+import { parseJsonColumn } from '../../data/statements.ts';
 import type { Claim } from '../idempotency/idempotency.ts';
-import type { AccountsById, Queryable } from './accountRows.ts';
-import type { Stamp } from './ledger.ts';
+import { lockWait } from './accountRows.ts';
 
-/** Who sends, under which key, as which request. */
-interface SendRequest extends Stamp {
-  readonly userId: string;
-  readonly key: string;
+/** What a send asks the database to do: money leaves `fromAccountId` and arrives in `toAccountId`. */
+export interface SendOrder {
+  readonly operation: 'deposit' | 'withdraw' | 'createInternalTransfer' | 'createExternalTransfer';
+  /** Null for a deposit. */
+  readonly fromAccountId: string | null;
+  /** Null for a withdrawal or an external transfer. */
+  readonly toAccountId: string | null;
+  readonly amountMinor: number;
+  readonly description: string | null;
+  /** Set for a transfer by handle (the payee's handle as the request wrote it). */
+  readonly toHandle: string | null;
+  readonly iban: string | null;
+  readonly beneficiaryName: string | null;
+  readonly authorizationId: string | null;
 }
 
-/** What an attempt's checks look at: the account rows (locked in an attempt) and a way to ask more. */
-interface Look {
-  readonly accounts: AccountsById;
-  /** Runs a query where the look runs: inside the attempt's transaction, or as a fresh read. */
-  query<T>(fn: (db: Queryable) => Promise<T>): Promise<T>;
-}
-
-/** What a send's one-statement attempt answers (adr/0022). */
-export interface AtOnce<Body> {
-  /** The rows as the statement locked them, before its write: what `check` looks at. */
-  readonly accounts: AccountsById;
-  /** True when the statement posted the money (the database's own checks allowed it, and the claim was this request's). */
-  readonly moved: boolean;
-  /** True when the claim was still this request's as the statement locked it. */
-  readonly owned: boolean;
-  /** The answer it landed with the claim, when it moved. */
-  readonly body: Body | undefined;
-}
-
-/** What every money send says. `Plan` is what `prepare` settled once per request. */
-interface SendSteps<Plan> {
+/** One send of one request: `prepare` settles its order once, before the first attempt. */
+interface MoneySend {
   /** For logs and the data layer ("deposit"). */
   readonly label: string;
-  /** True when an attempt locks the customer's row before the accounts (the daily ceiling). */
-  readonly locksCustomer?: boolean;
-  /** Once, before the first attempt: checks input, resolves a handle, reads the step-up authorisation. */
-  prepare(): Promise<Plan>;
-  /** The accounts an attempt locks (in id order, whatever the order here). */
-  accountIds(plan: Plan): string[];
-  /** Every look an attempt takes before it saves; throws the refusal (404, 422). */
-  check(plan: Plan, look: Look): Promise<void>;
-  /** Before a busy answer, after `check`: the look `prepare` took at the authorisation, again. */
-  recheckBeforeBusy?(plan: Plan): Promise<void>;
+  prepare(): Promise<SendOrder>;
 }
-
-/** A send whose attempt locks, checks, saves and lands in turn. */
-interface SteppedSend<Plan, Body> extends SendSteps<Plan> {
-  /** The save, on locked and checked accounts: spends the authorisation, posts the movements; answers the 201 body. */
-  save(tx: Tx, plan: Plan, accounts: AccountsById): Promise<Body>;
-  readonly atOnce?: undefined;
-}
-
-/** A send whose attempt locks, saves and lands in one statement, its own commit (adr/0022, adr/0027). */
-interface OneStatementSend<Plan, Body> extends SendSteps<Plan> {
-  /**
-   * The lock, the save and the landing in one statement that is its own commit (adr/0027),
-   * so the account is locked for no round trip of the API's. It posts only what the
-   * database's own checks allow, and only while the claim is this request's: `check` then
-   * words a refusal on the rows as the statement locked them. Its look's `query` is a fresh
-   * read: such a send's `check` asks nothing that needs a transaction.
-   */
-  atOnce(sql: Statements, plan: Plan, claim: Claim, lockWaitMs: number): Promise<AtOnce<Body>>;
-}
-
-/** One money send: its attempt in steps, or in one statement. */
-export type MoneySend<Plan, Body> = SteppedSend<Plan, Body> | OneStatementSend<Plan, Body>;
 
 /** Makes the send of one request. */
-export type MoneySendFactory<Plan, Body> = (request: SendRequest) => MoneySend<Plan, Body>;
+export type MoneySendFactory = (request: { readonly userId: string }) => MoneySend;
+
+/**
+ * What the statement answers: 'moved' (with the body it landed), 'claim_lost', 'ok' (a
+ * check-only look the rules allow) or the error code of the rule that refuses the send.
+ */
+export interface Verdict<Body> {
+  readonly verdict: string;
+  readonly body: Body | undefined;
+  /** The numbers a refusal's wording needs (the daily ceiling's), or null. */
+  readonly detail: Record<string, number> | null;
+}
+
+/** How the statement runs: the limits it applies and whether it only checks. */
+export interface SendMode {
+  readonly lockWaitMs: number;
+  readonly dailyLimitMinor: number;
+  readonly checkOnly: boolean;
+}
+
+type Row = { verdict: string; body: unknown; detail: unknown };
+
+/**
+ * Runs `order` as one `money_send` statement under `claim`. The order is one jsonb value,
+ * its operation and amount first: every send is the same statement text, and a send shows
+ * on the wire as `"operation":"deposit","amountMinor":1234` (what the fault tests cut).
+ */
+export async function sendStatement<Body>(sql: Statements, order: SendOrder, claim: Claim, traceId: string | null, mode: SendMode): Promise<Verdict<Body>> {
+  const { operation, amountMinor, fromAccountId, toAccountId, toHandle, iban, beneficiaryName, authorizationId, description } = order;
+  const wire = JSON.stringify({ operation, amountMinor, fromAccountId, toAccountId, toHandle, iban, beneficiaryName, authorizationId, description });
+  const rows = await sql.query<Row>`
+    SELECT verdict, body, detail FROM money_send(${claim.id}::uuid, ${claim.ownerToken}::uuid, ${claim.userId}::uuid, ${claim.key}::text,
+      ${traceId}::text, ${lockWait(mode.lockWaitMs)}::text, ${mode.checkOnly}::boolean, ${Math.floor(mode.dailyLimitMinor)}::bigint, ${wire}::jsonb)`;
+  return verdictOf<Body>(rows[0]);
+}
+
+/** A verdict row as the adapter gave it (jsonb as text). */
+export function verdictOf<Body>(row: Row | undefined): Verdict<Body> {
+  if (!row) throw new Error('a money statement answered no row');
+  return {
+    verdict: row.verdict,
+    body: row.body === null || row.body === undefined ? undefined : parseJsonColumn<Body>(row.body),
+    detail: row.detail === null || row.detail === undefined ? null : parseJsonColumn<Record<string, number>>(row.detail),
+  };
+}

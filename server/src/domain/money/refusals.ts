@@ -1,0 +1,34 @@
+/**
+ * The words of a refusal the database's money rules report (adr/0041): the rule is the
+ * SQL's, the wording is the API's. A code the catalog lacks is a bug, not a refusal.
+ */
+import { ApiProblem } from '../../errors/apiProblem.ts';
+import { errorCatalog, type ErrorCode } from '../../errors/errorCatalog.ts';
+
+/** Today's detail of each refusal the statements report. */
+const details: Partial<Record<ErrorCode, (detail: Record<string, number> | null) => string>> = {
+  ACCOUNT_NOT_FOUND: () => 'No open account of yours has this id.',
+  PAYEE_HAS_NO_OPEN_ACCOUNT: () => 'The payee has no open account to receive the money.',
+  INSUFFICIENT_FUNDS: () => 'The account does not hold enough money for this.',
+  BALANCE_LIMIT_EXCEEDED: () => 'The receiving account cannot hold that much more money.',
+  AUTHORIZATION_INVALID: () => 'The step-up authorisation is unknown or already used; check the PIN again.',
+  AUTHORIZATION_MISMATCH: () =>
+    'The step-up authorisation approves another payment (its account, amount or payee differ); check the PIN for this one. Nothing moved.',
+  AUTHORIZATION_EXPIRED: () => 'The step-up authorisation has expired; check the PIN again.',
+  DAILY_LIMIT_EXCEEDED: (detail) =>
+    `Money leaving your accounts is limited to ${euros(detail?.limitMinor ?? 0)} EUR a day; ${euros(detail?.leftMinor ?? 0)} EUR are left today.`,
+  ACCOUNT_LIMIT_REACHED: (detail) => `A customer may hold at most ${detail?.maxOpen ?? 0} open accounts; close one to open another.`,
+};
+
+/** The problem a statement's refusal `code` answers. */
+export function refusalOf(code: string, detail: Record<string, number> | null): ApiProblem {
+  const words = details[code as ErrorCode];
+  if (!words || !(code in errorCatalog)) throw new Error(`a money statement answered an unknown verdict: ${code}`);
+  return new ApiProblem(code as ErrorCode, words(detail));
+}
+
+/** 123456 → "1234.56". */
+function euros(minor: number): string {
+  const whole = BigInt(Math.floor(minor));
+  return `${whole / 100n}.${(whole % 100n).toString().padStart(2, '0')}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * What each money send asks of the database (moneySend.ts `SendOrder`). Only the request's
+ * own input is checked here (SAME_ACCOUNT, the IBAN's form) and a payee's handle resolved to
+ * their primary account (a read: PAYEE_NOT_FOUND); every rule on money state is the
+ * database's (adr/0041).
+ */
+import type { components } from '@tidewater/spec/openapi';
+import type { DataLayer } from '../../data/dataLayer.ts';
+import { ApiProblem } from '../../errors/apiProblem.ts';
+import { validIban } from '../identity/approvedPayment.ts';
+import { writtenNote, writtenText } from '../writtenText.ts';
+import type { MoneySendFactory, SendOrder } from './moneySend.ts';
+
+type Schemas = components['schemas'];
+
+const none = { fromAccountId: null, toAccountId: null, toHandle: null, iban: null, beneficiaryName: null, authorizationId: null } as const;
+
+const sameAccount = () => new ApiProblem('SAME_ACCOUNT', 'The money would go back into the account it leaves.');
+
+/** A deposit into one of the customer's open accounts. */
+export function depositOrder(accountId: string, body: Schemas['DepositRequest']): MoneySendFactory {
+  const order: SendOrder = { ...none, operation: 'deposit', toAccountId: accountId, amountMinor: body.amountMinor, description: writtenNote(body.description) };
+  return () => ({ label: 'deposit', prepare: async () => order });
+}
+
+/** A withdrawal from one of the customer's open accounts: money leaving them (adr/0045). */
+export function withdrawOrder(accountId: string, body: Schemas['WithdrawalRequest']): MoneySendFactory {
+  const order: SendOrder = {
+    ...none, operation: 'withdraw', fromAccountId: accountId, amountMinor: body.amountMinor,
+    description: writtenNote(body.description), authorizationId: body.authorizationId,
+  };
+  return () => ({ label: 'withdraw', prepare: async () => order });
+}
+
+/**
+ * A transfer inside Tidewater: to another of the customer's accounts, or to another
+ * customer by handle, landing in their primary account (money leaving the customer).
+ */
+export function internalTransferOrder(data: DataLayer, body: Schemas['InternalTransferRequest']): MoneySendFactory {
+  const base = { ...none, operation: 'createInternalTransfer', fromAccountId: body.fromAccountId, amountMinor: body.amountMinor, description: writtenNote(body.description) } as const;
+  return () => ({
+    label: 'createInternalTransfer',
+    async prepare() {
+      if ('toAccountId' in body && body.toAccountId) {
+        if (body.toAccountId === body.fromAccountId) throw sameAccount();
+        return { ...base, toAccountId: body.toAccountId };
+      }
+      const { toHandle, authorizationId } = body as { toHandle: string; authorizationId: string };
+      const payee = await data.read((db) => db.user.findUnique({ where: { handle: toHandle }, select: { primaryAccountId: true } }));
+      if (!payee) throw new ApiProblem('PAYEE_NOT_FOUND', `No customer has the handle ${toHandle}.`);
+      if (!payee.primaryAccountId) throw new ApiProblem('PAYEE_HAS_NO_OPEN_ACCOUNT', 'The payee has no open account to receive the money.');
+      if (payee.primaryAccountId === body.fromAccountId) throw sameAccount();
+      return { ...base, toAccountId: payee.primaryAccountId, toHandle, authorizationId };
+    },
+  });
+}
+
+/** A transfer to an IBAN outside Tidewater (422 INVALID_IBAN): money leaving the customer. */
+export function externalTransferOrder(body: Schemas['ExternalTransferRequest']): MoneySendFactory {
+  return () => ({
+    label: 'createExternalTransfer',
+    async prepare() {
+      return {
+        ...none, operation: 'createExternalTransfer', fromAccountId: body.fromAccountId, amountMinor: body.amountMinor,
+        description: writtenNote(body.description), iban: validIban(body.iban), beneficiaryName: writtenText(body.beneficiaryName),
+        authorizationId: body.authorizationId,
+      };
+    },
+  });
+}
