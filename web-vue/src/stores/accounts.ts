@@ -16,6 +16,8 @@ export type Account = components['schemas']['Account'];
 export const useAccountsStore = defineStore('accounts', () => {
   const items = ref<Account[]>([]);
   const loaded = ref(false);
+  /** When each account's balance was last read from the bank (ms since the epoch): what a page says while it may be stale. */
+  const readAt = ref<Record<string, number>>({});
   const session = useSessionStore();
 
   watch(
@@ -28,6 +30,7 @@ export const useAccountsStore = defineStore('accounts', () => {
   function clear(): void {
     items.value = [];
     loaded.value = false;
+    readAt.value = {};
   }
 
   function upsert(account: Account): void {
@@ -43,13 +46,18 @@ export const useAccountsStore = defineStore('accounts', () => {
     if (error) return { error };
     items.value = data.items;
     loaded.value = true;
+    const now = Date.now();
+    readAt.value = Object.fromEntries(data.items.map((account) => [account.id, now]));
     return { data: data.items };
   }
 
   /** GET /api/accounts/{accountId}. */
   async function loadOne(accountId: string, signal?: AbortSignal): Promise<Result<Account>> {
     const result = await settle(() => useClients().api.GET('/api/accounts/{accountId}', { params: { path: { accountId } }, signal }));
-    if (result.data) upsert(result.data);
+    if (result.data) {
+      upsert(result.data);
+      readAt.value = { ...readAt.value, [accountId]: Date.now() };
+    }
     return result;
   }
 
@@ -84,6 +92,7 @@ export const useAccountsStore = defineStore('accounts', () => {
   return {
     items,
     loaded,
+    readAt,
     openAccounts: computed(() => items.value.filter((account) => account.status === 'open')),
     byId: (accountId: string) => items.value.find((account) => account.id === accountId),
     load,
