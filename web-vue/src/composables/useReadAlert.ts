@@ -30,6 +30,7 @@ export function useReadAlert(reads: Read[]) {
   const retryAction = { label: 'Retry', run: () => void retry() };
 
   async function retry(): Promise<void> {
+    reloaded.value = false;
     alert.arm();
     alert.clear();
     const failed = reads.filter((read) => read.problem.value);
@@ -45,7 +46,6 @@ export function useReadAlert(reads: Read[]) {
   watch(
     () => reads.map((read) => [read.problem.value, read.pending.value] as const),
     () => {
-      if (reads.some((read) => read.pending.value)) reloaded.value = false;
       const failed = reads.find((read) => read.problem.value && !read.pending.value);
       const problem = failed?.problem.value;
       if (problem) alert.show(problemMessage(problem, 'read'), retryAction, problem.code === 'STOPPED' ? 'notice' : 'problem');
@@ -55,6 +55,7 @@ export function useReadAlert(reads: Read[]) {
 
   /** Stops every pending read (offered from 20 s). */
   function stop(): void {
+    reloaded.value = false;
     alert.arm();
     for (const read of reads) if (read.pending.value) read.stop();
   }
