@@ -27,7 +27,7 @@ for (const viewport of viewports) {
     await expect(page.getByRole('link', { name: 'Deposit', exact: true })).toBeVisible();
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Accounts' }).click();
     await expect(page.getByRole('heading', { level: 1 })).toHaveText('Hello, Ada');
-    await page.waitForLoadState('networkidle');
+    await expect(page.getByRole('region', { name: 'Recent activity' })).toContainText('No movements yet.');
 
     await database('pause');
     // The account is known from the dashboard: the page shows it at once and reads it again.
