@@ -44,7 +44,8 @@ for (const viewport of viewports) {
     await expect(actions.getByRole('link', { name: 'Manage' })).toBeVisible();
     await expect(actions.getByRole('button', { name: 'Deposit', exact: true })).toHaveAccessibleDescription(/This balance is from/);
     const accountUrl = page.url();
-    await actions.getByRole('button', { name: 'Deposit', exact: true }).click();
+    // Playwright waits for an aria-disabled control to be enabled: force the visitor's click.
+    await actions.getByRole('button', { name: 'Deposit', exact: true }).click({ force: true });
     expect(page.url()).toBe(accountUrl);
 
     await expect(hints).toHaveText(['Still trying…'], { timeout: 25_000 });
