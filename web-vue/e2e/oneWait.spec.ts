@@ -98,7 +98,8 @@ test('the PIN dialog says why Escape and Cancel wait while its check is with the
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('status')).toHaveText(PIN_HELD_OPEN);
   await saveScreenshot(page, 'wait-pin-held-open');
-  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  // Cancel is aria-disabled while the check is pending: force the visitor's click.
+  await dialog.getByRole('button', { name: 'Cancel' }).click({ force: true });
   await expect(dialog).toBeVisible();
   await expect(dialog.getByRole('status')).toHaveText(PIN_HELD_OPEN);
 
