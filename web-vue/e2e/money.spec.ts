@@ -28,6 +28,7 @@ test('deposit → transfer → movements', async ({ page, signUpViaBff }) => {
 
   // A second account, then a transfer between the two.
   await page.goto('/');
+  await page.getByRole('button', { name: 'New account' }).click();
   await page.getByLabel('Account name').fill('Holidays');
   await page.getByRole('button', { name: 'Open account' }).click();
   await expect(page.getByRole('link', { name: 'Holidays', exact: true })).toBeVisible();

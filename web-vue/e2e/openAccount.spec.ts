@@ -25,6 +25,7 @@ test('a lost answer to "Open account" and a second click open one account: the s
     { times: 1 },
   );
 
+  await page.getByRole('button', { name: 'New account' }).click();
   await page.getByLabel('Account name').fill('Holidays');
   const startedAt = Date.now();
   await page.getByRole('button', { name: 'Open account' }).click();

@@ -118,6 +118,31 @@ export const gapMessages = {
   transferForm: "The transfer form needs your accounts, which can't be shown right now.",
 } as const;
 
+const clockFormat = new Intl.DateTimeFormat('en-IE', { timeStyle: 'short' });
+/** "14:05", or "earlier" for a time not known. */
+const clockTime = (epochMs: number | undefined) => (epochMs === undefined ? 'earlier' : clockFormat.format(new Date(epochMs)));
+
+/** What a page says while the balances it shows may be out of date: a read of them is slow, failed or was stopped (adr/0054). */
+export const staleMessages = {
+  /** One account's page, given when its balance was read; its Deposit, Withdraw and Transfer are greyed meanwhile. */
+  balance: (readAt: number | undefined) => `This balance is from ${clockTime(readAt)} and may have changed since. Deposit, Withdraw and Transfer come back once it is up to date.`,
+  /** The dashboard; each account's actions are greyed meanwhile. */
+  balances: (readAt: number | undefined) => `These balances are from ${clockTime(readAt)} and may have changed since. Deposit and Transfer come back once they are up to date.`,
+} as const;
+
+/** The PIN dialog's answer to Escape or Cancel while its check is with the bank (a write is never given up on). */
+export const PIN_HELD_OPEN = 'Your PIN check is still with the bank, so this stays open until the bank answers.';
+
+/** The visitor's own handle on the dashboard. */
+export const handleMessages = {
+  explain: 'Other Tidewater customers send you money with your handle.',
+  copied: 'Copied your handle.',
+  copyFailed: (handle: string) => `We couldn't copy it. Your handle is @${handle}.`,
+  shareTitle: 'Pay me with Tidewater',
+  shareText: (displayName: string, handle: string) => `Send money to ${displayName} on Tidewater: my handle is @${handle}.`,
+  shareFailed: "We couldn't open sharing. Copy your handle instead.",
+} as const;
+
 /** What a change with no key found once the account was read again after an unsure answer. */
 export const changeMessages = {
   renameSaved: (name: string) => `Your change was saved: this account is now called ${name}.`,

@@ -34,15 +34,12 @@ export function requestLog(logger: Logger): RequestHandler {
     // The visitor's trace id (traceparent, else a W3C X-Trace-Id), else a new one (the API's
     // rule too); every line this request logs (req.log) carries it.
     ...traceIdLogOptions,
+    // A visitor leaving is their choice, not a fault of ours: info, like any answer.
     customLogLevel: (_req, res, error) =>
-      (error && !isStatusError(error)) || res.statusCode >= 500
-        ? 'error'
-        : visitorHungUp(res)
-          ? 'warn'
-          : 'info',
+      (error && !isStatusError(error)) || res.statusCode >= 500 ? 'error' : 'info',
     customSuccessMessage: (req, res) =>
       visitorHungUp(res)
-        ? `${req.method} ${urlOf(req)} 499 (the visitor hung up)`
+        ? `${req.method} ${urlOf(req)} 499 (the visitor left)`
         : `${req.method} ${urlOf(req)} ${res.statusCode}`,
     customSuccessObject: (_req, res, value) =>
       visitorHungUp(res) ? { ...value, clientHungUp: true } : value,

@@ -5,7 +5,7 @@
 import type { Request, Response } from 'express';
 import { answerUnavailable } from '../http/problem.ts';
 import type { ApiNoAnswer } from '../upstream/apiClient.ts';
-import { describeNetworkError } from '../upstream/upstreamFailure.ts';
+import { describeNetworkError, VISITOR_LEFT } from '../upstream/upstreamFailure.ts';
 import { noteUnavailable } from '../metrics.ts';
 
 /** Answers (or not) a call that got no answer. */
@@ -17,7 +17,7 @@ export function answerNoAnswer(
   retryAfterSeconds: number,
 ): void {
   if (result.failure === 'hungUp') {
-    req.log.info('the visitor hung up; the call to the API was aborted');
+    req.log.info(VISITOR_LEFT);
     return;
   }
   req.log.warn(

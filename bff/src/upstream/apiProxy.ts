@@ -10,12 +10,13 @@
  *   BFF's own 503 SERVICE_UNAVAILABLE (Retry-After, no-store) without `applied`, since
  *   only the API knows whether a money send landed. One status for both, so the SPA has
  *   one branch for "no answer from the bank" (a 502 would tell it nothing more);
- * - the visitor hanging up aborts the call to the API (logged as 499, nothing written).
+ * - the visitor hanging up aborts the call to the API (logged as 499, nothing written); the
+ *   API may still finish what it started (a COMMIT is never cancelled), so the log says so.
  *
  * `/api/auth/*` is not offered here: its answers carry tokens, which never reach the
  * browser. The SPA signs in, up and out through `/bff/*`.
  */
-import { pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import { request } from 'undici';
 import type { BffDeps } from '../deps.ts';
@@ -25,7 +26,7 @@ import { visitorSignal } from '../http/visitorSignal.ts';
 import { isSignedIn } from '../session/sessionData.ts';
 import { freshAccessToken } from './freshAccessToken.ts';
 import { hasRequestBody, headersTowardsApi, headersTowardsVisitor } from './forwardedHeaders.ts';
-import { describeNetworkError, upstreamAbort, upstreamFailureOf } from './upstreamFailure.ts';
+import { describeNetworkError, upstreamAbort, upstreamFailureOf, VISITOR_LEFT } from './upstreamFailure.ts';
 import { noteUnavailable } from '../metrics.ts';
 
 /** The path and query to forward, normalised (dot segments resolved); undefined for paths not offered. */
@@ -63,13 +64,18 @@ async function forward(
     });
     res.status(answer.statusCode);
     for (const [name, value] of headersTowardsVisitor(answer.headers)) res.setHeader(name, value);
-    await pipeline(answer.body, res);
+    // pipe, not stream.pipeline: pipeline puts seven 'close' listeners on the response, which
+    // with the request log's, the trace span's, the metrics' and the hang-up watch's passed
+    // Node's ten (MaxListenersExceededWarning on every proxied answer). A hang-up aborts the
+    // call through the visitor's signal, which ends the body, so watching the body is enough.
+    answer.body.pipe(res);
+    await finished(answer.body);
   } catch (error) {
     const failure = upstreamFailureOf(abort.signal);
     const cause = describeNetworkError(error);
     const upstreamMs = Date.now() - startedAt;
     if (failure === 'hungUp') {
-      req.log.info({ upstreamMs }, 'the visitor hung up; the request to the API was aborted');
+      req.log.info({ upstreamMs }, VISITOR_LEFT);
       return;
     }
     if (res.headersSent) {

@@ -23,6 +23,13 @@ export class VisitorHungUp extends Error {
   }
 }
 
+/**
+ * The log line of a hang-up while the API works: the visitor left, and the API may still
+ * finish (a money send whose COMMIT started lands), so a trace of a payment made twice
+ * never reads it as "aborted".
+ */
+export const VISITOR_LEFT = 'the visitor left; the API may still finish';
+
 /** Why there is no answer. */
 export type UpstreamFailure = 'timeout' | 'unreachable' | 'hungUp';
 

@@ -60,6 +60,8 @@ export function useRead<T>(load: (signal: AbortSignal) => Promise<Result<T>>) {
     /** "Loaded." is said but not shown. */
     hintIsUnseen: computed(() => !pending.value && loadedNote.value),
     canStop: computed(() => pending.value && phase.value === 'still'),
+    /** What it shows may be out of date: its rerun failed, was stopped, or has taken 5 s or more (adr/0054). */
+    mayBeStale: computed(() => problem.value !== null || (pending.value && phase.value !== 'quiet')),
     run,
     stop,
   };

@@ -1,25 +1,46 @@
 /**
- * Ties a page's reads to its one alert slot: the first read with a problem fills the
- * bar with its sentence and a Retry that reruns every failed read; the bar empties
- * while they run again (a second failure is announced afresh, so Retry is never just
- * disabled). Stop and Retry arm the focus landing. A read the visitor stopped is a notice,
- * not an error: stopping was their choice.
+ * Ties a page's reads to its one alert slot and its one wait (adr/0009, adr/0054).
+ *
+ * - The alert: the first read with a problem fills the bar with its sentence and a Retry
+ *   that reruns every failed read; the bar empties while they run again (a second failure
+ *   is announced afresh, so Retry is never just disabled). A read the visitor stopped is a
+ *   notice, not an error: stopping was their choice.
+ * - The wait: one hint and one Stop for the page, however many reads wait: the hint of the
+ *   read that has waited longest, Stop from 20 s, stopping every pending read.
+ * - The landing: Stop and Retry arm it. A Retry that failed again lands focus on the new
+ *   Retry (useWaitLanding); one that loaded everything says "Loaded." and lands focus on
+ *   the page's first action (the element marked `data-retry-landing`; its heading when
+ *   none is), unless the visitor has moved focus since.
  */
-import { watch } from 'vue';
-import { problemMessage } from '../messages.ts';
+import { computed, nextTick, ref, watch } from 'vue';
+import { problemMessage, waitHints } from '../messages.ts';
 import { usePageAlertStore } from '../stores/pageAlert.ts';
 import type { useRead } from './useRead.ts';
+import { focusIsUnmoved } from './useWaitLanding.ts';
 
-type Read = Pick<ReturnType<typeof useRead<unknown>>, 'problem' | 'pending' | 'run' | 'stop'>;
+type Read = Pick<ReturnType<typeof useRead<unknown>>, 'problem' | 'pending' | 'phase' | 'hint' | 'run' | 'stop'>;
 
-/** Connects `reads` to the page's alert; returns the Stop handler for their hints. */
+/** Where focus goes after a Retry that loaded: the page's first action, else its heading. */
+const landing = (): HTMLElement | null => document.querySelector<HTMLElement>('main [data-retry-landing]') ?? document.querySelector<HTMLElement>('main h1');
+
+/** Connects `reads` to the page's alert; returns the page's one wait (hint, Stop) and its handlers. */
 export function useReadAlert(reads: Read[]) {
   const alert = usePageAlertStore();
+  const reloaded = ref(false);
+  const retryAction = { label: 'Retry', run: () => void retry() };
 
-  function retry(): void {
+  async function retry(): Promise<void> {
+    reloaded.value = false;
     alert.arm();
     alert.clear();
-    for (const read of reads) if (read.problem.value) void read.run();
+    const failed = reads.filter((read) => read.problem.value);
+    await Promise.all(failed.map((read) => read.run()));
+    if (failed.length === 0 || failed.some((read) => read.problem.value || read.pending.value)) return;
+    reloaded.value = true;
+    const from = alert.landingFrom;
+    alert.disarm();
+    await nextTick();
+    if (from !== undefined && focusIsUnmoved(from, document.activeElement, document.body)) landing()?.focus();
   }
 
   watch(
@@ -27,16 +48,33 @@ export function useReadAlert(reads: Read[]) {
     () => {
       const failed = reads.find((read) => read.problem.value && !read.pending.value);
       const problem = failed?.problem.value;
-      if (problem) alert.show(problemMessage(problem, 'read'), { label: 'Retry', run: retry }, problem.code === 'STOPPED' ? 'notice' : 'problem');
-      else if (alert.action?.run === retry) alert.clear();
+      if (problem) alert.show(problemMessage(problem, 'read'), retryAction, problem.code === 'STOPPED' ? 'notice' : 'problem');
+      else if (alert.action === retryAction) alert.clear();
     },
   );
 
   /** Stops every pending read (offered from 20 s). */
   function stop(): void {
+    reloaded.value = false;
     alert.arm();
     for (const read of reads) if (read.pending.value) read.stop();
   }
 
-  return { stop, retry };
+  const waiting = computed(() => reads.filter((read) => read.pending.value));
+  /** The page's one hint: the longest wait's, else "Loaded." once a wait that said something (or a Retry) ends. */
+  const hint = computed(() => {
+    if (waiting.value.some((read) => read.phase.value === 'still')) return waitHints.still;
+    if (waiting.value.some((read) => read.phase.value === 'slow')) return waitHints.slow;
+    if (waiting.value.length > 0) return '';
+    return reloaded.value || reads.some((read) => read.hint.value === waitHints.loaded) ? waitHints.loaded : '';
+  });
+
+  return {
+    stop,
+    retry,
+    hint,
+    /** "Loaded." is said but not shown. */
+    hintIsUnseen: computed(() => hint.value === waitHints.loaded),
+    canStop: computed(() => waiting.value.some((read) => read.phase.value === 'still')),
+  };
 }

@@ -16,6 +16,8 @@ export type Account = components['schemas']['Account'];
 export const useAccountsStore = defineStore('accounts', () => {
   const items = ref<Account[]>([]);
   const loaded = ref(false);
+  /** When each account's balance was last read from the bank (ms since the epoch): what a page says while it may be stale. */
+  const readAt = ref<Record<string, number>>({});
   const session = useSessionStore();
 
   watch(
@@ -28,6 +30,7 @@ export const useAccountsStore = defineStore('accounts', () => {
   function clear(): void {
     items.value = [];
     loaded.value = false;
+    readAt.value = {};
   }
 
   function upsert(account: Account): void {
@@ -50,13 +53,18 @@ export const useAccountsStore = defineStore('accounts', () => {
     } while (cursor !== undefined);
     items.value = all;
     loaded.value = true;
+    const now = Date.now();
+    readAt.value = Object.fromEntries(all.map((account) => [account.id, now]));
     return { data: all };
   }
 
   /** GET /api/accounts/{accountId}. */
   async function loadOne(accountId: string, signal?: AbortSignal): Promise<Result<Account>> {
     const result = await settle(() => useClients().api.GET('/api/accounts/{accountId}', { params: { path: { accountId } }, signal }));
-    if (result.data) upsert(result.data);
+    if (result.data) {
+      upsert(result.data);
+      readAt.value = { ...readAt.value, [accountId]: Date.now() };
+    }
     return result;
   }
 
@@ -91,6 +99,7 @@ export const useAccountsStore = defineStore('accounts', () => {
   return {
     items,
     loaded,
+    readAt,
     openAccounts: computed(() => items.value.filter((account) => account.status === 'open')),
     byId: (accountId: string) => items.value.find((account) => account.id === accountId),
     load,

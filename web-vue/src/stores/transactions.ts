@@ -12,6 +12,8 @@ type Transaction = components['schemas']['Transaction'];
 
 /** How many movements one page shows. */
 const PAGE_SIZE = 20;
+/** How many the dashboard's recent activity shows. */
+const RECENT_SIZE = 5;
 
 export const useTransactionsStore = defineStore('transactions', () => {
   const accountId = ref<string | null>(null);
@@ -31,11 +33,25 @@ export const useTransactionsStore = defineStore('transactions', () => {
     return { data: data.items };
   }
 
+  /** The dashboard's recent activity: the newest movements of one account (its own state, so an account's page keeps its pages). */
+  const recent = ref<{ accountId: string; items: Transaction[] } | null>(null);
+
+  /** Loads the newest few movements of `forAccount` into `recent`. */
+  async function loadRecent(forAccount: string, signal?: AbortSignal): Promise<Result<Transaction[]>> {
+    const { data, error } = await settle(() =>
+      useClients().api.GET('/api/transactions', { params: { query: { accountId: forAccount, limit: RECENT_SIZE } }, signal }),
+    );
+    if (error) return { error };
+    recent.value = { accountId: forAccount, items: data.items };
+    return { data: data.items };
+  }
+
   function clear(): void {
     accountId.value = null;
     items.value = [];
     nextCursor.value = null;
+    recent.value = null;
   }
 
-  return { accountId, items, nextCursor, loadPage, clear };
+  return { accountId, items, nextCursor, recent, loadPage, loadRecent, clear };
 });
