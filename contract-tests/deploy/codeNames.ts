@@ -2,12 +2,12 @@
  * The environment variables each process reads, collected from its code rather than
  * written again here, so a renamed or removed setting makes docker-compose.yml's stale
  * name fail the deploy test (adr/0020):
- * - the name tables of server/src/config.ts and bff/src/config.ts (each quoted
+ * - the name tables of server/src/config.ts (with its families in server/src/config/) and bff/src/config.ts (each quoted
  *   SCREAMING_SNAKE name) and what they read straight off `env` (DATABASE_URL, …);
  * - the timeout chain's names (contract/src/timeoutChain.ts), which both processes read;
  * - a short list of names read elsewhere, each checked to be read in the file it names.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The processes the images run. */
@@ -45,7 +45,10 @@ function namesIn(text: string, pattern: RegExp): string[] {
 /** Every name `service` reads, and the names of the short list that its file does not read (should be none). */
 export function namesTheCodeReads(repoRoot: string, service: Service): { names: Set<string>; unread: string[] } {
   const read = (file: string) => readFileSync(join(repoRoot, file), 'utf8');
-  const config = read(configFile[service]);
+  // A table's families, when it has them, sit in the folder of its name (server/src/config/).
+  const familyDir = configFile[service].replace(/\.ts$/, '');
+  const families = existsSync(join(repoRoot, familyDir)) ? readdirSync(join(repoRoot, familyDir)).filter((file) => file.endsWith('.ts')).map((file) => `${familyDir}/${file}`) : [];
+  const config = [configFile[service], ...families].map(read).join('\n');
   const chain = read('contract/src/timeoutChain.ts');
   const names = new Set([
     ...namesIn(config, quotedName),

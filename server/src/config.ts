@@ -1,6 +1,6 @@
 /**
- * The one table of every default the server runs on, with its reason, and the timeout
- * chain that ties them together (adr/0004-timeout-chain.md).
+ * The one table of every default the server runs on, with its reason (its families in
+ * config/), and the timeout chain that ties them together (adr/0004-timeout-chain.md).
  * The chain's numbers, the BFF's and the SPA's among them, and its links are written once
  * in the contract workspace (contract/src/timeoutChain.ts); this table takes them from there.
  *
@@ -11,141 +11,17 @@
 import { availableParallelism } from 'node:os';
 import { envNumber, resolveSettings } from '@tidewater/contract/settings';
 import { resolveChain, retryAfterSecondsOf, timeoutChain as chain, timeoutChainViolations as chainViolations, type ChainName, type ChainValues } from '@tidewater/contract/timeoutChain';
+import { databaseDefaults, databaseEnvNames } from './config/database.ts';
+import { requestsDefaults, requestsEnvNames } from './config/requests.ts';
+import { identityDefaults, identityEnvNames } from './config/identity.ts';
+import { processDefaults, processEnvNames } from './config/process.ts';
 
-/** The defaults, innermost first. Milliseconds unless the name says otherwise. */
-export const defaults = {
-  /** 10 s (DB_CONNECT_TIMEOUT_MS): bounds each login (and a probe's); the deadline bounds the request around it. */
-  dbConnectTimeoutMs: 10_000,
-  /** DB_COMMIT_TIMEOUT_MS (timeout chain): bounds each COMMIT and ROLLBACK round trip, the one wait that outlives the deadline. */
-  dbCommitTimeoutMs: chain.dbCommitTimeoutMs.defaultMs,
-  /** DB_STATEMENT_TIMEOUT_MS (timeout chain): a hung statement ends with 57014; not retried (a slow query stays slow). */
-  dbStatementTimeoutMs: chain.dbStatementTimeoutMs.defaultMs,
-  /** 4 (DB_MAX_RETRIES): retries of a transient failure; their waits fit in the request deadline (checked below). */
-  dbMaxRetries: 4,
-  /** DB_RETRY_BASE_DELAY_MS (timeout chain): the first back-off step; steps double, well inside the deadline. */
-  dbRetryBaseDelayMs: chain.dbRetryBaseDelayMs.defaultMs,
-  /** DB_RETRY_MAX_DELAY_MS (timeout chain): the cap of one back-off wait; Retry-After is derived from it (`retryAfterSeconds`). */
-  dbRetryMaxDelayMs: chain.dbRetryMaxDelayMs.defaultMs,
-  /** 10 tokens (RETRY_BUDGET_CAPACITY), full at start: a burst of deadlocks (10 requests, or 3 × 3 retries) still retries. */
-  retryBudgetCapacity: 10,
-  /** 0.1 token per success (RETRY_BUDGET_PER_SUCCESS): sustained retries stay near 10 % of the work that succeeds (gRPC retry throttling's ratio). */
-  retryBudgetPerSuccess: 0.1,
-  /** 0.5 token per second (RETRY_BUDGET_PER_SECOND): a quiet process still retries an occasional deadlock; a long outage costs one retry per 2 s per process. */
-  retryBudgetPerSecond: 0.5,
-  /** 12 (DB_POOL_MAX): replicas × pool + jobs fit the server's connection limit. */
-  dbPoolMax: 12,
-  /** 10 s (DB_POOL_WAIT_MS): waiting for a pooled connection ends in a 503, never a hang; not retried (the pool is busy, not broken). */
-  dbPoolWaitMs: 10_000,
-  /** 1 s (DB_READINESS_PROBE_MS): while the database cannot be reached, one probe login per this interval per process; every other request waits for it (adr/0011). */
-  dbReadinessProbeMs: 1_000,
-  /** REQUEST_DEADLINE_MS (timeout chain): above the statement timeout; deadline + release + look + cancel < the BFF's upstream timeout. */
-  requestDeadlineMs: chain.requestDeadlineMs.defaultMs,
-  /** The time a cancelled statement may take to be acknowledged (timeout chain, not configurable). */
-  cancelAcknowledgeMs: chain.cancelAcknowledgeMs.defaultMs,
-  /** IDEMPOTENCY_STORE_BUDGET_MS (timeout chain): the look for a lost COMMIT's own row after the deadline (one read); the answer commits with the money (adr/0016), the name is kept for the env var. */
-  idempotencyStoreBudgetMs: chain.idempotencyStoreBudgetMs.defaultMs,
-  /** IDEMPOTENCY_RELEASE_BUDGET_MS (timeout chain): releasing a claim after a failure writes one row. */
-  idempotencyReleaseBudgetMs: chain.idempotencyReleaseBudgetMs.defaultMs,
-  /** IDEMPOTENCY_STALE_AFTER_MS (timeout chain): a claim whose release failed is taken over after this; ≥ deadline + 60 s. */
-  idempotencyStaleAfterMs: chain.idempotencyStaleAfterMs.defaultMs,
-  /**
-   * 1 s: a busy account, and a key whose first request is still in flight (409 IDEMPOTENCY_IN_FLIGHT), name the least
-   * whole-second wait that does not send the caller straight back.
-   */
-  busyRetryAfterSeconds: 1,
-  /** 8 (ACCOUNT_WRITE_ATTEMPTS): attempts a write makes on a contended account before it answers busy. */
-  accountWriteAttempts: 8,
-  /**
-   * 2 (ACCOUNT_SENDS_AT_ONCE): money sends of one API instance in a transaction on one account at once, shared out over its
-   * workers (at least one each); the rest wait in line holding no connection (adr/0024). One holds the row lock, one waits at it ready.
-   */
-  accountSendsAtOnce: 2,
-  /** 1 s (ACCOUNT_LOCK_WAIT_MS): one attempt's wait for an account's row lock (`lock_timeout`); 8 × 1 s fits the deadline. */
-  accountLockWaitMs: 1_000,
-  /** BFF_UPSTREAM_TIMEOUT_MS (timeout chain): above the API's worst answer; the BFF answers its own 503 then. */
-  bffUpstreamTimeoutMs: chain.bffUpstreamTimeoutMs.defaultMs,
-  /** SPA_ABORT_MS (timeout chain): the SPA aborts every request then; the BFF serves it to the SPA. */
-  spaAbortMs: chain.spaAbortMs.defaultMs,
-  /** 5 s (READ_YOUR_WRITES_MS): a user's reads go to the primary this long after they wrote. */
-  readYourWritesMs: 5_000,
-  /** memory (READ_YOUR_WRITES_STORE): where those marks live; `database` shares them between API processes. */
-  readYourWritesStore: 'memory',
-  /** 15 min (ACCESS_TOKEN_TTL_SECONDS): bearer token lifetime; the BFF renews before it ends. */
-  accessTokenTtlSeconds: 900,
-  /** 10,000 (ACCESS_TOKEN_CACHE_ENTRIES): verified tokens remembered until their expiry, per process (adr/0016); 0 verifies every time. ~1 MB. */
-  accessTokenCacheEntries: 10_000,
-  /** 30 days (REFRESH_TOKEN_TTL_SECONDS): a rotating refresh token's lifetime. */
-  refreshTokenTtlSeconds: 30 * 24 * 3600,
-  /** 5 min (STEP_UP_TTL_SECONDS): a step-up authorisation's lifetime (single use); long enough to confirm one send, short enough that a stolen one is soon useless. */
-  stepUpTtlSeconds: 300,
-  /** 10 (SIGN_IN_FAILURE_LIMIT): failed sign-ins per email from one address per window before 429; a real customer rarely mistypes ten times, and a stranger locks only their own address out. */
-  signInFailureLimit: 10,
-  /** 30 (SIGN_IN_ADDRESS_LIMIT): failed sign-ins from one address, whatever the email, per window: password spraying from one place stops there. */
-  signInAddressLimit: 30,
-  /** 10 (SIGN_IN_EMAIL_LIMIT): failures of one email from all addresses per window before each further try waits 2, 4, 8 … s after the last failure (at most SIGN_IN_DELAY_CAP_MS): a growing delay, never a lock a stranger can set. */
-  signInEmailLimit: 10,
-  /** 60 s (SIGN_IN_DELAY_CAP_MS): the longest of those waits; a guesser gets at most one try a minute per email, the owner waits a minute at worst. */
-  signInDelayCapMs: 60_000,
-  /** 1,000 (SIGN_IN_GLOBAL_LIMIT): failures of all emails per window before any address that already failed is refused: spraying from many addresses gets one failure each. */
-  signInGlobalLimit: 1_000,
-  /** 15 min (SIGN_IN_WINDOW_MS): the window the failures count in. */
-  signInWindowMs: 900_000,
-  /** 90 days (KNOWN_DEVICE_TTL_SECONDS): a device token lives this long after its last sign-in (adr/0043); a customer signs in more often than once a quarter, and a token found on a discarded device dies within one. */
-  knownDeviceTtlSeconds: 90 * 24 * 3600,
-  /** 20 (KNOWN_DEVICES_PER_CUSTOMER): the devices kept per customer, the least recently used dropped first: a client that never keeps its token cannot grow the table without bound. */
-  knownDevicesPerCustomer: 20,
-  /** 20 (REGISTER_ADDRESS_LIMIT): sign-ups tried from one address per REGISTER_WINDOW_MS, whatever their answer (a taken email too), before 429: a flood from one place meets 429 before it hashes, and a taken email cannot be probed faster (adr/0045). */
-  registerAddressLimit: 20,
-  /** 60 (REGISTER_GLOBAL_LIMIT): sign-ups tried from all addresses per REGISTER_WINDOW_MS before 429: two hashes a second at most (about a quarter of what 2 cores hash), so sign-in and step-up keep their turns. */
-  registerGlobalLimit: 60,
-  /** 60 s (REGISTER_WINDOW_MS): the window sign-up attempts count in. */
-  registerWindowMs: 60_000,
-  /** 30 (PAYEE_LOOKUP_LIMIT): handles one customer may look up per PAYEE_LOOKUP_WINDOW_MS before 429: plenty to confirm payees, too few to list who banks here (adr/0046). */
-  payeeLookupLimit: 30,
-  /** 60 s (PAYEE_LOOKUP_WINDOW_MS): the window payee look-ups count in. */
-  payeeLookupWindowMs: 60_000,
-  /** 2 (HASHING_CONCURRENCY): password hashes (scrypt, ~0.27 s and 32 MiB each; sign-in and sign-up, never a PIN: adr/0053) run at once; more only slows every one of them on 2 cores. */
-  hashingConcurrency: 2,
-  /** 8 (HASHING_QUEUE): hashes that may wait their turn; beyond it 503 with a 1 s wait, so 48 sign-ins at once cannot make a real one wait seconds. */
-  hashingQueue: 8,
-  /** 5 (PIN_MAX_ATTEMPTS): PIN checks that may fail in a row before the PIN locks; a 4-digit PIN then gives a guesser 5 in 10,000 per lock. */
-  pinMaxAttempts: 5,
-  /** 15 min (PIN_LOCK_SECONDS): how long the first lock of a streak lasts; each further one lasts twice the one before (adr/0047). */
-  pinLockSeconds: 900,
-  /** 3 (PIN_LOCKS_BEFORE_BLOCK): the lock of a streak that blocks step-up until a password sign-in: 15 guesses per sign-in, not about 480 a day (adr/0047, PSD2 RTS Art. 4). */
-  pinLocksBeforeBlock: 3,
-  /** 1 day (PIN_LOCK_MEMORY_SECONDS): a streak whose last lock ended this long ago is forgotten; also the longest one lock lasts. */
-  pinLockMemorySeconds: 86_400,
-  /** 1,000,000 minor units = 10,000.00 EUR (DAILY_SEND_LIMIT_MINOR): the money that may leave a customer per UTC day (withdrawals, transfers to others, external transfers), across all their accounts; bounds what a stolen session plus PIN can take (adr/0045). */
-  dailySendLimitMinor: 1_000_000,
-  /** 20 (MAX_OPEN_ACCOUNTS_PER_CUSTOMER): open accounts a customer may hold; one more is 422 ACCOUNT_LIMIT_REACHED, so no script opens rows without end (adr/0041). */
-  maxOpenAccountsPerCustomer: 20,
-  /** 100 kB (BODY_LIMIT_BYTES): every request body of this API is small; larger is 413. */
-  bodyLimitBytes: 100_000,
-  /** 8081 (API_PORT). */
-  apiPort: 8081,
-  /** 127.0.0.1 (API_HOST): the API is reached through the BFF; containers set 0.0.0.0. */
-  apiHost: '127.0.0.1',
-  /** 127.0.0.1 (API_METRICS_HOST): `/metrics` is for the operator's Prometheus beside the API, never the public (adr/0017). */
-  apiMetricsHost: '127.0.0.1',
-  /** 9464 (API_METRICS_PORT): `/metrics` on a port of its own, never the API's; 0 switches it off. */
-  apiMetricsPort: 9464,
-  /** loopback (API_TRUST_PROXY): whose X-Forwarded-For names the client (Express's `trust proxy`): the BFF beside it; a container sets the BFF's network. */
-  apiTrustProxy: 'loopback',
-  /** ./.data (DATA_DIR): the embedded database's directory when DATABASE_URL is unset. */
-  dataDir: './.data',
-  /** 4 (DB_CONNECTION_ATTEMPTS): attempts to fetch the connection string from a connection service. */
-  dbConnectionAttempts: 4,
-  /** 2 s, 3 s, 5 s (DB_CONNECTION_BACKOFF_MS): waits between those attempts; at least attempts − 1 of them. */
-  dbConnectionBackoffMs: [2_000, 3_000, 5_000] as readonly number[],
-  /** 5 s (DB_CONNECTION_ATTEMPT_TIMEOUT_MS): one attempt at the connection service. */
-  dbConnectionAttemptTimeoutMs: 5_000,
-  /**
-   * 0 = the number of cores, `os.availableParallelism()` (API_WORKERS): API processes under one
-   * primary (node:cluster, serveApi.ts; adr/0016). Always 1 on the embedded PGlite (one process owns its files).
-   */
-  apiWorkers: 0,
-} as const;
+/**
+ * The defaults, by family (config/): the database's, a request's and its chain's, identity's,
+ * the process's. Milliseconds unless the name says otherwise; each with its reason and its
+ * environment variable in its family's file.
+ */
+export const defaults = { ...databaseDefaults, ...requestsDefaults, ...identityDefaults, ...processDefaults } as const;
 
 /** The resolved configuration: the defaults with the environment's overrides applied. */
 export type Config = {
@@ -186,67 +62,7 @@ export interface ServerConfig extends Config {
   logLevel: string;
 }
 
-const envNames: { [K in keyof typeof defaults]?: string } = {
-  dbConnectTimeoutMs: 'DB_CONNECT_TIMEOUT_MS',
-  dbCommitTimeoutMs: chain.dbCommitTimeoutMs.env,
-  dbStatementTimeoutMs: chain.dbStatementTimeoutMs.env,
-  dbMaxRetries: 'DB_MAX_RETRIES',
-  dbRetryBaseDelayMs: chain.dbRetryBaseDelayMs.env,
-  dbRetryMaxDelayMs: chain.dbRetryMaxDelayMs.env,
-  retryBudgetCapacity: 'RETRY_BUDGET_CAPACITY',
-  retryBudgetPerSuccess: 'RETRY_BUDGET_PER_SUCCESS',
-  retryBudgetPerSecond: 'RETRY_BUDGET_PER_SECOND',
-  dbPoolMax: 'DB_POOL_MAX',
-  dbPoolWaitMs: 'DB_POOL_WAIT_MS',
-  dbReadinessProbeMs: 'DB_READINESS_PROBE_MS',
-  requestDeadlineMs: chain.requestDeadlineMs.env,
-  idempotencyStoreBudgetMs: chain.idempotencyStoreBudgetMs.env,
-  idempotencyReleaseBudgetMs: chain.idempotencyReleaseBudgetMs.env,
-  idempotencyStaleAfterMs: chain.idempotencyStaleAfterMs.env,
-  accountWriteAttempts: 'ACCOUNT_WRITE_ATTEMPTS',
-  accountLockWaitMs: 'ACCOUNT_LOCK_WAIT_MS',
-  accountSendsAtOnce: 'ACCOUNT_SENDS_AT_ONCE',
-  bffUpstreamTimeoutMs: chain.bffUpstreamTimeoutMs.env,
-  spaAbortMs: chain.spaAbortMs.env,
-  readYourWritesMs: 'READ_YOUR_WRITES_MS',
-  readYourWritesStore: 'READ_YOUR_WRITES_STORE',
-  accessTokenTtlSeconds: 'ACCESS_TOKEN_TTL_SECONDS',
-  accessTokenCacheEntries: 'ACCESS_TOKEN_CACHE_ENTRIES',
-  refreshTokenTtlSeconds: 'REFRESH_TOKEN_TTL_SECONDS',
-  stepUpTtlSeconds: 'STEP_UP_TTL_SECONDS',
-  pinMaxAttempts: 'PIN_MAX_ATTEMPTS',
-  signInFailureLimit: 'SIGN_IN_FAILURE_LIMIT',
-  signInAddressLimit: 'SIGN_IN_ADDRESS_LIMIT',
-  signInEmailLimit: 'SIGN_IN_EMAIL_LIMIT',
-  signInDelayCapMs: 'SIGN_IN_DELAY_CAP_MS',
-  signInGlobalLimit: 'SIGN_IN_GLOBAL_LIMIT',
-  signInWindowMs: 'SIGN_IN_WINDOW_MS',
-  knownDeviceTtlSeconds: 'KNOWN_DEVICE_TTL_SECONDS',
-  knownDevicesPerCustomer: 'KNOWN_DEVICES_PER_CUSTOMER',
-  registerAddressLimit: 'REGISTER_ADDRESS_LIMIT',
-  registerGlobalLimit: 'REGISTER_GLOBAL_LIMIT',
-  registerWindowMs: 'REGISTER_WINDOW_MS',
-  payeeLookupLimit: 'PAYEE_LOOKUP_LIMIT',
-  payeeLookupWindowMs: 'PAYEE_LOOKUP_WINDOW_MS',
-  hashingConcurrency: 'HASHING_CONCURRENCY',
-  hashingQueue: 'HASHING_QUEUE',
-  pinLockSeconds: 'PIN_LOCK_SECONDS',
-  pinLocksBeforeBlock: 'PIN_LOCKS_BEFORE_BLOCK',
-  pinLockMemorySeconds: 'PIN_LOCK_MEMORY_SECONDS',
-  dailySendLimitMinor: 'DAILY_SEND_LIMIT_MINOR',
-  maxOpenAccountsPerCustomer: 'MAX_OPEN_ACCOUNTS_PER_CUSTOMER',
-  bodyLimitBytes: 'BODY_LIMIT_BYTES',
-  apiPort: 'API_PORT',
-  apiHost: 'API_HOST',
-  apiMetricsHost: 'API_METRICS_HOST',
-  apiMetricsPort: 'API_METRICS_PORT',
-  apiTrustProxy: 'API_TRUST_PROXY',
-  dataDir: 'DATA_DIR',
-  dbConnectionAttempts: 'DB_CONNECTION_ATTEMPTS',
-  dbConnectionBackoffMs: 'DB_CONNECTION_BACKOFF_MS',
-  dbConnectionAttemptTimeoutMs: 'DB_CONNECTION_ATTEMPT_TIMEOUT_MS',
-  apiWorkers: 'API_WORKERS',
-};
+const envNames: { [K in keyof typeof defaults]?: string } = { ...databaseEnvNames, ...requestsEnvNames, ...identityEnvNames, ...processEnvNames };
 
 /**
  * Numbers that 0 would switch off (pg and PostgreSQL read a 0 timeout as "no limit", so a

@@ -7,12 +7,13 @@
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.ts';
 import { currentContext } from '../request/requestContext.ts';
-import { ContentionExhausted, retryBudget, policyFor, type RetryPolicy, type RetryReason, classify, onReadWritePath, runAttempt, currentTransactionAttempt } from './retry/index.ts';
+import { retryBudget, policyFor, type RetryPolicy, type RetryReason, classify, onReadWritePath, currentTransactionAttempt } from './retry/index.ts';
 import type { DataLayer, ReadConnection, StatementCommitOptions, TransactionOptions, Tx } from './dataLayer.ts';
 import { type Database, memoryMarks, type ReadYourWritesStore, watchGates, type ReadinessGate } from './connections/index.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
-import { countLostLockWait, countRead, watchRetryBudget } from '../metrics.ts';
+import { countRead, watchRetryBudget } from '../metrics.ts';
 import { registerStatements, statementsOn, type Statements } from './statements.ts';
+import { transactWith } from './transact.ts';
 
 /** What the data layer is built from. */
 export interface DataLayerOptions {
@@ -127,6 +128,8 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     }
   }
 
+  const transact = transactWith({ execute, underSignal, noteWrite, logger });
+
   /** Prisma's interactive transaction, its adapter transaction's direct statements registered on its client. */
   function runInTransaction<T>(fn: (tx: Tx) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {
     const { isolationLevel } = transactionOptions;
@@ -154,84 +157,6 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
    */
   function runStatementAsCommit<T>(fn: (sql: Statements) => Promise<T>, options: StatementCommitOptions<T>): Promise<T> {
     return transact((answered) => fn(justOnce(database.primaryCommitStatements)).then(answered), options, options.landedAnswer);
-  }
-
-  /**
-   * One transaction of `open`'s, under the retry policy: its attempts after a lost lock
-   * wait, the look at an unknown commit's outcome, and the rerun of what proved not landed.
-   * `open` runs one attempt and hands what it committed to `answered`.
-   */
-  async function transact<T>(open: (answered: (value: T) => T) => Promise<T>, transactionOptions: TransactionOptions, landedAnswer?: () => T): Promise<T> {
-    const { contentionAttempts, verifyCommitted, label } = transactionOptions;
-    let lostLocks = 0;
-    let commitStarted = false;
-    // Hot (every money send): one object whose methods record the answer (adr/0030).
-    const last: { answer?: { value: T }; answered(value: T): T } = {
-      answered(value) {
-        last.answer = { value };
-        return value;
-      },
-    };
-
-    return execute(async () => {
-      try {
-        for (;;) {
-          last.answer = undefined;
-          const context = currentContext();
-          const commitStartedBefore = context?.commitStarted;
-          const { attempt, result } = runAttempt(() => open(last.answered));
-          try {
-            const value = await underSignal(() => result);
-            noteWrite();
-            return value;
-          } catch (caught) {
-            try {
-              const error = onReadWritePath(caught);
-              commitStarted = attempt.commitStarted;
-              const classification = classify(error);
-              // A lost lock wait is contention, not an outage: its own bounded count of attempts.
-              if (contentionAttempts !== undefined && !commitStarted && classification?.kind === 'lockNotAvailable') {
-                lostLocks += 1;
-                countLostLockWait();
-                if (lostLocks >= contentionAttempts) throw new ContentionExhausted(contentionAttempts, error);
-                continue;
-              }
-              // fn answered in this attempt (TypeScript cannot see the callback's assignment); a
-              // statement that is its own commit did not, and the look reads its answer back.
-              const answered = last.answer as { value: T } | undefined;
-              const landedValue = answered ? () => answered.value : landedAnswer;
-              // Committed on the primary but perhaps not on its synchronous standby: no look can settle that.
-              if (commitStarted && attempt.commitUnconfirmed) throw error;
-              if (commitStarted && landedValue && verifyCommitted && !classification?.confirmedNotApplied) {
-                // The COMMIT was sent and its answer lost: ask before anything runs again.
-                if (await verifyCommitted({ ...(attempt.commitBackend === undefined ? {} : { backendPid: attempt.commitBackend }) })) {
-                  (context?.log ?? logger).info({ label }, 'a commit whose answer was lost had landed');
-                  noteWrite();
-                  return landedValue();
-                }
-                // Not visible yet, but the COMMIT has not answered (a paused synchronous standby holds
-                // it, adr/0019): it may still land, so the outcome stays unknown (503, applied unknown).
-                if (attempt.commitPending) throw error;
-                // Proven not landed: for the request, this commit moved nothing (its claim may be released).
-                if (context) context.commitStarted = commitStartedBefore;
-                throw new CommitNotLanded(error);
-              }
-              throw error;
-            } finally {
-              // Settled (or never a commit's): the router answers at the deadline again.
-              if (context) context.settlingCommit = false;
-            }
-          }
-        }
-      } catch (error) {
-        // verifyCommitted said it did not land: rerunning the whole transaction is safe.
-        if (error instanceof CommitNotLanded) {
-          commitStarted = false;
-          throw error.cause;
-        }
-        throw error;
-      }
-    }, (reason) => !commitStarted || reason.confirmedNotApplied);
   }
 
   /**
@@ -324,12 +249,3 @@ const readOperations = new Set([
   '$queryRaw',
   '$queryRawUnsafe',
 ]);
-
-/** verifyCommitted() said the lost commit did not land; carries the commit's error. */
-class CommitNotLanded extends Error {
-  override readonly cause: unknown;
-  constructor(cause: unknown) {
-    super('the commit did not land');
-    this.cause = cause;
-  }
-}

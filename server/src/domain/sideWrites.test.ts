@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { isDeadlineExceeded } from '../request/deadlineExceeded.ts';
 import { currentContext, runWithContext, type RequestContext } from '../request/requestContext.ts';
+import { Commit, noteRequestCommit, requestMayHaveMoved } from '../request/commitOutcome.ts';
 import { runSideWrite } from './sideWrites.ts';
 
 function requestContext(signal: AbortSignal): RequestContext {
@@ -9,15 +10,17 @@ function requestContext(signal: AbortSignal): RequestContext {
 }
 
 describe('runSideWrite', () => {
-  it("keeps a step's commit off the request's commitStarted, but not its writes", async () => {
+  it("keeps a step's commit off the request's commits, but not its writes", async () => {
     const context = requestContext(new AbortController().signal);
     await runWithContext(context, () =>
       runSideWrite(async () => {
-        currentContext()!.commitStarted = true;
+        const commit = new Commit();
+        noteRequestCommit(currentContext(), commit);
+        commit.send();
         currentContext()!.hasWrites = true;
       }),
     );
-    expect(context.commitStarted).toBeUndefined();
+    expect(requestMayHaveMoved(context)).toBe(false);
     expect(context.hasWrites).toBe(true);
   });
 

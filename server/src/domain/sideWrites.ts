@@ -3,7 +3,7 @@
  * an audited save's look for its own row) run beside the request's own work, not as it:
  *
  * - in a copy of the request's context, so a commit they cause never counts as the
- *   request's `commitStarted` (that flag speaks of money: adr/0010);
+ *   request's commits (they speak of money: adr/0010, adr/0052);
  * - optionally under a budget of their own (IDEMPOTENCY_STORE_BUDGET_MS and
  *   IDEMPOTENCY_RELEASE_BUDGET_MS, 3 s each): the copy's signal fires when the budget is
  *   spent, not when the request's deadline fires, so a release can still run after the
@@ -31,7 +31,7 @@ export async function runSideWrite<T>(work: () => Promise<T>, options: SideWrite
   // side write. (A getter of the request's context is not an own property: a spread drops it.)
   const scope: RequestContext | undefined = context && {
     ...context,
-    commitStarted: false,
+    commits: undefined,
     signal: controller?.signal ?? context.signal,
     get log() {
       return context.log;

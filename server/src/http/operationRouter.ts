@@ -9,6 +9,7 @@ import { operations, type OperationId } from '@tidewater/spec/operations';
 import spec from '@tidewater/spec/openapi.json' with { type: 'json' };
 import type { AccessClaims, Handler, Handlers, OperationInput } from '../contract/operations.ts';
 import { currentContext, type RequestContext } from '../request/requestContext.ts';
+import { requestIsSettlingCommit } from '../request/commitOutcome.ts';
 import { noteOperation } from './requestMetrics.ts';
 
 /** Hooks and numbers the router runs each handler with. */
@@ -27,10 +28,10 @@ export interface RouterHooks {
  */
 function raceSignal<T>(work: Promise<T>, context: RequestContext): Promise<T> {
   const { signal } = context;
-  if (signal.aborted && !context.settlingCommit) return Promise.reject(signal.reason);
+  if (signal.aborted && !requestIsSettlingCommit(context)) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => {
-      if (!context.settlingCommit) reject(signal.reason);
+      if (!requestIsSettlingCommit(context)) reject(signal.reason);
     };
     signal.addEventListener('abort', onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));

@@ -24,8 +24,7 @@ class ScopedContext implements RequestContext {
   userId?: string;
   hasWrites?: boolean;
   readFromPrimaryUntil?: number;
-  commitStarted?: boolean;
-  settlingCommit?: boolean;
+  commits?: RequestContext['commits'];
   outageExtras?: RequestContext['outageExtras'];
   unavailableCause?: string;
 

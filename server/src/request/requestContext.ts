@@ -7,9 +7,10 @@ import type { Logger } from 'pino';
 import { scopeSlot } from './asyncScope.ts';
 import type { ProblemExtras } from '../errors/apiProblem.ts';
 import type { RequestDeadline } from './requestDeadline.ts';
+import type { Commit, RequestCommits } from './commitOutcome.ts';
 
 /** The per-request context. */
-export interface RequestContext {
+export interface RequestContext extends RequestCommits {
   readonly traceId: string;
   readonly log: Logger;
   /** Fires when the request must stop: its deadline passed or its client hung up. */
@@ -22,16 +23,11 @@ export interface RequestContext {
   /** Epoch ms until which this user's reads go to the primary (they wrote recently). */
   readFromPrimaryUntil?: number;
   /**
-   * Set by the commit gate when a COMMIT of this request started (money may have moved);
-   * put back by the data layer when an audited check proved that commit did not land.
+   * The commits this request sent, each its own state (commitOutcome.ts, adr/0052): read
+   * through `requestMayHaveMoved` (money may have moved) and `requestIsSettlingCommit` (a
+   * lost answer is being looked into, so the router waits for it past the deadline).
    */
-  commitStarted?: boolean;
-  /**
-   * Set by the commit gate when a COMMIT that started failed, until the data layer has
-   * settled its outcome (the look of auditedSave.ts): the router then waits for the answer
-   * even past the deadline, since the look runs on under a budget of its own.
-   */
-  settlingCommit?: boolean;
+  commits?: Commit[];
   /**
    * What an outage 503 of this request adds, asked at the moment it is answered (a money
    * send sets it once it owns its claim, so a 503 at the deadline can say `applied: false`).

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { startTcpProxy } from '@tidewater/test-support/tcpProxy';
 import { inRequest } from '../../../test/support/inRequest.ts';
-import { runAttempt } from '../retry/index.ts';
+import { currentTransactionAttempt, runAttempt } from '../retry/index.ts';
+import { Commit } from '../../request/commitOutcome.ts';
 import { runWithContext } from '../../request/requestContext.ts';
 import { CancellableClient, CancellablePool } from './index.ts';
 
@@ -96,17 +97,21 @@ describe('the cancellable client on PostgreSQL', () => {
     }
   });
 
-  it("notes on the transaction attempt the backend its COMMIT was sent to", async () => {
+  it("notes on the attempt's commit the backend its COMMIT was sent to", async () => {
     const client = await pool.connect();
     try {
       const pid = await pidOf(client);
       const { attempt, result } = runAttempt(async () => {
         await client.query('BEGIN');
         await client.query('SELECT 1');
+        // What the commit gate does before it sends COMMIT.
+        const commit = new Commit();
+        currentTransactionAttempt()!.commit = commit;
+        commit.send();
         await client.query('COMMIT');
       });
       await result;
-      expect(attempt.commitBackend).toBe(pid);
+      expect(attempt.commit?.state).toEqual({ kind: 'in-flight', backendPid: pid });
     } finally {
       client.release();
     }

@@ -55,7 +55,7 @@ function isCommitText(text: string): boolean {
 function noteCommitBackend(client: pg.Client): void {
   const attempt = currentTransactionAttempt();
   const { processID } = client as unknown as { processID: number | null };
-  if (attempt && processID !== null) attempt.commitBackend = processID;
+  if (processID !== null) attempt?.commit?.sentTo(processID);
 }
 
 /** What the pool's clients are made with: pg's settings plus who hears a connection's errors. */

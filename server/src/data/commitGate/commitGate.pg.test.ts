@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../config.ts';
 import { isDeadlineExceeded } from '../../request/deadlineExceeded.ts';
+import { requestMayHaveMoved } from '../../request/commitOutcome.ts';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { queryOnce } from '@tidewater/test-support/pgProcesses';
 import { inRequest, memoryLogger } from '../../../test/support/inRequest.ts';
@@ -156,9 +157,13 @@ describe('the commit gate on PostgreSQL', () => {
 
     it('commits on its answer, with no transaction around it', async () => {
       const id = randomUUID();
-      const { rows, commitStarted } = await inRequest(async (context) => ({ rows: await insertAlone(id), commitStarted: context.commitStarted }), { deadlineMs: 2_000 });
+      const { rows, commitStarted, states } = await inRequest(
+        async (context) => ({ rows: await insertAlone(id), commitStarted: requestMayHaveMoved(context), states: context.commits?.map((commit) => commit.state.kind) }),
+        { deadlineMs: 2_000 },
+      );
       expect(rows).toEqual([{ id }]);
       expect(commitStarted).toBe(true);
+      expect(states).toEqual(['landed']);
       expect(await exists(id)).toBe(true);
     });
 
@@ -175,12 +180,13 @@ describe('the commit gate on PostgreSQL', () => {
     it('is cancelled at the database at the deadline, rolls back, and the request hears its deadline with no commit started', async () => {
       const id = randomUUID();
       const started = Date.now();
-      const { outcome, commitStarted } = await inRequest(async (context) => {
+      const { outcome, commitStarted, states } = await inRequest(async (context) => {
         const outcome = await insertAlone(id, 3).then(() => 'committed', (error: unknown) => error);
-        return { outcome, commitStarted: context.commitStarted };
+        return { outcome, commitStarted: requestMayHaveMoved(context), states: context.commits?.map((commit) => commit.state.kind) };
       }, { deadlineMs: 300 });
       expect(isDeadlineExceeded(outcome)).toBe(true);
-      expect(commitStarted).toBeFalsy(); // so a 503 may say applied: false
+      expect(commitStarted).toBe(false); // so a 503 may say applied: false
+      expect(states).toEqual(['refused']);
       expect(Date.now() - started).toBeLessThan(2_500);
       expect(await exists(id)).toBe(false);
     });
@@ -201,7 +207,7 @@ describe('the commit gate on PostgreSQL', () => {
         // Fresh connections, which read the setting as they start (pooled ones take a reload only later).
         ghostDatabase = await openDatabase(config, { logger });
         const ghostData = createDataLayer({ database: ghostDatabase, config, logger });
-        const { outcome, commitStarted } = await inRequest(async (context) => {
+        const { outcome, commitStarted, states } = await inRequest(async (context) => {
           const outcome = await ghostData.runStatementAsCommit(
             (sql) => sql.query<{ id: string }>`
               WITH sync AS (SELECT set_config('synchronous_commit', 'on', true))
@@ -211,11 +217,12 @@ describe('the commit gate on PostgreSQL', () => {
             // The look sees the row (it is committed here), and it must not be asked.
             { verifyCommitted: async () => (await admin.query('SELECT 1 FROM users WHERE id = $1', [id])).rowCount === 1, landedAnswer: () => [{ id }] },
           ).then((rows) => rows, (error: unknown) => error);
-          return { outcome, commitStarted: context.commitStarted };
+          return { outcome, commitStarted: requestMayHaveMoved(context), states: context.commits?.map((commit) => commit.state) };
         }, { deadlineMs: 300 });
         // Not its rows: the request hears its deadline (or the unknown outcome), with its commit started, so a 503 says nothing of applied.
         expect(isDeadlineExceeded(outcome) || (outcome as { code?: string }).code === 'COMMIT_OUTCOME_UNKNOWN').toBe(true);
         expect(commitStarted).toBe(true);
+        expect(states?.map((state) => state.kind)).toEqual(['unknown']); // no look may call it landed
         expect(await exists(id)).toBe(true); // committed on this server: a look would have found it
       } finally {
         await ghostDatabase?.close();

@@ -12,7 +12,7 @@
  * When the request's signal fired after the commit was attempted (its deadline or a
  * hang-up re-armed by the failed commit), the request may run no statement of its own:
  * the look runs once more under a budget of its own (IDEMPOTENCY_STORE_BUDGET_MS, 3 s),
- * reading the primary, and the answer waits for it (the router: `settlingCommit`), so a
+ * reading the primary, and the answer waits for it (the router: `requestIsSettlingCommit`), so a
  * send that landed answers 201. A look that cannot finish within it leaves the outcome unknown.
  */
 import { setTimeout as delay } from 'node:timers/promises';

@@ -21,18 +21,25 @@ import { StoredProblem } from '../../errors/storedProblem.ts';
 import { outageOf, unavailableCauseOf } from '../../data/outage.ts';
 import { noteUnavailableCause } from '../../metrics.ts';
 import { currentContext } from '../../request/requestContext.ts';
+import { requestMayHaveMoved } from '../../request/commitOutcome.ts';
 import { appliedExtras } from './appliedRule.ts';
 import { isClaimTakenOver, storesRefusal, type Claim, type ClaimOutcome, type IdempotencyRecords } from './idempotency.ts';
 
 /** How a replayed 2xx is marked (the IETF Idempotency-Key draft's practice, Stripe's header name). */
 const replayedHeaders = { 'Idempotent-Replayed': 'true' } as const;
 
+/** A commit of the current request may have moved money (adr/0052). */
+function mayHaveMoved(): boolean {
+  const context = currentContext();
+  return context !== undefined && requestMayHaveMoved(context);
+}
+
 /** The steps over one protocol instance and the config's numbers. */
 export function claimedRequests(records: IdempotencyRecords, config: Pick<ServerConfig, 'idempotencyStaleAfterMs' | 'retryAfterSeconds'>) {
   function appliedNow(claim: Claim): { applied?: false } {
     return appliedExtras({
       ownsClaim: true,
-      commitStarted: currentContext()?.commitStarted === true,
+      commitStarted: mayHaveMoved(),
       ageMs: performance.now() - claim.startedAt,
       staleAfterMs: config.idempotencyStaleAfterMs,
     });
@@ -72,7 +79,7 @@ export function claimedRequests(records: IdempotencyRecords, config: Pick<Server
 
     /** Releases the claim of a failed request unless a commit of it started; answers what `applied` may say. */
     async releaseUnlessCommitted(claim: Claim): Promise<{ applied?: false }> {
-      if (currentContext()?.commitStarted !== true) await records.release(claim);
+      if (!mayHaveMoved()) await records.release(claim);
       return appliedNow(claim);
     },
 

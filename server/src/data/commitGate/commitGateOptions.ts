@@ -1,0 +1,9 @@
+/** Options of the commit gate (commitGate.ts). */
+export interface CommitGateOptions {
+  /** Bounds each COMMIT and ROLLBACK round trip (the config's DB_COMMIT_TIMEOUT_MS). */
+  commitTimeoutMs: number;
+  /** How long a statement that is its own commit may take to answer once cancelled at the deadline (the chain's cancelAcknowledgeMs). */
+  cancelAcknowledgeMs: number;
+  /** Test seam: runs just before COMMIT is sent (a slow or failing commit can be injected here). */
+  beforeCommitSent?: () => Promise<void>;
+}

@@ -1,0 +1,208 @@
+/**
+ * One statement as its own commit (adr/0027). The connection is taken while the deadline
+ * still runs (a pool wait stays bounded by it); then, in one synchronous step, the gate
+ * refuses when the signal fired, else disarms the deadline, sends the attempt's commit
+ * and the statement. So the request waits for its answer, whatever the deadline does:
+ * there is no answer at the deadline while it may commit.
+ *
+ * The statement keeps the deadline for itself: at that instant the gate cancels it at the
+ * database. Unlike a COMMIT's, that cancel is safe, since PostgreSQL takes it only before
+ * the statement's own commit: the statement then ends rolled back (57014), or it had
+ * committed and answers so. Its answer is awaited `cancelAcknowledgeMs` beyond the deadline
+ * (the commit timeout without one). Its outcome, as the commit's state (adr/0052):
+ *
+ * - answered before its cancel: `landed`;
+ * - answered after its cancel: committed on the primary, but perhaps not on a synchronous
+ *   standby, since PostgreSQL takes a cancel in that wait as a mere warning (adr/0019):
+ *   `in-doubt`, unconfirmed, which no look may call landed;
+ * - answered with an error that ended only the statement (a lost lock wait, a cancel, a
+ *   constraint): rolled back for sure, `refused`, and the deadline is re-armed (firing at
+ *   once when it has passed); the connection goes back to the pool;
+ * - anything else (the connection ended, a FATAL, no answer in time): `in-doubt`, for the
+ *   data layer's look (`verifyCommitted`); the connection is discarded once the statement
+ *   settles, never handed on mid-statement.
+ */
+import type { SqlQuery, SqlResultSet } from '@prisma/driver-adapter-utils';
+import { currentContext, type RequestContext } from '../../request/requestContext.ts';
+import { Commit } from '../../request/commitOutcome.ts';
+import { currentTransactionAttempt, type TransactionAttempt } from '../retry/index.ts';
+import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
+import type { CommitGateOptions } from './commitGateOptions.ts';
+import { CommitOutcomeUnknown } from './commitBound.ts';
+import { rolledBackByItsError, type Connections, type HeldClient } from './ownCommitConnections.ts';
+import { sendCommit } from './sendCommit.ts';
+
+/** Sends `query` as its own commit on a connection of `connections`, as described above. */
+export function statementAsCommit(connections: Connections, query: SqlQuery, options: CommitGateOptions): Promise<SqlResultSet> {
+  // The request and the attempt, read once: the connection may come from another request's
+  // release, in that request's async scope, so nothing after it reads the scope (adr/0038).
+  const context = currentContext();
+  if (context?.signal.aborted) {
+    countCommitGateRefusal('statement');
+    return Promise.reject(context.signal.reason);
+  }
+  return new OwnCommit(connections, query, options, context, currentTransactionAttempt()).run();
+}
+
+/**
+ * One statement that is its own commit, from taking its connection to its outcome. One
+ * object and one promise per deposit, its steps methods and callbacks, not awaits: every
+ * promise and every await of a request pays the async scope's hooks (adr/0025, adr/0038).
+ * Where it stands is its commit's state; the caller has its outcome once that state left
+ * `not-started` and `in-flight`.
+ */
+class OwnCommit {
+  private readonly commit = new Commit();
+  private client: HeldClient | undefined;
+  /** Whether the deadline's own timer calls `atDeadline` for this statement (adr/0035). */
+  private hold: 'held' | 'disarmed' = 'disarmed';
+  private timer: NodeJS.Timeout | undefined;
+  private resolve!: (rows: SqlResultSet) => void;
+  private reject!: (error: unknown) => void;
+
+  private readonly connections: Connections;
+  private readonly query: SqlQuery;
+  private readonly options: CommitGateOptions;
+  private readonly context: RequestContext | undefined;
+  private readonly attempt: TransactionAttempt | undefined;
+
+  constructor(
+    connections: Connections,
+    query: SqlQuery,
+    options: CommitGateOptions,
+    context: RequestContext | undefined,
+    attempt: TransactionAttempt | undefined,
+  ) {
+    this.connections = connections;
+    this.query = query;
+    this.options = options;
+    this.context = context;
+    this.attempt = attempt;
+  }
+
+  run(): Promise<SqlResultSet> {
+    return new Promise<SqlResultSet>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+      const { pool } = this.connections;
+      if (!pool) return this.start(undefined);
+      // pg-pool's callback form: no promise of its own (adr/0030). A failed take sent nothing.
+      pool.connect((error, client) => (error ? reject(error) : this.start(client as HeldClient)));
+    });
+  }
+
+  /** The connection is ours (none on PGlite): refuse when the signal fired meanwhile, else hold the deadline and send. */
+  private start(client: HeldClient | undefined): void {
+    this.client = client;
+    const { context } = this;
+    try {
+      // The deadline's own timer, held for this statement, calls `atDeadline` at its instant (adr/0035).
+      const hold = context ? context.deadline.holdForOwnCommit(this) : 'disarmed';
+      if (hold === 'refused') {
+        countCommitGateRefusal('commit');
+        this.commit.refused();
+        client?.release();
+        return this.reject(context!.signal.reason);
+      }
+      this.hold = hold;
+      if (context) countCommitGateDisarm();
+      const seam = this.options.beforeCommitSent;
+      if (!seam) return this.send();
+      seam().then(
+        () => this.send(),
+        (error: unknown) => this.failBeforeSent(error),
+      );
+    } catch (error) {
+      this.failBeforeSent(error);
+    }
+  }
+
+  private send(): void {
+    const { context, client, options } = this;
+    let answer: Promise<SqlResultSet>;
+    try {
+      sendCommit(context, this.attempt, this.commit);
+      if (client?.processID != null) this.commit.sentTo(client.processID);
+      // The gate times and cancels this statement itself: no request's signal does (cancellableClient.ts).
+      if (client) client.timedByGate = true;
+      // adapter-pg's statement (its argument and row conversions) on the connection taken above.
+      answer = (client ? this.connections.on(client) : this.connections.inner).queryRaw(this.query);
+    } catch (error) {
+      if (client) client.timedByGate = false;
+      return this.failBeforeSent(error);
+    }
+    const remainingMs = context?.deadline.remainingMs;
+    if (remainingMs === undefined) this.timer = setTimeout(() => this.timedOut(options.commitTimeoutMs), options.commitTimeoutMs);
+    // The common path: the deadline's timer, held for us, calls `atDeadline`. Else (a commit disarmed it before, or its instant passed): a timer of our own.
+    else if (this.hold !== 'held' || remainingMs <= 0) this.timer = setTimeout(() => this.atDeadline(), Math.max(0, remainingMs));
+    answer.then(
+      (rows) => this.answered(rows),
+      (error: unknown) => this.failedAtDatabase(error),
+    );
+  }
+
+  /** The deadline's instant (once, whichever timer says it first): cancel the statement at the database, then give it `cancelAcknowledgeMs` to answer. */
+  atDeadline(): void {
+    const state = this.commit.state;
+    if (state.kind !== 'in-flight' || state.cancel !== undefined) return;
+    const { client, options } = this;
+    const cancelled = client?.cancelInFlight() === true;
+    this.commit.deadlinePassed(cancelled ? 'sent' : 'not-sent');
+    if (cancelled) this.context?.log.info({ processId: client?.processID }, 'cancelling a statement that is its own commit at the deadline');
+    this.timer = setTimeout(() => this.timedOut(options.cancelAcknowledgeMs), options.cancelAcknowledgeMs);
+  }
+
+  private answered(rows: SqlResultSet): void {
+    const waiting = this.commit.state.kind === 'in-flight';
+    this.ended();
+    this.client?.release();
+    const landed = this.commit.answered();
+    if (!waiting) return; // a late answer: the caller had its outcome at the timeout
+    if (landed) return this.resolve(rows);
+    this.tellFailure(new CommitOutcomeUnknown(this.options.cancelAcknowledgeMs, 'the statement answered only after its cancel, so a synchronous standby may not have it'));
+  }
+
+  private failedAtDatabase(error: unknown): void {
+    const { client } = this;
+    // Read before the release: the connection's next holder clears what it heard. PGlite, in
+    // process, cannot lose an answer: any error of its rolled the statement back.
+    const rolledBack = !client || rolledBackByItsError(client);
+    this.ended();
+    client?.release(error === undefined || rolledBack ? undefined : asError(error));
+    if (this.commit.state.kind !== 'in-flight') return this.commit.failed(); // a late answer settles a timed-out statement
+    if (rolledBack && !(error instanceof CommitOutcomeUnknown)) this.commit.refused();
+    else this.commit.failed();
+    this.tellFailure(error);
+  }
+
+  /** No answer within its bound: in doubt, and the statement still runs. */
+  private timedOut(ms: number): void {
+    if (this.commit.state.kind !== 'in-flight') return;
+    this.commit.timedOut();
+    this.tellFailure(new CommitOutcomeUnknown(ms));
+  }
+
+  /** The statement settled (answered or failed): nothing times it any more, and its connection is the pool's again to hand on (the caller releases it). */
+  private ended(): void {
+    clearTimeout(this.timer);
+    if (this.hold === 'held') this.context!.deadline.endOwnCommit();
+    if (this.client) this.client.timedByGate = false;
+  }
+
+  /** Failed before anything was sent, or as it was sent: the connection goes back, and nothing moved. */
+  private failBeforeSent(error: unknown): void {
+    this.client?.release();
+    this.commit.refused();
+    this.tellFailure(error);
+  }
+
+  /** The caller learns a failure; the deadline runs again (firing at once when it has passed). */
+  private tellFailure(error: unknown): void {
+    const { context } = this;
+    if (this.hold === 'held') context!.deadline.endOwnCommit();
+    context?.deadline.rearmAfterFailedCommit();
+    this.reject(error);
+  }
+}
+
+const asError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));
