@@ -75,10 +75,12 @@ async function traced(path: string, options: Parameters<Browser['call']>[1], api
     `both tiers logging ${path}`,
   );
   await logsQuiet();
+  // After a sign-in the helper reads the rotated CSRF token (adr/0043): a request, and a trace, of its own.
+  const ownLines = (line: Record<string, unknown>) => path === '/bff/session' || (line.req as { url?: string } | undefined)?.url !== '/bff/session';
   return {
     answer,
     traceId,
-    bffLines: logEntries(bff.logLines.slice(bffFrom)),
+    bffLines: logEntries(bff.logLines.slice(bffFrom)).filter(ownLines),
     apiLines: logEntries(api.logLines.slice(apiFrom)),
     sentToApi: tap.answers.slice(tapFrom).map(({ path: sent, requestHeaders }) => ({ path: sent, headers: requestHeaders })),
   };

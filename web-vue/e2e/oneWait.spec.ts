@@ -7,7 +7,7 @@
  * with the bank (its answer held back in the browser, so the check is pending for as long
  * as the test needs).
  */
-import { database, expect, expectNoSeriousA11yViolations, saveScreenshot, test, waitUntilServing } from './fixtures.ts';
+import { database, expect, expectNoSeriousA11yViolations, reviewThenSend, saveScreenshot, test, waitUntilServing } from './fixtures.ts';
 import { seedMovements } from './seed.ts';
 import { expectNoHorizontalOverflow, viewports } from './viewports.ts';
 
@@ -78,7 +78,7 @@ test('the PIN dialog says why Escape and Cancel wait while its check is with the
   await page.getByRole('link', { name: 'Everyday', exact: true }).click();
   await page.getByRole('link', { name: 'Withdraw', exact: true }).click();
   await page.getByLabel('Amount in euros').fill('5.00');
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await reviewThenSend(page, 'Continue to your PIN');
   const dialog = page.getByRole('dialog', { name: 'Confirm with your PIN' });
   await expect(dialog).toBeVisible();
   await dialog.getByLabel('PIN').fill('4821');

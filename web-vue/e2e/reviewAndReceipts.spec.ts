@@ -149,6 +149,7 @@ for (const [device, viewport] of devices) {
     await signUpViaBff();
     const sent = recordSends(page);
     await page.goto('/');
+    await page.getByRole('button', { name: 'New account' }).click();
     await page.getByLabel('Account name').fill('Holidays');
     await page.getByRole('button', { name: 'Open account' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Opened Holidays.' })).toBeVisible();
@@ -220,7 +221,7 @@ for (const [device, viewport] of devices) {
     await page.getByRole('button', { name: 'Close this account' }).click();
     await expect(page.getByRole('button', { name: 'Yes, close Trips' })).toBeFocused();
     await page.getByRole('button', { name: 'Yes, close Trips' }).click();
-    await expect(page.getByTestId('confirmation')).toHaveText('Closed Trips. It stays in your list, marked Closed.');
+    await expect(page.getByTestId('confirmation')).toHaveText('Closed Trips. You will find it under Closed accounts.');
     await expectNoSeriousA11yViolations(page, `dashboard after closing (${device})`);
   });
 }

@@ -187,7 +187,7 @@ export const reviewMessages = {
 export const doneMessages = {
   renamed: (name: string) => `Saved: this account is now called ${name}.`,
   primary: 'Saved: this is now your primary account.',
-  closed: (name: string) => `Closed ${name}. It stays in your list, marked Closed.`,
+  closed: (name: string) => `Closed ${name}. You will find it under Closed accounts.`,
 } as const;
 
 /** Sentences about a form field. */
