@@ -1,20 +1,16 @@
 /**
  * A loopback TCP proxy between an API process and PostgreSQL that can catch the one
- * moment no stopped or paused database can: right after a money send's commit. A money
- * send commits in one of two ways: a transaction that moves money ends with COMMIT after
- * the idempotency fence (`SET landed_at = now()`), and a deposit's one statement is its own
- * commit (adr/0027), its audit payload (`"kind":"deposit"`) among its parameters. Armed, the
- * trap calls `onCommit` (the stack freezes the API there, SIGSTOP) before it forwards the
- * next of either: PostgreSQL commits, and the API never hears it. Unarmed, it only
- * forwards. Matching is on the bytes of each chunk, as test-support's tcpProxy.ts does.
+ * moment no stopped or paused database can: right after a money send's commit. Every money
+ * send is one statement that is its own commit (adr/0041), its order (`{"operation":…}`)
+ * among its parameters. Armed, the trap calls `onCommit` (the stack freezes the API there,
+ * SIGSTOP) before it forwards the next such statement: PostgreSQL commits, and the API never
+ * hears it. Unarmed, it only forwards. Matching is on the bytes of each chunk, as
+ * test-support's tcpProxy.ts does.
  */
 import net from 'node:net';
 
-const FENCE = Buffer.from('SET landed_at = now()');
-/** A simple-protocol COMMIT: 'Q', its length (4 + 7), "COMMIT\0". */
-const COMMIT = Buffer.from([0x51, 0, 0, 0, 11, ...Buffer.from('COMMIT\0')]);
-/** A deposit's statement that is its own commit: its audit payload rides in its parameters. */
-const DEPOSIT_STATEMENT = Buffer.from('"kind":"deposit"');
+/** A money send's statement: its order rides in its parameters. */
+const MONEY_SEND = Buffer.from('{"operation":"');
 
 /** A running trap. */
 export interface CommitTrap {
@@ -38,16 +34,13 @@ export async function startCommitTrap(targetPort: number): Promise<CommitTrap> {
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => socket.destroy());
     }
-    let fenced = false;
     client.on('data', (chunk: Buffer) => {
-      if (chunk.includes(FENCE)) fenced = true;
-      if (armed && ((fenced && chunk.includes(COMMIT)) || chunk.includes(DEPOSIT_STATEMENT))) {
+      if (armed && chunk.includes(MONEY_SEND)) {
         const onCommit = armed;
         armed = null;
         fired += 1;
         onCommit();
       }
-      if (chunk.includes(COMMIT)) fenced = false;
       upstream.write(chunk);
     });
     upstream.on('data', (chunk: Buffer) => client.write(chunk));

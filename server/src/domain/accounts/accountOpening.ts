@@ -60,15 +60,9 @@ export function accountOpener({ data, config }: DomainDeps) {
 
   /** What a failed keyed opening answers (as a failed money send does, runMoneySend.ts). */
   async function failureAnswer(failure: unknown, claim: Claim): Promise<unknown> {
-    let error = failure;
-    try {
-      const refusal = await claimed.refusalAnswer(error, claim);
-      if (refusal) return refusal;
-    } catch (storing) {
-      error = storing;
-    }
-    const lost = claimed.claimLostAnswer(error);
-    if (lost) return lost;
+    const settled = await claimed.refusedOrLost(failure, claim);
+    if ('answer' in settled) return settled.answer;
+    const { error } = settled;
     const applied = await claimed.releaseUnlessCommitted(claim);
     return claimed.outageAnswer(error, applied, 'The service is temporarily unavailable and no account was opened. Send it again later with the same Idempotency-Key.');
   }

@@ -12,7 +12,8 @@
  * - `claimLostAnswer`: a request whose claim is no longer its own moved nothing itself, but
  *   what its key moved is not its to say: a 503 without `applied` (adr/0029);
  * - `replayAnswer`: a stored answer as the request sends it, marked `Idempotent-Replayed: true`;
- * - `refusalAnswer`: a final refusal of the bank's rules stored as the key's answer (adr/0048).
+ * - `refusalAnswer`: a final refusal of the bank's rules stored as the key's answer (adr/0048);
+ * - `refusedOrLost`: the two answers above, in their order, that a failed request gives first.
  */
 import type { ServerConfig } from '../../config.ts';
 import { problemBody, type ProblemBody } from '@tidewater/contract/errors';
@@ -99,6 +100,23 @@ export function claimedRequests(records: IdempotencyRecords, config: Pick<Server
         'This request lost its hold on its Idempotency-Key before it could finish, and changed nothing itself. Send it again with the same Idempotency-Key, or look the key up, to learn what the key did.',
         { retryAfterSeconds: config.retryAfterSeconds },
       );
+    },
+
+    /**
+     * What a failed request answers before anything about outages: its refusal stored as the
+     * key's answer, or a lost claim's 503 (`{ answer }`); else `{ error }`, the failure, or what
+     * storing its refusal met (the claim lost, or an outage that moved nothing), for the caller to answer.
+     */
+    async refusedOrLost(failure: unknown, claim: Claim): Promise<{ answer: unknown } | { error: unknown }> {
+      let error = failure;
+      try {
+        const refusal = await this.refusalAnswer(error, claim);
+        if (refusal) return { answer: refusal };
+      } catch (storing) {
+        error = storing;
+      }
+      const lost = this.claimLostAnswer(error);
+      return lost ? { answer: lost } : { error };
     },
 
     /** `error` as the request answers it: an outage that moved nothing (per `applied`) is a 503 saying so in `detail`. */

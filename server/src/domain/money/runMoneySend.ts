@@ -114,16 +114,9 @@ export function moneySendRunner({ data, config }: DomainDeps) {
 
   /** What a failed send answers (see the module's comment). */
   async function failureAnswer(failure: unknown, claim: Claim): Promise<unknown> {
-    let error = failure;
-    try {
-      const refusal = await claimed.refusalAnswer(error, claim);
-      if (refusal) return refusal;
-    } catch (storing) {
-      // The refusal could not be stored: answered as what storing it met (the claim lost, or an outage that moved nothing).
-      error = storing;
-    }
-    const lost = claimed.claimLostAnswer(error);
-    if (lost) return lost;
+    const settled = await claimed.refusedOrLost(failure, claim);
+    if ('answer' in settled) return settled.answer;
+    const { error } = settled;
     // A refusal the key does not store (a step-up to redo): the statement that named it committed, but moved nothing.
     if (isApiProblem(error) && error.status < 500) {
       await records.release(claim);
