@@ -238,6 +238,7 @@ const codeMessages: Partial<Record<ProblemCode, string>> = {
   ACCOUNT_CLOSED: 'That account is closed. Nothing was changed.',
   ACCOUNT_NOT_EMPTY: 'Move the money out of this account before you close it.',
   ACCOUNT_IS_PRIMARY: 'Make another account primary before you close this one.',
+  ACCOUNT_LIMIT_REACHED: 'You already hold as many open accounts as you can. Close one before you open another.',
   TOO_MANY_REQUESTS: 'Too many tries. Wait a minute, then try again.',
   VALIDATION_FAILED: "Some details aren't valid. Check them and try again.",
   MALFORMED_JSON: "Some details aren't valid. Check them and try again.",
