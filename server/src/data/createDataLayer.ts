@@ -176,6 +176,16 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
   }
   const primaryReads = withReadRetries(database.primaryReadOnlyPrisma);
   const readOnlyReads = withReadRetries(database.readOnlyPrisma);
+  registerStatements(primaryReads, readsWithRetries(database.primaryReadOnlyStatements));
+  registerStatements(readOnlyReads, readsWithRetries(database.readOnlyStatements));
+
+  /** Read-only statements, each under the retry policy as a read: safe to rerun on a dropped connection. */
+  function readsWithRetries(statements: Statements): Statements {
+    return {
+      query: (strings, ...values) => execute(() => underSignal(() => statements.query(strings, ...values)), () => true),
+      execute: (strings, ...values) => execute(() => underSignal(() => statements.execute(strings, ...values)), () => true),
+    };
+  }
 
   /**
    * Read-only in every case: the primary's read-only side for a request that wrote or a

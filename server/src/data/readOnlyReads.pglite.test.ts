@@ -10,10 +10,13 @@ import { inRequest, memoryLogger } from '../../test/support/inRequest.ts';
 import { createDataLayer } from './createDataLayer.ts';
 import type { DataLayer } from './dataLayer.ts';
 import { openDatabase, type Database } from './connections/index.ts';
+import { sqlOf } from './statements.ts';
 
-/** The SQLSTATE under a Prisma error from the PGlite adapter, or the outcome in words. */
-const sqlStateOf = (error: unknown) =>
-  (error as { meta?: { driverAdapterError?: { cause?: { originalCode?: string } } } }).meta?.driverAdapterError?.cause?.originalCode ?? String(error);
+/** The SQLSTATE under a Prisma error or a direct statement's adapter error, or the outcome in words. */
+const sqlStateOf = (error: unknown) => {
+  const shaped = error as { meta?: { driverAdapterError?: { cause?: { originalCode?: string } } }; cause?: { originalCode?: string } };
+  return shaped.meta?.driverAdapterError?.cause?.originalCode ?? shaped.cause?.originalCode ?? String(error);
+};
 
 describe('readDb() on the embedded PGlite', () => {
   let database: Database;
@@ -29,6 +32,16 @@ describe('readDb() on the embedded PGlite', () => {
 
   const writeThroughReadDb = () =>
     data.readDb().$executeRaw`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`.then(() => 'written', sqlStateOf);
+
+  const directWriteThroughReadDb = () =>
+    sqlOf(data.readDb()).execute`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`.then(() => 'written', sqlStateOf);
+
+  it('reads with direct statements, and refuses their writes with 25006', async () => {
+    await sqlOf(data.db).execute`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`;
+    const [row] = await inRequest(() => sqlOf(data.readDb()).query<{ marks: number }>`SELECT count(*)::int AS marks FROM read_your_writes_marks`);
+    expect(row!.marks).toBeGreaterThan(0);
+    await expect(inRequest(directWriteThroughReadDb)).resolves.toBe('25006');
+  });
 
   it('reads', async () => {
     await data.db.$executeRaw`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`;

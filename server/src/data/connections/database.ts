@@ -46,6 +46,10 @@ export interface Database {
   readonly readOnlyPrisma: PrismaClient;
   /** Read-only on the primary: fresh reads that can never write (read-your-writes). */
   readonly primaryReadOnlyPrisma: PrismaClient;
+  /** Direct statements on `readOnlyPrisma`'s connections (statements.ts). */
+  readonly readOnlyStatements: Statements;
+  /** Direct statements on `primaryReadOnlyPrisma`'s connections. */
+  readonly primaryReadOnlyStatements: Statements;
   /** True when reads can go to a replica. */
   readonly hasReplica: boolean;
   /** The pg pools, for statistics (empty for PGlite). */
@@ -170,8 +174,10 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   await pglite.waitReady;
   const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPGlite(pglite)));
   const prisma = new PrismaClient({ adapter: primaryAdapter });
-  const readOnlyPrisma = new PrismaClient({ adapter: gate(new PrismaPGlite(pgliteReadOnly(pglite))) });
+  const readAdapter = gate(new PrismaPGlite(pgliteReadOnly(pglite)));
+  const readOnlyPrisma = new PrismaClient({ adapter: readAdapter });
   const connected = await primaryAdapter.connect();
+  const readOnlyStatements = statementsOn(await readAdapter.connect());
   return {
     kind: 'pglite',
     prisma,
@@ -179,6 +185,8 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     primaryCommitStatements: committingStatementsOn(connected),
     readOnlyPrisma,
     primaryReadOnlyPrisma: readOnlyPrisma,
+    readOnlyStatements,
+    primaryReadOnlyStatements: readOnlyStatements,
     hasReplica: false,
     pools: [],
     gates: [],
@@ -235,9 +243,13 @@ async function openPostgres(
   // Direct statements are prepared once per connection (statements.ts); Prisma's own stay unnamed.
   const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPg(primaryPool, { statementNameGenerator: preparedNameOf })));
   const prisma = new PrismaClient({ adapter: primaryAdapter });
-  const primaryReadOnlyPrisma = new PrismaClient({ adapter: gate(primaryReadOnly) });
-  const readOnlyPrisma = replicaPool ? new PrismaClient({ adapter: gate(readAdapter) }) : primaryReadOnlyPrisma;
+  const gatedPrimaryReadOnly = gate(primaryReadOnly);
+  const gatedRead = replicaPool ? gate(readAdapter) : gatedPrimaryReadOnly;
+  const primaryReadOnlyPrisma = new PrismaClient({ adapter: gatedPrimaryReadOnly });
+  const readOnlyPrisma = replicaPool ? new PrismaClient({ adapter: gatedRead }) : primaryReadOnlyPrisma;
   const connected = await primaryAdapter.connect();
+  const primaryReadOnlyStatements = statementsOn(await gatedPrimaryReadOnly.connect());
+  const readOnlyStatements = replicaPool ? statementsOn(await gatedRead.connect()) : primaryReadOnlyStatements;
   return {
     kind: 'postgres',
     prisma,
@@ -245,6 +257,8 @@ async function openPostgres(
     primaryCommitStatements: committingStatementsOn(connected),
     readOnlyPrisma,
     primaryReadOnlyPrisma,
+    readOnlyStatements,
+    primaryReadOnlyStatements,
     hasReplica: replicaPool !== undefined,
     pools,
     gates,
