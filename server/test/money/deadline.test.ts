@@ -70,7 +70,7 @@ describe('a money send at its deadline', () => {
   it("ends a deposit's statement that waits for a lock longer than its request may: 503 with applied: false, and the key works again", async () => {
     // The deposit's one statement is its own commit (adr/0027): no answer may come while it could
     // commit, so it is ended at the database (here by the statement timeout, 1 s, before the 1.5 s
-    // deadline; commitGate.pg.test.ts has the deadline's own cancel), which rolls it back.
+    // deadline; commitGate.ownCommit.pg.test.ts has the deadline's own cancel), which rolls it back.
     const key = newKey();
     const started = Date.now();
     const reply = await holdingAccount(url, ada.accountId, () => b.deposit(ada, ada.accountId, 700, key));

@@ -1,19 +1,20 @@
 /**
- * The commit gate and the request deadline against a real PostgreSQL: a commit cannot
- * start after the deadline, a started commit is never cancelled (even a slow one that
- * outlives the deadline), a failed commit re-arms the deadline at its original instant,
- * no statement starts after the signal fired, and a statement in flight at the deadline
- * is cancelled at the database.
+ * A statement that is its own commit (adr/0027) against a real PostgreSQL: it commits on
+ * its answer with no transaction around it; it is refused once the deadline fired; in flight
+ * at the deadline it is cancelled at the database and rolls back, with no commit started;
+ * one that answers only after its cancel is an unknown outcome, never landed (a synchronous
+ * standby may not have it, adr/0019); its connection goes back to the request's cancel, and
+ * what ended it is read before a waiting request takes that connection; a second statement
+ * is refused; a lost lock wait counts as contention.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.ts';
+import { describe, expect, it } from 'vitest';
 import { isDeadlineExceeded } from '../../request/deadlineExceeded.ts';
 import { requestMayHaveMoved } from '../../request/commitOutcome.ts';
-import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { queryOnce } from '@tidewater/test-support/pgProcesses';
-import { inRequest, memoryLogger } from '../../../test/support/inRequest.ts';
+import { commitGateOnPostgres } from '../../../test/support/commitGateOnPostgres.ts';
+import { inRequest } from '../../../test/support/inRequest.ts';
 import { createDataLayer } from '../createDataLayer.ts';
 import type { DataLayer } from '../dataLayer.ts';
 import { openDatabase, type Database } from '../connections/index.ts';
@@ -21,132 +22,13 @@ import { openDatabase, type Database } from '../connections/index.ts';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the commit gate on PostgreSQL', () => {
-  let cluster: PgCluster;
-  let database: Database;
-  let data: DataLayer;
-  let config: ReturnType<typeof loadConfig>;
-  let commitDelayMs = 0;
-  let commitFailure: Error | undefined;
-  const { logger } = memoryLogger();
-
-  beforeAll(async () => {
-    cluster = await startPrimary();
-    config = { ...loadConfig({ DB_RETRY_BASE_DELAY_MS: '20' }), databaseUrl: cluster.urlFor('tidewater') };
-    database = await openDatabase(config, {
-      logger,
-      commitGate: {
-        beforeCommitSent: async () => {
-          if (commitDelayMs) await sleep(commitDelayMs);
-          if (commitFailure) throw commitFailure;
-        },
-      },
-    });
-    await database.migrate();
-    data = createDataLayer({ database, config, logger });
-  });
-  afterAll(async () => {
-    await database?.close();
-    await cluster?.destroy();
-  });
-
-  const insertUser = (tx: Parameters<Parameters<DataLayer['runInTransaction']>[0]>[0], id: string) =>
-    tx.user.create({ data: { id, email: `${id}@example.com`, displayName: 'Gate', handle: id.slice(0, 20).replaceAll('-', '_'), passwordHash: 'x', pinHash: 'y' } });
-  const exists = async (id: string) => (await database.prisma.user.count({ where: { id } })) === 1;
-
-  it('refuses a commit after the deadline, and nothing lands', async () => {
-    const id = randomUUID();
-    const outcome = await inRequest(
-      () =>
-        data.runInTransaction(async (tx) => {
-          await insertUser(tx, id);
-          await sleep(400); // the deadline (150 ms) passes while the transaction is open
-        }).then(() => 'committed', (error: unknown) => error),
-      { deadlineMs: 150 },
-    );
-    expect(isDeadlineExceeded(outcome)).toBe(true);
-    expect(await exists(id)).toBe(false);
-  });
-
-  it('never cancels a commit that started, even one that outlives the deadline', async () => {
-    const id = randomUUID();
-    commitDelayMs = 500; // the gate has passed; the COMMIT itself is slow
-    try {
-      const { result, aborted } = await inRequest(
-        async (context) => {
-          const result = await data.runInTransaction(async (tx) => (await insertUser(tx, id)).id);
-          return { result, aborted: context.signal.aborted };
-        },
-        { deadlineMs: 200 },
-      );
-      expect(result).toBe(id);
-      expect(aborted).toBe(false);
-      expect(await exists(id)).toBe(true);
-    } finally {
-      commitDelayMs = 0;
-    }
-  });
-
-  it('re-arms the deadline at its original instant when the commit fails', async () => {
-    commitDelayMs = 400;
-    commitFailure = new Error('injected commit failure');
-    try {
-      const { error, abortedAfter, reason } = await inRequest(
-        async (context) => {
-          const error = await data.runInTransaction((tx) => insertUser(tx, randomUUID())).then(() => undefined, (e: unknown) => e);
-          await sleep(10);
-          return { error, abortedAfter: context.signal.aborted, reason: context.signal.reason };
-        },
-        { deadlineMs: 150 },
-      );
-      expect(error).toBeDefined();
-      expect(abortedAfter).toBe(true); // 150 ms had passed when the commit failed at ~400 ms
-      expect(isDeadlineExceeded(reason)).toBe(true);
-    } finally {
-      commitDelayMs = 0;
-      commitFailure = undefined;
-    }
-  });
-
-  it('starts no statement after the signal fired', async () => {
-    const seen = await inRequest(
-      async (context) => {
-        await sleep(120);
-        expect(context.signal.aborted).toBe(true);
-        return data.read((db) => db.user.count()).then(() => 'ran', (error: unknown) => error);
-      },
-      { deadlineMs: 50 },
-    );
-    expect(isDeadlineExceeded(seen)).toBe(true);
-  });
-
-  it('cancels a statement in flight at the deadline, at the database', async () => {
-    const started = Date.now();
-    const outcome = await inRequest(
-      () => data.read((db) => db.$queryRaw`SELECT pg_sleep(5)`).then(() => 'finished', (error: unknown) => error),
-      { deadlineMs: 300 },
-    );
-    expect(isDeadlineExceeded(outcome)).toBe(true);
-    expect(Date.now() - started).toBeLessThan(3_000);
-    // The backend stopped sleeping: the cancel reached PostgreSQL, not just our promise.
-    const observer = new pg.Client({ connectionString: cluster.urlFor('tidewater') });
-    await observer.connect();
-    try {
-      let sleeping = 1;
-      for (let i = 0; i < 20 && sleeping > 0; i++) {
-        const { rows } = await observer.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active'`);
-        sleeping = rows[0].n;
-        if (sleeping > 0) await sleep(100);
-      }
-      expect(sleeping).toBe(0);
-    } finally {
-      await observer.end();
-    }
-  });
+  const setup = commitGateOnPostgres();
+  const { exists, logger } = setup;
 
   describe('a statement that is its own commit (adr/0027)', () => {
     /** Inserts user `id` in one statement that first sleeps `sleepS` seconds: its own commit. */
     const insertAlone = (id: string, sleepS = 0) =>
-      data.runStatementAsCommit(
+      setup.data.runStatementAsCommit(
         (sql) => sql.query<{ id: string }>`
           WITH slept AS (SELECT pg_sleep(${sleepS}::float8))
           INSERT INTO users (id, email, display_name, handle, password_hash, pin_hash)
@@ -196,17 +78,17 @@ describe('the commit gate on PostgreSQL', () => {
       // statement answers its rows, committed on this server only. No standby named here ever
       // connects, so the statement's commit (synchronous_commit on for it alone) waits for good.
       const id = randomUUID();
-      const admin = new pg.Client({ connectionString: cluster.urlFor('tidewater') });
+      const admin = new pg.Client({ connectionString: setup.cluster.urlFor('tidewater') });
       await admin.connect();
       let ghostDatabase: Database | undefined;
       try {
         await admin.query("ALTER SYSTEM SET synchronous_standby_names = 'ghost_standby'");
         await admin.query('SELECT pg_reload_conf()');
-        const setting = () => queryOnce<{ s: string }>(cluster.urlFor('tidewater'), "SELECT current_setting('synchronous_standby_names') AS s");
+        const setting = () => queryOnce<{ s: string }>(setup.cluster.urlFor('tidewater'), "SELECT current_setting('synchronous_standby_names') AS s");
         for (let i = 0; i < 100 && (await setting())[0]?.s !== 'ghost_standby'; i++) await sleep(20);
         // Fresh connections, which read the setting as they start (pooled ones take a reload only later).
-        ghostDatabase = await openDatabase(config, { logger });
-        const ghostData = createDataLayer({ database: ghostDatabase, config, logger });
+        ghostDatabase = await openDatabase(setup.config, { logger });
+        const ghostData = createDataLayer({ database: ghostDatabase, config: setup.config, logger });
         const { outcome, commitStarted, states } = await inRequest(async (context) => {
           const outcome = await ghostData.runStatementAsCommit(
             (sql) => sql.query<{ id: string }>`
@@ -234,9 +116,9 @@ describe('the commit gate on PostgreSQL', () => {
 
     /** Runs `fn` on a data layer of its own whose pool has one connection, so its statements take turns on it. */
     const onOneConnection = async (fn: (singleData: DataLayer) => Promise<void>) => {
-      const single = await openDatabase({ ...config, dbPoolMax: 1 }, { logger });
+      const single = await openDatabase({ ...setup.config, dbPoolMax: 1 }, { logger });
       try {
-        await fn(createDataLayer({ database: single, config, logger }));
+        await fn(createDataLayer({ database: single, config: setup.config, logger }));
       } finally {
         await single.close();
       }
@@ -264,7 +146,7 @@ describe('the commit gate on PostgreSQL', () => {
       // One connection: the second statement below waits for it while the first loses its lock
       // wait, and takes it, sending itself, the moment the first gives it back.
       onOneConnection(async (singleData) => {
-        const holder = new pg.Client({ connectionString: cluster.urlFor('tidewater') });
+        const holder = new pg.Client({ connectionString: setup.cluster.urlFor('tidewater') });
         await holder.connect();
         try {
           const id = randomUUID();
@@ -307,7 +189,7 @@ describe('the commit gate on PostgreSQL', () => {
     it('refuses a second statement: each would commit apart', async () => {
       const outcome = await inRequest(
         () =>
-          data.runStatementAsCommit(
+          setup.data.runStatementAsCommit(
             async (sql) => {
               await sql.query`SELECT 1`;
               return sql.query`SELECT 2`;
@@ -322,14 +204,14 @@ describe('the commit gate on PostgreSQL', () => {
     it('counts a lost lock wait as contention, never as a commit whose outcome is unknown', async () => {
       const id = randomUUID();
       await insertAlone(id);
-      const holder = new pg.Client({ connectionString: cluster.urlFor('tidewater') });
+      const holder = new pg.Client({ connectionString: setup.cluster.urlFor('tidewater') });
       await holder.connect();
       try {
         await holder.query('BEGIN');
         await holder.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [id]);
         const outcome = await inRequest(
           () =>
-            data.runStatementAsCommit(
+            setup.data.runStatementAsCommit(
               (sql) => sql.query`
                 UPDATE users SET display_name = 'Locked'
                 FROM (SELECT set_config('lock_timeout', '100ms', true)) AS bound
