@@ -144,8 +144,8 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
   it('shares read-your-writes marks between API processes through the database', async () => {
     const withReplica = await open({ databaseReplicaUrl: setup.replica.urlFor('tidewater') });
     const shared = { ...setup.config, readYourWritesStore: 'database' };
-    const first = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(withReplica.prisma) });
-    const second = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(withReplica.prisma) });
+    const first = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(withReplica.primaryStatements) });
+    const second = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(withReplica.primaryStatements) });
     const userId = randomUUID();
     await inRequest(async () => {
       await first.beginRequest(userId);

@@ -3,7 +3,7 @@
  * spec bounds every amount far below 2^53, so the conversion is exact.
  */
 import type { components } from '@tidewater/spec/openapi';
-import type { Account as AccountRow, User as UserRow } from '../generated/prisma/client.ts';
+import type { User as UserRow } from '../generated/prisma/client.ts';
 
 type Schemas = components['schemas'];
 
@@ -27,17 +27,32 @@ export function toUser(row: UserRow): Schemas['User'] {
   };
 }
 
+/**
+ * The columns of an account its view shows. The balance is bigint or its decimal text (int8
+ * as a direct statement reads it), the times a Date or the ISO string a statement reads.
+ */
+export interface AccountRow {
+  id: string;
+  name: string;
+  currency: string;
+  balanceMinor: bigint | string;
+  status: string;
+  openedAt: Date | string;
+  closedAt: Date | string | null;
+  idempotencyKey: string | null;
+}
+
 /** The public view of an account; `primaryAccountId` is its owner's. */
 export function toAccount(row: AccountRow, primaryAccountId: string | null): Schemas['Account'] {
   return {
     id: row.id,
     name: row.name,
     currency: row.currency as Schemas['Account']['currency'],
-    balanceMinor: toMinor(row.balanceMinor),
+    balanceMinor: toMinor(BigInt(row.balanceMinor)),
     status: row.status as Schemas['Account']['status'],
     isPrimary: row.id === primaryAccountId,
-    openedAt: row.openedAt.toISOString(),
-    closedAt: row.closedAt ? row.closedAt.toISOString() : null,
+    openedAt: new Date(row.openedAt).toISOString(),
+    closedAt: row.closedAt === null ? null : new Date(row.closedAt).toISOString(),
     idempotencyKey: row.idempotencyKey,
   };
 }

@@ -6,7 +6,7 @@
  * The store is pluggable: the in-memory one serves one API process; several API replicas
  * share marks through `databaseMarks` (a table on the primary).
  */
-import type { PrismaClient } from '../../generated/prisma/client.ts';
+import type { Statements } from '../statements.ts';
 
 /** Where the marks live. */
 export interface ReadYourWritesStore {
@@ -32,20 +32,19 @@ export function memoryMarks(now: () => number = Date.now): ReadYourWritesStore {
   };
 }
 
-/** Marks in the `read_your_writes_marks` table on the primary, shared by every API process. */
-export function databaseMarks(primary: PrismaClient): ReadYourWritesStore {
+/** Marks in the `read_your_writes_marks` table on the primary (direct statements on its pool), shared by every API process. */
+export function databaseMarks(primary: Statements): ReadYourWritesStore {
   return {
     async markWrite(userId, until) {
-      const at = new Date(until);
-      await primary.readYourWritesMark.upsert({
-        where: { userId },
-        create: { userId, primaryUntil: at },
-        update: { primaryUntil: at },
-      });
+      await primary.execute`
+        INSERT INTO read_your_writes_marks (user_id, primary_until) VALUES (${userId}::uuid, ${new Date(until).toISOString()}::timestamptz)
+        ON CONFLICT (user_id) DO UPDATE SET primary_until = EXCLUDED.primary_until`;
     },
     async primaryUntil(userId) {
-      const mark = await primary.readYourWritesMark.findUnique({ where: { userId } });
-      return mark && mark.primaryUntil.getTime() > Date.now() ? mark.primaryUntil.getTime() : 0;
+      const [mark] = await primary.query<{ primaryUntil: string }>`
+        SELECT primary_until AS "primaryUntil" FROM read_your_writes_marks WHERE user_id = ${userId}::uuid`;
+      const until = mark ? new Date(mark.primaryUntil).getTime() : 0;
+      return until > Date.now() ? until : 0;
     },
   };
 }

@@ -19,50 +19,58 @@
  * writer that takes both uses, so they serialise with each other and never deadlock.
  */
 import { randomUUID } from 'node:crypto';
-import { Prisma, type Account } from '../../generated/prisma/client.ts';
 import { isContentionExhausted } from '../../data/retry/index.ts';
 import { noteUnavailableCause } from '../../metrics.ts';
 import type { Tx } from '../../data/dataLayer.ts';
+import { sqlOf, type Statements } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
 import { nextLink } from '../audit/auditChain.ts';
 import { lookForOwnAuditRow, type VerifyCommitted } from '../audit/auditedSave.ts';
 import type { DomainDeps } from '../deps.ts';
-import { toAccount } from '../wireViews.ts';
-import { limitLockWaits, type Queryable } from '../money/accountRows.ts';
+import { toAccount, type AccountRow } from '../wireViews.ts';
+import { limitLockWaits } from '../money/accountRows.ts';
 import { writtenText } from '../writtenText.ts';
 
-/** An account row with its owner's primary account. */
-type AccountWithPrimary = Account & { primaryAccountId: string | null };
-
-const accountColumns = Prisma.raw(`a.id::text AS id, a.user_id::text AS "userId", a.name, a.currency,
-  a.balance_minor AS "balanceMinor", a.status, a.version, a.audit_seq AS "auditSeq", a.audit_hash AS "auditHash",
-  a.opened_at AS "openedAt", a.closed_at AS "closedAt", a.idempotency_key AS "idempotencyKey"`);
+/** An account row with its owner's primary account, as the statements read it (int8 as text). */
+interface AccountWithPrimary extends AccountRow {
+  userId: string;
+  balanceMinor: string;
+  auditSeq: number;
+  auditHash: string;
+  primaryAccountId: string | null;
+}
 
 const notFound = () => new ApiProblem('ACCOUNT_NOT_FOUND', 'No account of yours has this id.');
 
 /** What `ownAccount` locks: nothing, the customer's row, or it and then the account's. */
 type Locks = 'none' | 'customer' | 'customerThenAccount';
 
-/** The customer's account with their primary account id, locked as asked. */
-async function ownAccount(db: Queryable, userId: string, accountId: string, locks: Locks = 'none'): Promise<AccountWithPrimary> {
-  if (locks !== 'none') await db.$queryRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
-  const rows = await db.$queryRaw<AccountWithPrimary[]>`
-    SELECT ${accountColumns}, u.primary_account_id::text AS "primaryAccountId"
+/**
+ * The customer's account with their primary account id, locked as asked. The account's lock
+ * is a statement of its own, so the read after it (a snapshot of its own) sees the row as
+ * the lock's holder left it.
+ */
+async function ownAccount(sql: Statements, userId: string, accountId: string, locks: Locks = 'none'): Promise<AccountWithPrimary> {
+  if (locks !== 'none') await sql.query`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
+  if (locks === 'customerThenAccount') await sql.query`SELECT id FROM accounts WHERE id = ${accountId}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
+  const [row] = await sql.query<AccountWithPrimary>`
+    SELECT a.id::text AS id, a.user_id::text AS "userId", a.name, a.currency, a.balance_minor::text AS "balanceMinor", a.status,
+           a.audit_seq AS "auditSeq", a.audit_hash AS "auditHash", a.opened_at AS "openedAt", a.closed_at AS "closedAt",
+           a.idempotency_key AS "idempotencyKey", u.primary_account_id::text AS "primaryAccountId"
     FROM accounts a JOIN users u ON u.id = a.user_id
-    WHERE a.id = ${accountId}::uuid AND a.user_id = ${userId}::uuid
-    ${locks === 'customerThenAccount' ? Prisma.sql`FOR UPDATE OF a` : Prisma.empty}`;
-  if (!rows[0]) throw notFound();
-  return rows[0];
+    WHERE a.id = ${accountId}::uuid AND a.user_id = ${userId}::uuid`;
+  if (!row) throw notFound();
+  return row;
 }
 
 /** Every refusal of a closure, on the rows as read. */
-async function refuseClosing(db: Queryable, account: AccountWithPrimary): Promise<void> {
+async function refuseClosing(sql: Statements, account: AccountWithPrimary): Promise<void> {
   if (account.status === 'closed') throw new ApiProblem('ACCOUNT_CLOSED', 'The account is already closed.');
-  if (account.balanceMinor !== 0n) throw new ApiProblem('ACCOUNT_NOT_EMPTY', 'Move the money out first: only an empty account can be closed.');
+  if (BigInt(account.balanceMinor) !== 0n) throw new ApiProblem('ACCOUNT_NOT_EMPTY', 'Move the money out first: only an empty account can be closed.');
   if (account.primaryAccountId !== account.id) return;
-  const [others] = await db.$queryRaw<{ open: number }[]>`
+  const [others] = await sql.query<{ open: number }>`
     SELECT count(*)::int AS open FROM accounts WHERE user_id = ${account.userId}::uuid AND status = 'open' AND id <> ${account.id}::uuid`;
   if ((others?.open ?? 0) > 0) throw new ApiProblem('ACCOUNT_IS_PRIMARY', 'Choose another primary account before closing this one.');
 }
@@ -70,12 +78,12 @@ async function refuseClosing(db: Queryable, account: AccountWithPrimary): Promis
 /** The handlers of rename, close and set-primary. */
 export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handlers, 'renameAccount' | 'closeAccount' | 'setPrimaryAccount'> {
   /** Runs one change; busy only after `recheck` refused nothing. */
-  async function change<T>(label: string, attempt: (tx: Tx) => Promise<T>, recheck: (db: Queryable) => Promise<void>, verifyCommitted?: VerifyCommitted): Promise<T> {
+  async function change<T>(label: string, attempt: (tx: Tx) => Promise<T>, recheck: (sql: Statements) => Promise<void>, verifyCommitted?: VerifyCommitted): Promise<T> {
     try {
       return await data.runInTransaction(attempt, { label, contentionAttempts: config.accountWriteAttempts, ...(verifyCommitted ? { verifyCommitted } : {}) });
     } catch (error) {
       if (!isContentionExhausted(error)) throw error;
-      await data.read(recheck);
+      await data.read((db) => recheck(sqlOf(db)));
       currentContext()?.log.info({ label, attempts: error.attempts }, 'account busy: answering 503 after re-checking');
       noteUnavailableCause('busy_account');
       throw new ApiProblem('SERVICE_UNAVAILABLE', 'The account is busy. Try again in a moment.', { retryAfterSeconds: config.busyRetryAfterSeconds });
@@ -90,16 +98,17 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       const row = await change(
         'renameAccount',
         async (tx) => {
-          const [renamed] = await tx.$queryRaw<AccountWithPrimary[]>`
+          const [renamed] = await sqlOf(tx).query<AccountRow & { primaryAccountId: string | null }>`
             UPDATE accounts a SET name = ${name}
             FROM users u
             WHERE a.id = ${path.accountId}::uuid AND a.user_id = ${caller.userId}::uuid AND u.id = a.user_id
               AND set_config('lock_timeout', ${lockTimeout}, true) IS NOT NULL
-            RETURNING ${accountColumns}, u.primary_account_id::text AS "primaryAccountId"`;
+            RETURNING a.id::text AS id, a.name, a.currency, a.balance_minor::text AS "balanceMinor", a.status, a.opened_at AS "openedAt",
+                      a.closed_at AS "closedAt", a.idempotency_key AS "idempotencyKey", u.primary_account_id::text AS "primaryAccountId"`;
           if (!renamed) throw notFound();
           return renamed;
         },
-        async (db) => void (await ownAccount(db, caller.userId, path.accountId)),
+        async (sql) => void (await ownAccount(sql, caller.userId, path.accountId)),
       );
       return { status: 200, body: toAccount(row, row.primaryAccountId) };
     },
@@ -110,12 +119,13 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       const row = await change(
         'closeAccount',
         async (tx) => {
+          const sql = sqlOf(tx);
           await limitLockWaits(tx, config.accountLockWaitMs);
-          const account = await ownAccount(tx, caller.userId, path.accountId, 'customerThenAccount');
-          await refuseClosing(tx, account);
-          const payload = { balanceMinor: account.balanceMinor.toString(), wasPrimary: account.primaryAccountId === account.id };
+          const account = await ownAccount(sql, caller.userId, path.accountId, 'customerThenAccount');
+          await refuseClosing(sql, account);
+          const payload = { balanceMinor: account.balanceMinor, wasPrimary: account.primaryAccountId === account.id };
           const link = nextLink(account, { accountId: account.id, action: 'close', payload, ledgerEntryId: null, requestId, traceId });
-          const [closed] = await tx.$queryRaw<Account[]>`
+          const [closed] = await sql.query<AccountRow>`
             WITH closed AS (
               UPDATE accounts SET status = 'closed', closed_at = now(), version = version + 1,
                      audit_seq = ${link.seq}::int, audit_hash = ${link.hash}
@@ -126,12 +136,14 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
               SELECT id, ${link.seq}::int, 'close', ${JSON.stringify(payload)}::jsonb, ${traceId}::text, ${requestId}::uuid, ${link.prevHash}::text, ${link.hash}::text
               FROM closed
             )
-            SELECT ${accountColumns} FROM closed a`;
+            SELECT id::text AS id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
+                   closed_at AS "closedAt", idempotency_key AS "idempotencyKey"
+            FROM closed`;
           if (!closed) throw new Error(`account ${account.id} moved under its own lock`);
-          if (payload.wasPrimary) await tx.$executeRaw`UPDATE users SET primary_account_id = NULL WHERE id = ${caller.userId}::uuid`;
+          if (payload.wasPrimary) await sql.execute`UPDATE users SET primary_account_id = NULL WHERE id = ${caller.userId}::uuid`;
           return { ...closed, primaryAccountId: payload.wasPrimary ? null : account.primaryAccountId };
         },
-        async (db) => refuseClosing(db, await ownAccount(db, caller.userId, path.accountId)),
+        async (sql) => refuseClosing(sql, await ownAccount(sql, caller.userId, path.accountId)),
         lookForOwnAuditRow(data, requestId, config.idempotencyStoreBudgetMs),
       );
       return { status: 200, body: toAccount(row, row.primaryAccountId) };
@@ -144,16 +156,17 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       const row = await change(
         'setPrimaryAccount',
         async (tx) => {
+          const sql = sqlOf(tx);
           await limitLockWaits(tx, config.accountLockWaitMs);
           // The customer's row alone: a closure takes it first too, so none can run meanwhile.
-          const account = await ownAccount(tx, caller.userId, path.accountId, 'customer');
+          const account = await ownAccount(sql, caller.userId, path.accountId, 'customer');
           refuseClosed(account);
           if (account.primaryAccountId !== account.id) {
-            await tx.$executeRaw`UPDATE users SET primary_account_id = ${account.id}::uuid WHERE id = ${caller.userId}::uuid`;
+            await sql.execute`UPDATE users SET primary_account_id = ${account.id}::uuid WHERE id = ${caller.userId}::uuid`;
           }
           return account;
         },
-        async (db) => refuseClosed(await ownAccount(db, caller.userId, path.accountId)),
+        async (sql) => refuseClosed(await ownAccount(sql, caller.userId, path.accountId)),
       );
       return { status: 200, body: toAccount(row, row.id) };
     },

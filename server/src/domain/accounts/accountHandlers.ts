@@ -8,19 +8,24 @@
  */
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
+import { sqlOf } from '../../data/statements.ts';
 import { accountOpener } from './accountOpening.ts';
 import type { DomainDeps } from '../deps.ts';
-import { toAccount } from '../wireViews.ts';
+import { toAccount, type AccountRow } from '../wireViews.ts';
 
 /** Accounts on one page unless `limit` says otherwise (spec: AccountLimit); most customers have them all on one. */
 const defaultLimit = 50;
+
+/** After every account: the position a first page starts from, oldest first. */
+const afterNone = { createdAt: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
 
 /** The handlers of listing, opening and reading accounts. */
 export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts' | 'openAccount' | 'getAccount'> {
   const { data, cursors } = deps;
   const openOnce = accountOpener(deps);
   async function primaryOf(userId: string): Promise<string | null> {
-    const user = await data.readDb().user.findUnique({ where: { id: userId }, select: { primaryAccountId: true } });
+    const [user] = await sqlOf(data.readDb()).query<{ primaryAccountId: string | null }>`
+      SELECT primary_account_id::text AS "primaryAccountId" FROM users WHERE id = ${userId}::uuid`;
     if (!user) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
     return user.primaryAccountId;
   }
@@ -31,20 +36,19 @@ export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts'
       // The customer is the cursor's scope: one made for another list (or customer) is refused.
       const scope = `accounts:${caller.userId}`;
       const after = query.cursor ? cursors.decode(scope, query.cursor) : undefined;
+      const from = after ? { createdAt: after.createdAt.toISOString(), id: after.id } : afterNone;
       const [primary, rows] = await Promise.all([
         primaryOf(caller.userId),
-        data.readDb().account.findMany({
-          where: {
-            userId: caller.userId,
-            ...(after ? { OR: [{ openedAt: { gt: after.createdAt } }, { openedAt: after.createdAt, id: { gt: after.id } }] } : {}),
-          },
-          orderBy: [{ openedAt: 'asc' }, { id: 'asc' }],
-          take: limit + 1,
-        }),
+        sqlOf(data.readDb()).query<AccountRow>`
+          SELECT id::text AS id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
+                 closed_at AS "closedAt", idempotency_key AS "idempotencyKey"
+          FROM accounts
+          WHERE user_id = ${caller.userId}::uuid AND (opened_at, id) > (${from.createdAt}::timestamptz, ${from.id}::uuid)
+          ORDER BY opened_at, id LIMIT ${limit + 1}::int`,
       ]);
       const page = rows.slice(0, limit);
       const last = page.at(-1);
-      const nextCursor = rows.length > limit && last ? cursors.encode(scope, { createdAt: last.openedAt, id: last.id }) : null;
+      const nextCursor = rows.length > limit && last ? cursors.encode(scope, { createdAt: new Date(last.openedAt), id: last.id }) : null;
       return { status: 200, body: { items: page.map((row) => toAccount(row, primary)), nextCursor } };
     },
 
@@ -54,9 +58,12 @@ export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts'
     },
 
     async getAccount({ caller, path }) {
-      const [primary, row] = await Promise.all([
+      const [primary, [row]] = await Promise.all([
         primaryOf(caller.userId),
-        data.readDb().account.findFirst({ where: { id: path.accountId, userId: caller.userId } }),
+        sqlOf(data.readDb()).query<AccountRow>`
+          SELECT id::text AS id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
+                 closed_at AS "closedAt", idempotency_key AS "idempotencyKey"
+          FROM accounts WHERE id = ${path.accountId}::uuid AND user_id = ${caller.userId}::uuid`,
       ]);
       if (!row) throw new ApiProblem('ACCOUNT_NOT_FOUND');
       return { status: 200, body: toAccount(row, primary) };

@@ -12,13 +12,15 @@
  * keeps the handle it was sent to, the name is whatever the bank knows now.
  */
 import type { Handlers } from '../../contract/operations.ts';
+import { sqlOf, type Statements } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { DomainDeps } from '../deps.ts';
-import { toTransaction } from '../money/transactionView.ts';
+import { toTransaction, type LedgerRow } from '../money/transactionView.ts';
 
 const defaultLimit = 20;
 
-type Db = ReturnType<DomainDeps['data']['readDb']>;
+/** Before every movement: the position a first page starts from, newest first. */
+const beforeAll = { createdAt: 'infinity', id: 'ffffffff-ffff-ffff-ffff-ffffffffffff' };
 
 /** The handler of listing movements. */
 export function transactionHandlers({ data, cursors }: DomainDeps): Pick<Handlers, 'listTransactions'> {
@@ -27,28 +29,36 @@ export function transactionHandlers({ data, cursors }: DomainDeps): Pick<Handler
       const { accountId, idempotencyKey, cursor } = query;
       const limit = Number(query.limit ?? defaultLimit);
       const after = cursor ? cursors.decode(accountId, cursor) : undefined;
-      const list = async (db: Db) => {
-        const account = await db.account.findFirst({ where: { id: accountId, userId: caller.userId }, select: { id: true } });
+      const before = after ? { createdAt: after.createdAt.toISOString(), id: after.id } : beforeAll;
+      const list = async (sql: Statements) => {
+        const [account] = await sql.query<{ id: string }>`
+          SELECT id::text AS id FROM accounts WHERE id = ${accountId}::uuid AND user_id = ${caller.userId}::uuid`;
         if (!account) throw new ApiProblem('ACCOUNT_NOT_FOUND', 'No account of yours has this id.');
-        const rows = await db.ledgerEntry.findMany({
-          where: {
-            accountId,
-            ...(idempotencyKey ? { idempotencyKey } : {}),
-            ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
-          },
-          orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-          take: limit + 1,
-        });
-        return { rows, names: await displayNamesOf(db, rows) };
+        // Two statements, not an optional filter: each keeps its own index (the key's, or the account's by time).
+        const rows = idempotencyKey
+          ? await sql.query<LedgerRow>`
+              SELECT id::text AS id, account_id::text AS "accountId", kind, amount_minor::text AS "amountMinor",
+                     balance_after_minor::text AS "balanceAfterMinor", description, counterparty,
+                     idempotency_key AS "idempotencyKey", transfer_id::text AS "transferId", created_at AS "createdAt"
+              FROM ledger_entries
+              WHERE account_id = ${accountId}::uuid AND idempotency_key = ${idempotencyKey}
+                AND (created_at, id) < (${before.createdAt}::timestamptz, ${before.id}::uuid)
+              ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}::int`
+          : await sql.query<LedgerRow>`
+              SELECT id::text AS id, account_id::text AS "accountId", kind, amount_minor::text AS "amountMinor",
+                     balance_after_minor::text AS "balanceAfterMinor", description, counterparty,
+                     idempotency_key AS "idempotencyKey", transfer_id::text AS "transferId", created_at AS "createdAt"
+              FROM ledger_entries
+              WHERE account_id = ${accountId}::uuid AND (created_at, id) < (${before.createdAt}::timestamptz, ${before.id}::uuid)
+              ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}::int`;
+        return { rows, names: await displayNamesOf(sql, rows) };
       };
-      const { rows, names } = idempotencyKey ? await data.read(list) : await list(data.readDb());
+      const { rows, names } = idempotencyKey ? await data.read((db) => list(sqlOf(db))) : await list(sqlOf(data.readDb()));
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       const items = page.map((row) => ({ ...toTransaction(row), counterpartyName: names.get(handleOf(row.counterparty) ?? '') ?? null }));
-      return {
-        status: 200,
-        body: { items, nextCursor: rows.length > limit && last ? cursors.encode(accountId, last) : null },
-      };
+      const nextCursor = rows.length > limit && last ? cursors.encode(accountId, { createdAt: new Date(last.createdAt), id: last.id }) : null;
+      return { status: 200, body: { items, nextCursor } };
     },
   };
 }
@@ -59,9 +69,10 @@ function handleOf(counterparty: string | null): string | null {
 }
 
 /** The display names of the handles these movements name, in one read on the same connection. */
-async function displayNamesOf(db: Db, rows: { counterparty: string | null }[]): Promise<Map<string, string>> {
+async function displayNamesOf(sql: Statements, rows: { counterparty: string | null }[]): Promise<Map<string, string>> {
   const handles = [...new Set(rows.map((row) => handleOf(row.counterparty)).filter((handle) => handle !== null))];
   if (handles.length === 0) return new Map();
-  const users = await db.user.findMany({ where: { handle: { in: handles } }, select: { handle: true, displayName: true } });
+  const users = await sql.query<{ handle: string; displayName: string }>`
+    SELECT handle, display_name AS "displayName" FROM users WHERE handle = ANY(${handles}::text[])`;
   return new Map(users.map((user) => [user.handle, user.displayName]));
 }

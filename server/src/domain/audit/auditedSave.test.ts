@@ -7,11 +7,19 @@
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { DataLayer } from '../../data/dataLayer.ts';
+import { registerStatements, type Statements } from '../../data/statements.ts';
 import { currentContext, runWithContext, type RequestContext } from '../../request/requestContext.ts';
 import { DeadlineExceeded } from '../../request/deadlineExceeded.ts';
 import { lookForOwnAuditRow } from './auditedSave.ts';
 
 const mine = '00000000-0000-4000-8000-0000000000aa';
+
+/** A client whose direct statements (statements.ts) each answer what `answer` gives. */
+function statementsClient(answer: (strings: TemplateStringsArray, ...values: unknown[]) => Promise<unknown[]>): never {
+  const client = {};
+  registerStatements(client, { query: answer as Statements['query'], execute: async () => 0 });
+  return client as never;
+}
 
 /** A data layer whose reads see `rows` and refuse, as the gate does, once the current signal fired. */
 function standIn(rows: Set<string>, seen: AbortSignal[] = []): Pick<DataLayer, 'read'> {
@@ -20,10 +28,7 @@ function standIn(rows: Set<string>, seen: AbortSignal[] = []): Pick<DataLayer, '
       const signal = currentContext()?.signal;
       if (signal) seen.push(signal);
       if (signal?.aborted) throw signal.reason;
-      const db = {
-        $queryRaw: async (strings: TemplateStringsArray, ...values: unknown[]) => [{ found: rows.has(String(values[0])) }],
-      };
-      return fn(db as never);
+      return fn(statementsClient(async (_strings, ...values) => [{ found: rows.has(String(values[0])) }]));
     },
   };
 }
@@ -86,16 +91,15 @@ describe('lookForOwnAuditRow', () => {
         async read(fn) {
           const signal = currentContext()?.signal;
           if (signal?.aborted) throw signal.reason;
-          const db = {
-            $queryRaw: async (strings: TemplateStringsArray, ...values: unknown[]) => {
+          return fn(
+            statementsClient(async (strings, ...values) => {
               if (!strings.join('?').includes('pg_stat_activity')) return [{ found: rows.has(String(values[0])) }];
               expect(values[0]).toBe(4711);
               polls += 1;
               if (polls > busyPolls) rows.add(mine);
               return [{ busy: polls <= busyPolls }];
-            },
-          };
-          return fn(db as never);
+            }),
+          );
         },
       };
       return { data, polls: () => polls };

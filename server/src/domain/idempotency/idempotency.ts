@@ -115,19 +115,20 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
   }
 
   async function readRecord(userId: string, key: string): Promise<(RecordRow & { id: string }) | undefined> {
-    const rows = await data.read((db) => db.$queryRaw<(RecordRow & { id: string })[]>`
-      SELECT id, request_hash AS "requestHash", status, response_status AS "responseStatus",
+    const rows = await data.read((db) => sqlOf(db).query<RecordRow & { id: string }>`
+      SELECT id::text AS id, request_hash AS "requestHash", status, response_status AS "responseStatus",
              response_body AS "responseBody", landed_at IS NOT NULL AS landed,
              claimed_at <= now() - ${staleMs}::int * interval '1 millisecond' AS stale
       FROM idempotency_records WHERE user_id = ${userId}::uuid AND key = ${key}`);
-    return rows[0];
+    const row = rows[0];
+    return row && { ...row, responseBody: parseJsonColumn(row.responseBody) };
   }
 
   /** Takes over a stale claim that moved no money; undefined when another request won it. */
   async function takeOver(record: { id: string }, userId: string, key: string, requestHash: string): Promise<Claim | undefined> {
     const claim: Claim = { id: record.id, userId, key, ownerToken: randomUUID(), startedAt: performance.now() };
     const taken = await runSideWrite(() =>
-      data.write((db) => db.$executeRaw`
+      data.write((db) => sqlOf(db).execute`
         UPDATE idempotency_records SET owner_token = ${claim.ownerToken}::uuid, claimed_at = now()
         WHERE id = ${record.id}::uuid AND status = 'Processing' AND landed_at IS NULL AND request_hash = ${requestHash}
           AND claimed_at <= now() - ${staleMs}::int * interval '1 millisecond'`),
@@ -214,7 +215,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
      * The primary's, like every look at a lost commit.
      */
     async landedAnswer<Body>(claim: Claim): Promise<Body | undefined> {
-      const rows = await data.read((db) => db.$queryRaw<{ responseBody: unknown }[]>`
+      const rows = await data.read((db) => sqlOf(db).query<{ responseBody: unknown }>`
         SELECT response_body AS "responseBody" FROM idempotency_records
         WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND landed_at IS NOT NULL AND status = 'Executed'`);
       const body = rows[0]?.responseBody;
@@ -244,7 +245,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
       try {
         await runSideWrite(
           () =>
-            data.write((db) => db.$executeRaw`
+            data.write((db) => sqlOf(db).execute`
               DELETE FROM idempotency_records
               WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND landed_at IS NULL`),
           { budgetMs: config.idempotencyReleaseBudgetMs },

@@ -6,34 +6,45 @@
  *
  * Both read the primary: a replica that lags would answer "unknown" for a key that landed.
  */
-import type { IdempotencyRecord } from '../../generated/prisma/client.ts';
 import type { components } from '@tidewater/spec/openapi';
 import type { Handlers } from '../../contract/operations.ts';
+import { parseJsonColumn, sqlOf } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { DomainDeps } from '../deps.ts';
 
 type KeyStatus = components['schemas']['IdempotencyKeyStatus'];
-type HeldRecord = Pick<IdempotencyRecord, 'key' | 'operationId' | 'status' | 'responseStatus' | 'responseBody' | 'claimedAt' | 'landedAt'>;
+
+/** A key's record as a direct statement reads it: the answer's jsonb as text, the times as ISO strings. */
+interface HeldRecord {
+  key: string;
+  operationId: string;
+  status: string;
+  responseStatus: number | null;
+  responseBody: unknown;
+  claimedAt: string;
+  landedAt: string | null;
+}
 
 /** The default and the longest look back of the listing (the spec's numbers). */
 const defaultLookBackMs = 15 * 60 * 1000;
 const longestLookBackMs = 24 * 60 * 60 * 1000;
 const listLimit = 50;
 
-const columns = { key: true, operationId: true, status: true, responseStatus: true, responseBody: true, claimedAt: true, landedAt: true } as const;
-
 /** A record as the wire states it (idempotency.ts's protocol: claim, land, release). */
 export function keyStatusOf(record: HeldRecord): KeyStatus {
-  const stored = record.status === 'Executed' && record.responseStatus !== null ? { status: record.responseStatus, body: record.responseBody } : null;
+  const stored = record.status === 'Executed' && record.responseStatus !== null ? { status: record.responseStatus, body: parseJsonColumn(record.responseBody) } : null;
   const state = stored && stored.status >= 400 ? 'refused' : stored || record.landedAt ? 'landed' : 'inFlight';
-  return { key: record.key, state, operationId: record.operationId, claimedAt: record.claimedAt.toISOString(), answer: stored };
+  return { key: record.key, state, operationId: record.operationId, claimedAt: new Date(record.claimedAt).toISOString(), answer: stored };
 }
 
 /** The handlers of the key reads. */
 export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'getIdempotencyKey' | 'listIdempotencyKeys'> {
   return {
     async getIdempotencyKey({ caller, path }) {
-      const record = await data.read((db) => db.idempotencyRecord.findUnique({ where: { userId_key: { userId: caller.userId, key: path.key } }, select: columns }));
+      const [record] = await data.read((db) => sqlOf(db).query<HeldRecord>`
+        SELECT key, operation_id AS "operationId", status, response_status AS "responseStatus", response_body AS "responseBody",
+               claimed_at AS "claimedAt", landed_at AS "landedAt"
+        FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND key = ${path.key}`);
       const body: KeyStatus = record ? keyStatusOf(record) : { key: path.key, state: 'unknown', operationId: null, claimedAt: null, answer: null };
       return { status: 200, body };
     },
@@ -43,9 +54,11 @@ export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'ge
       // The validator checked the form; a time that form allows and Date cannot hold (23:59:60) is the caller's.
       if (Number.isNaN(asked)) throw new ApiProblem('VALIDATION_FAILED', '`since` is not an instant this API can read.');
       const since = new Date(Math.max(asked, now - longestLookBackMs));
-      const records = await data.read((db) =>
-        db.idempotencyRecord.findMany({ where: { userId: caller.userId, claimedAt: { gte: since } }, orderBy: { claimedAt: 'desc' }, take: listLimit, select: columns }),
-      );
+      const records = await data.read((db) => sqlOf(db).query<HeldRecord>`
+        SELECT key, operation_id AS "operationId", status, response_status AS "responseStatus", response_body AS "responseBody",
+               claimed_at AS "claimedAt", landed_at AS "landedAt"
+        FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND claimed_at >= ${since.toISOString()}::timestamptz
+        ORDER BY claimed_at DESC LIMIT ${listLimit}::int`);
       return { status: 200, body: { items: records.map(keyStatusOf) } };
     },
   };

@@ -7,9 +7,6 @@
 import type { Tx } from '../../data/dataLayer.ts';
 import { sqlOf } from '../../data/statements.ts';
 
-/** Whatever can run a raw query: a transaction or the client (which has all a transaction has). */
-export type Queryable = Pick<Tx, '$queryRaw' | '$executeRaw'>;
-
 /** Bounds every lock wait of the current transaction (SET LOCAL lock_timeout). */
 export async function limitLockWaits(tx: Tx, lockWaitMs: number): Promise<void> {
   await sqlOf(tx).query`SELECT set_config('lock_timeout', ${lockWait(lockWaitMs)}, true)`;
