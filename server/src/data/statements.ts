@@ -18,15 +18,10 @@
  * handed out, or of the primary's client (`data.write`'s): one statement outside a
  * transaction, on the pool.
  */
-import type {
-  ArgType,
-  SqlDriverAdapter,
-  SqlDriverAdapterFactory,
-  SqlQuery,
-  SqlQueryable,
-} from '@prisma/driver-adapter-utils';
+import type { ArgType, SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, SqlQueryable } from '@prisma/driver-adapter-utils';
 import { currentTransactionAttempt } from './retry/index.ts';
 import { isCommittingAdapter } from './commitGate/index.ts';
+import { preparedOf, statementName } from './preparedStatements.ts';
 
 /** What a placeholder may carry: sent as text (bigint and number too), arrays as lists. */
 type SqlValue = string | number | bigint | boolean | null | readonly string[];
@@ -37,38 +32,6 @@ export interface Statements {
   query<Row>(strings: TemplateStringsArray, ...values: SqlValue[]): Promise<Row[]>;
   /** The number of rows one statement changed. */
   execute(strings: TemplateStringsArray, ...values: SqlValue[]): Promise<number>;
-}
-
-/**
- * Each call site's template is one SQL text, prepared once per connection under a name of
- * its own (`tw_1`, `tw_2`, …): PostgreSQL then parses and plans it once, not per send.
- * The names are as many as the call sites (a handful), so nothing grows without bound.
- * The text is joined once per call site too, not per statement: a text joined afresh is a
- * string V8 must flatten again wherever it is read (the cancellable client looks at its
- * first letter; adr/0035).
- */
-interface Prepared {
-  readonly name: string;
-  readonly sql: string;
-}
-const prepared = new WeakMap<TemplateStringsArray, Prepared>();
-const statementName = Symbol('tidewater.statementName');
-let named = 0;
-
-function preparedOf(strings: TemplateStringsArray): Prepared {
-  let known = prepared.get(strings);
-  if (!known) {
-    let sql = strings[0]!;
-    for (let i = 1; i < strings.length; i++) sql += `$${i}${strings[i]}`;
-    known = { name: `tw_${++named}`, sql };
-    prepared.set(strings, known);
-  }
-  return known;
-}
-
-/** adapter-pg's `statementNameGenerator`: a direct statement's name; undefined (unnamed, not kept) for every query of Prisma's own. */
-export function preparedNameOf(query: SqlQuery): string {
-  return (query as SqlQuery & { [statementName]?: string })[statementName] as string;
 }
 
 const scalar: ArgType = { scalarType: 'string', arity: 'scalar' };

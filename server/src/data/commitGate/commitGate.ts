@@ -11,7 +11,8 @@
  * - COMMIT and ROLLBACK are bounded by the commit timeout (a COMMIT slower than it has an
  *   unknown outcome); a connection whose COMMIT or ROLLBACK timed out is released only
  *   when that statement finally settles, never handed to another request mid-statement.
- * - A statement may be sent as its own commit (adr/0027, ownCommit.ts), gated as a COMMIT.
+ * - A statement may be sent as its own commit (adr/0027, ownCommit.ts), gated as a COMMIT,
+ *   on a connection of the pool the gate is given (adr/0055).
  *
  * Each COMMIT's outcome is one `Commit` (request/commitOutcome.ts) that the attempt and
  * the request read.
@@ -20,7 +21,6 @@ import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, SqlResultSet 
 import type { CommitGateOptions } from './commitGateOptions.ts';
 import { GatedTransaction } from './gatedTransaction.ts';
 import { statementAsCommit } from './ownCommit.ts';
-import { connectionsOf } from './ownCommitConnections.ts';
 import { refuseAfterSignal } from './refuseAfterSignal.ts';
 
 export type { CommitGateOptions } from './commitGateOptions.ts';
@@ -41,7 +41,7 @@ export function isCommittingAdapter(adapter: object): adapter is CommittingAdapt
 }
 
 function gateAdapter(inner: SqlDriverAdapter, options: CommitGateOptions): CommittingAdapter {
-  const connections = connectionsOf(inner);
+  const connections = { inner, pool: options.ownCommitPool };
   return {
     queryRawAsCommit: (query) => statementAsCommit(connections, query, options),
     provider: inner.provider,

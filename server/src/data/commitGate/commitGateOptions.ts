@@ -1,5 +1,12 @@
+import type pg from 'pg';
+
 /** Options of the commit gate (commitGate.ts). */
 export interface CommitGateOptions {
+  /**
+   * The pg pool under the adapter the gate wraps, whose connections the statements that are
+   * their own commits take (ownCommit.ts); without one (PGlite) they run on the adapter.
+   */
+  ownCommitPool?: pg.Pool;
   /** Bounds each COMMIT and ROLLBACK round trip (the config's DB_COMMIT_TIMEOUT_MS). */
   commitTimeoutMs: number;
   /** How long a statement that is its own commit may take to answer once cancelled at the deadline (the chain's cancelAcknowledgeMs). */

@@ -29,7 +29,7 @@ import { currentTransactionAttempt, type TransactionAttempt } from '../retry/ind
 import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 import type { CommitGateOptions } from './commitGateOptions.ts';
 import { CommitOutcomeUnknown } from './commitBound.ts';
-import { rolledBackByItsError, type Connections, type HeldClient } from './ownCommitConnections.ts';
+import { queryOn, rolledBackByItsError, type Connections, type HeldClient } from './ownCommitConnections.ts';
 import { sendCommit } from './sendCommit.ts';
 
 /** Sends `query` as its own commit on a connection of `connections`, as described above. */
@@ -119,14 +119,17 @@ class OwnCommit {
 
   private send(): void {
     const { context, client, options } = this;
-    let answer: Promise<SqlResultSet>;
     try {
       sendCommit(context, this.attempt, this.commit);
       if (client?.processID != null) this.commit.sentTo(client.processID);
       // The gate times and cancels this statement itself: no request's signal does (cancellableClient.ts).
       if (client) client.timedByGate = true;
-      // adapter-pg's statement (its argument and row conversions) on the connection taken above.
-      answer = (client ? this.connections.on(client) : this.connections.inner).queryRaw(this.query);
+      if (client) queryOn(client, this.query, (error, rows) => (error ? this.failedAtDatabase(error) : this.answered(rows!)));
+      else
+        this.connections.inner.queryRaw(this.query).then(
+          (rows) => this.answered(rows),
+          (error: unknown) => this.failedAtDatabase(error),
+        );
     } catch (error) {
       if (client) client.timedByGate = false;
       return this.failBeforeSent(error);
@@ -135,10 +138,6 @@ class OwnCommit {
     if (remainingMs === undefined) this.timer = setTimeout(() => this.timedOut(options.commitTimeoutMs), options.commitTimeoutMs);
     // The common path: the deadline's timer, held for us, calls `atDeadline`. Else (a commit disarmed it before, or its instant passed): a timer of our own.
     else if (this.hold !== 'held' || remainingMs <= 0) this.timer = setTimeout(() => this.atDeadline(), Math.max(0, remainingMs));
-    answer.then(
-      (rows) => this.answered(rows),
-      (error: unknown) => this.failedAtDatabase(error),
-    );
   }
 
   /** The deadline's instant (once, whichever timer says it first): cancel the statement at the database, then give it `cancelAcknowledgeMs` to answer. */

@@ -1,10 +1,11 @@
 /**
- * Where the gate's statements that are their own commits run (adr/0027): the pg pool under
- * the wrapped adapter (none on PGlite), and that adapter bound to each pool connection, made
- * once per connection and not per statement.
+ * Where the gate's statements that are their own commits run (adr/0027, adr/0055): on a
+ * connection of our own pg pool, the one under the wrapped adapter, sent with pg's public
+ * API; on PGlite, which has no pool, on the wrapped adapter itself.
  */
-import pg from 'pg';
-import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
+import type pg from 'pg';
+import { ColumnTypeEnum, type SqlDriverAdapter, type SqlQuery, type SqlResultSet } from '@prisma/driver-adapter-utils';
+import { preparedNameOf } from '../preparedStatements.ts';
 
 /** What pg's client of our pool (cancellableClient.ts) says of the last error the server sent it. */
 interface HeardErrors {
@@ -31,33 +32,28 @@ export function rolledBackByItsError(client: HeardErrors): boolean {
   return !/^(08|57P0|XX)/.test(failure.code);
 }
 
-/** A gated adapter's pool and its adapter on one of the pool's connections. */
+/** Where a gated adapter's statements that are their own commits run. */
 export interface Connections {
+  /** The adapter the gate wraps: the statement's connection on PGlite, which has no pool. */
   readonly inner: SqlDriverAdapter;
+  /** The pg pool under `inner` (the one `openDatabase` made), whose connections the gate takes itself. */
   readonly pool: pg.Pool | undefined;
-  on(client: pg.PoolClient): SqlDriverAdapter;
 }
 
+/** Every column as PostgreSQL's text: the direct statements' row shape (statements.ts), without adapter-pg's conversions. */
+const asText = { getTypeParser: () => (value: string) => value };
+
 /**
- * The pool and the per-connection adapters of `inner`. Both lean on adapter-pg beyond
- * Prisma's public interface (adr/0052): its `underlyingDriver()` answers the pool, and its
- * adapter reads its connection from `this.client`, so an adapter whose prototype is
- * `inner` with its own `client` runs on that connection, with adapter-pg's argument and
- * row conversions.
+ * Sends `query` on `client` with pg's own API, prepared under its direct statement's name
+ * (preparedStatements.ts), and calls `done` once with its rows as the adapter's result set
+ * (every column text) or with pg's error (a `DatabaseError` with its SQLSTATE, which the
+ * classifier reads). pg's callback form: no promise of its own (adr/0030).
  */
-export function connectionsOf(inner: SqlDriverAdapter): Connections {
-  const views = new WeakMap<pg.PoolClient, SqlDriverAdapter>();
-  const driver = (inner as { underlyingDriver?: () => unknown }).underlyingDriver?.();
-  return {
-    inner,
-    pool: driver instanceof pg.Pool ? driver : undefined,
-    on(client) {
-      let view = views.get(client);
-      if (!view) {
-        view = Object.create(inner, { client: { value: client } }) as SqlDriverAdapter;
-        views.set(client, view);
-      }
-      return view;
-    },
-  };
+export function queryOn(client: pg.PoolClient, query: SqlQuery, done: (error: Error | undefined, rows?: SqlResultSet) => void): void {
+  const name = preparedNameOf(query);
+  const config: pg.QueryArrayConfig = { text: query.sql, values: query.args as unknown[], rowMode: 'array', types: asText, ...(name ? { name } : {}) };
+  client.query(config, (error: Error | undefined, result: pg.QueryArrayResult) => {
+    if (error) return done(error);
+    done(undefined, { columnNames: result.fields.map((field) => field.name), columnTypes: result.fields.map(() => ColumnTypeEnum.Text), rows: result.rows });
+  });
 }

@@ -28,7 +28,8 @@ import { pgliteReadOnly } from './pgliteReadOnly.ts';
 import type { ReadinessGate } from './readinessGate.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
 import { watchGate, watchPool } from '../../metrics.ts';
-import { committingStatementsOn, noteTransactionsOnAttempts, preparedNameOf, statementsOn, type Statements } from '../statements.ts';
+import { committingStatementsOn, noteTransactionsOnAttempts, statementsOn, type Statements } from '../statements.ts';
+import { preparedNameOf } from '../preparedStatements.ts';
 
 /** Which engine is underneath: the retry policy differs (PGlite is never retried). */
 export type DatabaseKind = 'pglite' | 'postgres';
@@ -154,7 +155,7 @@ async function probeLogin(servers: Servers, connectTimeoutMs: number): Promise<v
 export interface OpenOptions {
   logger?: Logger;
   /** Test seams of the commit gate; its timeout is always the config's connect timeout. */
-  commitGate?: Omit<CommitGateOptions, 'commitTimeoutMs' | 'cancelAcknowledgeMs'>;
+  commitGate?: Omit<CommitGateOptions, 'commitTimeoutMs' | 'cancelAcknowledgeMs' | 'ownCommitPool'>;
   /** Default: the production layers (connectionLayers.ts); the bench's layers-off API passes through ones. */
   layers?: ConnectionLayers;
 }
@@ -165,8 +166,13 @@ const primaryReadOnlyPoolMax = (config: DatabaseConfig) => Math.max(2, Math.floo
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite in `dataDir`. */
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   const layers = options.layers ?? resilientConnections;
-  const gate = (factory: SqlDriverAdapterFactory) =>
-    layers.commitGate(factory, { ...options.commitGate, commitTimeoutMs: config.dbCommitTimeoutMs, cancelAcknowledgeMs: config.cancelAcknowledgeMs });
+  const gate = (factory: SqlDriverAdapterFactory, ownCommitPool?: pg.Pool) =>
+    layers.commitGate(factory, {
+      ...options.commitGate,
+      commitTimeoutMs: config.dbCommitTimeoutMs,
+      cancelAcknowledgeMs: config.cancelAcknowledgeMs,
+      ...(ownCommitPool ? { ownCommitPool } : {}),
+    });
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config, layers, gate, options.logger);
 
   if (config.dataDir !== 'memory://') mkdirSync(config.dataDir, { recursive: true });
@@ -202,7 +208,7 @@ async function openPostgres(
   url: string,
   config: DatabaseConfig,
   layers: ConnectionLayers,
-  gate: (factory: SqlDriverAdapterFactory) => SqlDriverAdapterFactory,
+  gate: (factory: SqlDriverAdapterFactory, ownCommitPool?: pg.Pool) => SqlDriverAdapterFactory,
   logger: Logger | undefined,
 ): Promise<Database> {
   const onConnectionError = (error: Error) => logger?.warn({ err: error }, 'a database connection failed; it will be discarded');
@@ -241,7 +247,7 @@ async function openPostgres(
     readAdapter = config.replicaFallbackToPrimary && logger ? withReplicaFallback(replica, primaryReadOnly, logger) : replica;
   }
   // Direct statements are prepared once per connection (statements.ts); Prisma's own stay unnamed.
-  const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPg(primaryPool, { statementNameGenerator: preparedNameOf })));
+  const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPg(primaryPool, { statementNameGenerator: preparedNameOf }), primaryPool));
   const prisma = new PrismaClient({ adapter: primaryAdapter });
   const gatedPrimaryReadOnly = gate(primaryReadOnly);
   const gatedRead = replicaPool ? gate(readAdapter) : gatedPrimaryReadOnly;
