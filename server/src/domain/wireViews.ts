@@ -3,9 +3,30 @@
  * spec bounds every amount far below 2^53, so the conversion is exact.
  */
 import type { components } from '@tidewater/spec/openapi';
-import type { Account as AccountRow, User as UserRow } from '../generated/prisma/client.ts';
 
 type Schemas = components['schemas'];
+
+/** The columns of a user that its public view shows. */
+export interface UserView {
+  readonly id: string;
+  readonly email: string;
+  readonly displayName: string;
+  readonly handle: string;
+  readonly primaryAccountId: string | null;
+  readonly createdAt: Date;
+}
+
+/** The columns of an account that its public view shows. */
+export interface AccountView {
+  readonly id: string;
+  readonly name: string;
+  readonly currency: string;
+  readonly balanceMinor: bigint;
+  readonly status: string;
+  readonly openedAt: Date;
+  readonly closedAt: Date | null;
+  readonly idempotencyKey: string | null;
+}
 
 /** A bigint amount as a JSON-safe integer; throws rather than lose precision. */
 export function toMinor(value: bigint): number {
@@ -16,7 +37,7 @@ export function toMinor(value: bigint): number {
 }
 
 /** The public view of a user. */
-export function toUser(row: UserRow): Schemas['User'] {
+export function toUser(row: UserView): Schemas['User'] {
   return {
     id: row.id,
     email: row.email,
@@ -28,7 +49,7 @@ export function toUser(row: UserRow): Schemas['User'] {
 }
 
 /** The public view of an account; `primaryAccountId` is its owner's. */
-export function toAccount(row: AccountRow, primaryAccountId: string | null): Schemas['Account'] {
+export function toAccount(row: AccountView, primaryAccountId: string | null): Schemas['Account'] {
   return {
     id: row.id,
     name: row.name,
