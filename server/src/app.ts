@@ -65,6 +65,7 @@ import type { ServerConfig } from './config.ts';
 import { type ConnectionLayers, type Database, databaseMarks, memoryMarks, openBankDatabase, resilientConnections } from './data/connections/index.ts';
 import { createDataLayer, databaseRetryPolicy } from './data/createDataLayer.ts';
 import type { RetryPolicy } from './data/retry/index.ts';
+import { sqlOf } from './data/statements.ts';
 import { accessTokens } from './domain/identity/accessTokens.ts';
 import type { DomainDeps } from './domain/deps.ts';
 import { healthHandlers } from './domain/healthHandlers.ts';
@@ -155,7 +156,7 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
     pins: pinVerifiers(options.pinPeppers, secrets),
   };
   const authenticate = bearerAuthentication(deps.tokens, async (userId) =>
-    (await data.read((db) => db.user.findUnique({ where: { id: userId }, select: { id: true } }))) !== null,
+    (await data.read((db) => sqlOf(db).query`SELECT 1 FROM users WHERE id = ${userId}::uuid`)).length > 0,
   );
   const handlers: Handlers = {
     ...userHandlers(deps),

@@ -4,6 +4,7 @@
  */
 import type { Handlers } from '../contract/operations.ts';
 import type { DomainDeps } from './deps.ts';
+import { sqlOf } from '../data/statements.ts';
 
 /** The handlers of the health probes. */
 export function healthHandlers({ data }: DomainDeps): Pick<Handlers, 'getHealth' | 'getReady'> {
@@ -12,7 +13,7 @@ export function healthHandlers({ data }: DomainDeps): Pick<Handlers, 'getHealth'
       return { status: 200, body: { status: 'ok' } };
     },
     async getReady() {
-      await data.db.$queryRaw`SELECT 1`;
+      await sqlOf(data.db).query`SELECT 1`;
       return { status: 200, body: { status: 'ready' } };
     },
   };

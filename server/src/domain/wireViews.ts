@@ -3,9 +3,34 @@
  * spec bounds every amount far below 2^53, so the conversion is exact.
  */
 import type { components } from '@tidewater/spec/openapi';
-import type { User as UserRow } from '../generated/prisma/client.ts';
 
 type Schemas = components['schemas'];
+
+/** The columns of a user that its public view shows. */
+export interface UserView {
+  readonly id: string;
+  readonly email: string;
+  readonly displayName: string;
+  readonly handle: string;
+  readonly primaryAccountId: string | null;
+  /** A Date, or the ISO text a direct statement reads. */
+  readonly createdAt: Date | string;
+}
+
+/**
+ * The columns of an account that its public view shows. The balance is bigint or its decimal
+ * text (int8 as a direct statement reads it), the times a Date or the ISO string a statement reads.
+ */
+export interface AccountView {
+  readonly id: string;
+  readonly name: string;
+  readonly currency: string;
+  readonly balanceMinor: bigint | string;
+  readonly status: string;
+  readonly openedAt: Date | string;
+  readonly closedAt: Date | string | null;
+  readonly idempotencyKey: string | null;
+}
 
 /** A bigint amount as a JSON-safe integer; throws rather than lose precision. */
 export function toMinor(value: bigint): number {
@@ -16,34 +41,19 @@ export function toMinor(value: bigint): number {
 }
 
 /** The public view of a user. */
-export function toUser(row: UserRow): Schemas['User'] {
+export function toUser(row: UserView): Schemas['User'] {
   return {
     id: row.id,
     email: row.email,
     displayName: row.displayName,
     handle: row.handle,
     primaryAccountId: row.primaryAccountId,
-    createdAt: row.createdAt.toISOString(),
+    createdAt: new Date(row.createdAt).toISOString(),
   };
 }
 
-/**
- * The columns of an account its view shows. The balance is bigint or its decimal text (int8
- * as a direct statement reads it), the times a Date or the ISO string a statement reads.
- */
-export interface AccountRow {
-  id: string;
-  name: string;
-  currency: string;
-  balanceMinor: bigint | string;
-  status: string;
-  openedAt: Date | string;
-  closedAt: Date | string | null;
-  idempotencyKey: string | null;
-}
-
 /** The public view of an account; `primaryAccountId` is its owner's. */
-export function toAccount(row: AccountRow, primaryAccountId: string | null): Schemas['Account'] {
+export function toAccount(row: AccountView, primaryAccountId: string | null): Schemas['Account'] {
   return {
     id: row.id,
     name: row.name,

@@ -29,12 +29,12 @@ import { currentContext } from '../../request/requestContext.ts';
 import { nextLink } from '../audit/auditChain.ts';
 import { lookForOwnAuditRow, type VerifyCommitted } from '../audit/auditedSave.ts';
 import type { DomainDeps } from '../deps.ts';
-import { toAccount, type AccountRow } from '../wireViews.ts';
+import { toAccount, type AccountView } from '../wireViews.ts';
 import { limitLockWaits } from '../money/accountRows.ts';
 import { writtenText } from '../writtenText.ts';
 
 /** An account row with its owner's primary account, as the statements read it (int8 as text). */
-interface AccountWithPrimary extends AccountRow {
+interface AccountWithPrimary extends AccountView {
   userId: string;
   balanceMinor: string;
   auditSeq: number;
@@ -98,7 +98,7 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       const row = await change(
         'renameAccount',
         async (tx) => {
-          const [renamed] = await sqlOf(tx).query<AccountRow & { primaryAccountId: string | null }>`
+          const [renamed] = await sqlOf(tx).query<AccountView & { primaryAccountId: string | null }>`
             UPDATE accounts a SET name = ${name}
             FROM users u
             WHERE a.id = ${path.accountId}::uuid AND a.user_id = ${caller.userId}::uuid AND u.id = a.user_id
@@ -125,7 +125,7 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
           await refuseClosing(sql, account);
           const payload = { balanceMinor: account.balanceMinor, wasPrimary: account.primaryAccountId === account.id };
           const link = nextLink(account, { accountId: account.id, action: 'close', payload, ledgerEntryId: null, requestId, traceId });
-          const [closed] = await sql.query<AccountRow>`
+          const [closed] = await sql.query<AccountView>`
             WITH closed AS (
               UPDATE accounts SET status = 'closed', closed_at = now(), version = version + 1,
                      audit_seq = ${link.seq}::int, audit_hash = ${link.hash}

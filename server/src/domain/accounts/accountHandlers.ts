@@ -11,7 +11,7 @@ import type { Handlers } from '../../contract/operations.ts';
 import { sqlOf } from '../../data/statements.ts';
 import { accountOpener } from './accountOpening.ts';
 import type { DomainDeps } from '../deps.ts';
-import { toAccount, type AccountRow } from '../wireViews.ts';
+import { toAccount, type AccountView } from '../wireViews.ts';
 
 /** Accounts on one page unless `limit` says otherwise (spec: AccountLimit); most customers have them all on one. */
 const defaultLimit = 50;
@@ -39,7 +39,7 @@ export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts'
       const from = after ? { createdAt: after.createdAt.toISOString(), id: after.id } : afterNone;
       const [primary, rows] = await Promise.all([
         primaryOf(caller.userId),
-        sqlOf(data.readDb()).query<AccountRow>`
+        sqlOf(data.readDb()).query<AccountView>`
           SELECT id::text AS id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
                  closed_at AS "closedAt", idempotency_key AS "idempotencyKey"
           FROM accounts
@@ -60,7 +60,7 @@ export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts'
     async getAccount({ caller, path }) {
       const [primary, [row]] = await Promise.all([
         primaryOf(caller.userId),
-        sqlOf(data.readDb()).query<AccountRow>`
+        sqlOf(data.readDb()).query<AccountView>`
           SELECT id::text AS id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
                  closed_at AS "closedAt", idempotency_key AS "idempotencyKey"
           FROM accounts WHERE id = ${path.accountId}::uuid AND user_id = ${caller.userId}::uuid`,

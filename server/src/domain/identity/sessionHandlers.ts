@@ -10,11 +10,27 @@
 import { randomUUID } from 'node:crypto';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
-import type { Tx } from '../../data/dataLayer.ts';
+import { sqlOf, type Statements } from '../../data/statements.ts';
 import type { DomainDeps } from '../deps.ts';
 import { deviceHashOf, knownDevices } from './knownDevices.ts';
 import { hashToken, newOpaqueToken } from './secrets.ts';
 import { signInLimits } from './signInLimits.ts';
+
+/** What sign-in reads of the customer an email names. */
+interface SignInUserRow {
+  id: string;
+  passwordHash: string;
+  pinLocks: number;
+}
+
+/** A presented refresh token; `expiresAt` as the adapter gives a timestamptz (ISO text). */
+interface PresentedTokenRow {
+  id: string;
+  userId: string;
+  familyId: string;
+  expiresAt: string;
+  replacedBy: string | null;
+}
 
 /** The handlers of sign-in, refresh, revoke and logout. */
 export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): Pick<
@@ -27,18 +43,12 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
   const devices = knownDevices(data, config);
 
   /** A new pair in `familyId`, whose refresh token ends at `expiresAt` (the family's end: sign-in's, kept by every rotation). */
-  async function issuePair(userId: string, familyId: string, tx: Pick<Tx, 'refreshToken'>, expiresAt: Date) {
+  async function issuePair(userId: string, familyId: string, sql: Statements, expiresAt: Date) {
     const refreshToken = newOpaqueToken();
     const id = randomUUID();
-    await tx.refreshToken.create({
-      data: {
-        id,
-        userId,
-        familyId,
-        tokenHash: hashToken(refreshToken),
-        expiresAt,
-      },
-    });
+    await sql.execute`
+      INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at)
+      VALUES (${id}::uuid, ${userId}::uuid, ${familyId}::uuid, ${hashToken(refreshToken)}::text, ${expiresAt.toISOString()}::timestamptz)`;
     const accessToken = await tokens.issue({ userId, familyId });
     return {
       id,
@@ -58,7 +68,8 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
       const address = clientAddress ?? 'unknown';
       const deviceHash = deviceHashOf(body.deviceToken);
       const { failuresHere, deviceFailures } = await limits.refuseIfLimited(email, address, deviceHash);
-      const user = await data.read((db) => db.user.findUnique({ where: { email } }));
+      const [user] = await data.read((db) => sqlOf(db).query<SignInUserRow>`
+        SELECT id, password_hash AS "passwordHash", pin_locks AS "pinLocks" FROM users WHERE email = ${email}::text`);
       const valid = await secrets.verify(body.password, user?.passwordHash ?? (await decoyHash));
       if (!user || !valid) {
         // The refusal is told only once it is counted: an outage here is a 503 that tells nothing.
@@ -68,31 +79,38 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
       if (failuresHere > 0 || deviceFailures > 0) await limits.clearFailures(email, address, deviceHash);
       const deviceToken = await devices.remember(user.id, body.deviceToken, address);
       // The password is the secure procedure that gives back a blocked or locked PIN (adr/0047, PSD2 RTS Art. 4(5)).
-      if (user.pinLocks > 0) await data.write((db) => db.user.update({ where: { id: user.id }, data: { pinLocks: 0, pinFailedAttempts: 0, pinLockedUntil: null } }));
+      if (user.pinLocks > 0) {
+        await data.write((db) => sqlOf(db).execute`
+          UPDATE users SET pin_locks = 0, pin_failed_attempts = 0, pin_locked_until = NULL WHERE id = ${user.id}::uuid`);
+      }
       // A new row with a fresh id: rerunning it after a confirmed failure cannot duplicate it.
       data.writesFor(user.id);
-      const { pair } = await data.runInTransaction((tx) => issuePair(user.id, randomUUID(), tx, new Date(Date.now() + config.refreshTokenTtlSeconds * 1000)), { label: 'createToken' });
+      const { pair } = await data.runInTransaction(
+        (tx) => issuePair(user.id, randomUUID(), sqlOf(tx), new Date(Date.now() + config.refreshTokenTtlSeconds * 1000)),
+        { label: 'createToken' },
+      );
       return { status: 200, body: { ...pair, deviceToken } };
     },
 
     async refreshToken({ body }) {
       const tokenHash = hashToken(body.refreshToken);
-      const presented = await data.read((db) => db.refreshToken.findUnique({ where: { tokenHash } }));
-      if (!presented || presented.expiresAt <= new Date()) throw new ApiProblem('TOKEN_INVALID');
+      const [presented] = await data.read((db) => sqlOf(db).query<PresentedTokenRow>`
+        SELECT id, user_id AS "userId", family_id AS "familyId", expires_at AS "expiresAt", replaced_by AS "replacedBy"
+        FROM refresh_tokens WHERE token_hash = ${tokenHash}::text`);
+      if (!presented || new Date(presented.expiresAt) <= new Date()) throw new ApiProblem('TOKEN_INVALID');
+      const expiresAt = new Date(presented.expiresAt);
       data.writesFor(presented.userId);
       const rotated = await data.runInTransaction(async (tx) => {
-        const next = await issuePair(presented.userId, presented.familyId, tx, presented.expiresAt);
-        const spent = await tx.refreshToken.updateMany({
-          where: { id: presented.id, revokedAt: null },
-          data: { revokedAt: new Date(), replacedBy: next.id },
-        });
-        return spent.count === 1 ? next.pair : undefined;
+        const sql = sqlOf(tx);
+        const next = await issuePair(presented.userId, presented.familyId, sql, expiresAt);
+        const spent = await sql.execute`
+          UPDATE refresh_tokens SET revoked_at = now(), replaced_by = ${next.id}::uuid WHERE id = ${presented.id}::uuid AND revoked_at IS NULL`;
+        return spent === 1 ? next.pair : undefined;
       }, { label: 'refreshToken' });
       if (!rotated) {
         // A spent token came back: whoever holds the family is not to be trusted.
-        await data.write((db) =>
-          db.refreshToken.updateMany({ where: { familyId: presented.familyId, revokedAt: null }, data: { revokedAt: new Date() } }),
-        );
+        await data.write((db) => sqlOf(db).execute`
+          UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = ${presented.familyId}::uuid AND revoked_at IS NULL`);
         // Say what happened to this token: spent by a rotation, or ended with its session (signed out, or another token of it came back).
         throw new ApiProblem(
           'TOKEN_INVALID',
@@ -106,14 +124,14 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
 
     async revokeToken({ body }) {
       const tokenHash = hashToken(body.refreshToken);
-      await data.write((db) => db.refreshToken.updateMany({ where: { tokenHash, revokedAt: null }, data: { revokedAt: new Date() } }));
+      await data.write((db) => sqlOf(db).execute`
+        UPDATE refresh_tokens SET revoked_at = now() WHERE token_hash = ${tokenHash}::text AND revoked_at IS NULL`);
       return { status: 204, body: undefined };
     },
 
     async logout({ caller }) {
-      await data.write((db) =>
-        db.refreshToken.updateMany({ where: { userId: caller.userId, revokedAt: null }, data: { revokedAt: new Date() } }),
-      );
+      await data.write((db) => sqlOf(db).execute`
+        UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = ${caller.userId}::uuid AND revoked_at IS NULL`);
       return { status: 204, body: undefined };
     },
   };

@@ -10,6 +10,7 @@
  */
 import type { Config } from '../../config.ts';
 import type { DataLayer } from '../../data/dataLayer.ts';
+import { sqlOf } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 
 /** The numbers (config.ts). */
@@ -32,23 +33,23 @@ export function signUpLimits(data: DataLayer, config: SignUpLimitConfig) {
   return {
     /** Throws 429 (with its wait) when a sign-up from `address` may not be tried now; else counts this one (committed before it goes on). */
     async countOrRefuse(address: string): Promise<void> {
-      const [counts] = await data.read((db) => db.$queryRaw<Counts[]>`
+      const [counts] = await data.read((db) => sqlOf(db).query<Counts>`
         WITH recent AS (
           SELECT address, attempted_at FROM sign_up_attempts WHERE attempted_at > now() - ${windowMs}::int * interval '1 millisecond'
         )
         SELECT
-          count(*) FILTER (WHERE address = ${address})::int AS address,
+          count(*) FILTER (WHERE address = ${address}::text)::int AS address,
           count(*)::int AS "all",
-          extract(epoch FROM min(attempted_at) FILTER (WHERE address = ${address}) + ${windowMs}::int * interval '1 millisecond' - now())::float8 AS "addressClearsIn",
+          extract(epoch FROM min(attempted_at) FILTER (WHERE address = ${address}::text) + ${windowMs}::int * interval '1 millisecond' - now())::float8 AS "addressClearsIn",
           extract(epoch FROM min(attempted_at) + ${windowMs}::int * interval '1 millisecond' - now())::float8 AS "allClearsIn"
         FROM recent`);
       const c = counts!;
       if (c.address >= config.registerAddressLimit) throw tooMany(c.addressClearsIn, 'Too many sign-ups from here. Try again later.');
       if (c.all >= config.registerGlobalLimit) throw tooMany(c.allClearsIn, 'Too many sign-ups just now. Try again in a moment.');
-      await data.write((db) => db.$executeRaw`INSERT INTO sign_up_attempts (address) VALUES (${address})`);
+      await data.write((db) => sqlOf(db).execute`INSERT INTO sign_up_attempts (address) VALUES (${address}::text)`);
       // Old rows are of no use to any count: one sign-up in a hundred sweeps them.
       if (Math.random() < 0.01) {
-        await data.write((db) => db.$executeRaw`DELETE FROM sign_up_attempts WHERE attempted_at < now() - ${windowMs}::int * interval '1 millisecond'`).catch(() => {});
+        await data.write((db) => sqlOf(db).execute`DELETE FROM sign_up_attempts WHERE attempted_at < now() - ${windowMs}::int * interval '1 millisecond'`).catch(() => {});
       }
     },
   };

@@ -7,8 +7,9 @@ import { randomUUID } from 'node:crypto';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
 import type { DomainDeps } from '../deps.ts';
-import { toAccount, toUser } from '../wireViews.ts';
+import { toAccount, toUser, type AccountView, type UserView } from '../wireViews.ts';
 import { isUniqueViolation } from '../../data/retry/index.ts';
+import { sqlOf } from '../../data/statements.ts';
 import { writtenText } from '../writtenText.ts';
 import { signUpLimits } from './signUpLimits.ts';
 import { refuseReservedHandle } from './handleRules.ts';
@@ -19,9 +20,9 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
   const limits = signUpLimits(data, config);
   /** 409 for a taken email, or a handle taken or a payer could mistake for a taken one (the same skeleton: handleRules.ts). */
   async function refuseTaken(email: string, handle: string): Promise<void> {
-    const taken = await data.read((db) => db.$queryRaw<{ email: string; handle: string }[]>`
-      SELECT email, handle FROM users WHERE email = ${email} OR handle_skeleton = handle_skeleton(${handle})
-      ORDER BY email = ${email} DESC, handle = ${handle} DESC LIMIT 2`);
+    const taken = await data.read((db) => sqlOf(db).query<{ email: string; handle: string }>`
+      SELECT email, handle FROM users WHERE email = ${email}::text OR handle_skeleton = handle_skeleton(${handle}::text)
+      ORDER BY email = ${email}::text DESC, handle = ${handle}::text DESC LIMIT 2`);
     if (taken.some((user) => user.email === email)) throw new ApiProblem('EMAIL_TAKEN');
     if (taken.some((user) => user.handle === handle)) throw new ApiProblem('HANDLE_TAKEN');
     if (taken.length > 0) throw new ApiProblem('HANDLE_TAKEN', 'That handle looks too much like another customer\'s. Choose another.');
@@ -42,12 +43,18 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
       data.writesFor(userId);
       try {
         const { user, account } = await data.runInTransaction(async (tx) => {
-          await tx.user.create({
-            data: { id: userId, email, displayName: writtenText(body.displayName), handle: body.handle, passwordHash, pinHash },
-          });
-          const account = await tx.account.create({ data: { id: accountId, userId, name: 'Everyday' } });
-          const user = await tx.user.update({ where: { id: userId }, data: { primaryAccountId: accountId } });
-          return { user, account };
+          const sql = sqlOf(tx);
+          await sql.execute`
+            INSERT INTO users (id, email, display_name, handle, password_hash, pin_hash)
+            VALUES (${userId}::uuid, ${email}::text, ${writtenText(body.displayName)}::text, ${body.handle}::text, ${passwordHash}::text, ${pinHash}::text)`;
+          const [account] = await sql.query<AccountView>`
+            INSERT INTO accounts (id, user_id, name) VALUES (${accountId}::uuid, ${userId}::uuid, 'Everyday')
+            RETURNING id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
+              closed_at AS "closedAt", idempotency_key AS "idempotencyKey"`;
+          const [user] = await sql.query<UserView>`
+            UPDATE users SET primary_account_id = ${accountId}::uuid WHERE id = ${userId}::uuid
+            RETURNING id, email, display_name AS "displayName", handle, primary_account_id AS "primaryAccountId", created_at AS "createdAt"`;
+          return { user: user!, account: account! };
         }, { label: 'register' });
         return { status: 201, body: { user: toUser(user), account: toAccount(account, user.primaryAccountId) } };
       } catch (error) {
@@ -58,7 +65,9 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
     },
 
     async getMe({ caller }) {
-      const user = await data.readDb().user.findUnique({ where: { id: caller.userId } });
+      const [user] = await sqlOf(data.readDb()).query<UserView>`
+        SELECT id, email, display_name AS "displayName", handle, primary_account_id AS "primaryAccountId", created_at AS "createdAt"
+        FROM users WHERE id = ${caller.userId}::uuid`;
       if (!user) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
       return { status: 200, body: toUser(user) };
     },

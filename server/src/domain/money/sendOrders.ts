@@ -6,6 +6,7 @@
  */
 import type { components } from '@tidewater/spec/openapi';
 import type { DataLayer } from '../../data/dataLayer.ts';
+import { sqlOf } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import { validIban } from '../identity/approvedPayment.ts';
 import { writtenNote, writtenText } from '../writtenText.ts';
@@ -46,7 +47,8 @@ export function internalTransferOrder(data: DataLayer, body: Schemas['InternalTr
         return { ...base, toAccountId: body.toAccountId };
       }
       const { toHandle, authorizationId } = body as { toHandle: string; authorizationId: string };
-      const payee = await data.read((db) => db.user.findUnique({ where: { handle: toHandle }, select: { primaryAccountId: true } }));
+      const [payee] = await data.read((db) => sqlOf(db).query<{ primaryAccountId: string | null }>`
+        SELECT primary_account_id AS "primaryAccountId" FROM users WHERE handle = ${toHandle}::text`);
       if (!payee) throw new ApiProblem('PAYEE_NOT_FOUND', `No customer has the handle ${toHandle}.`);
       if (!payee.primaryAccountId) throw new ApiProblem('PAYEE_HAS_NO_OPEN_ACCOUNT', 'The payee has no open account to receive the money.');
       if (payee.primaryAccountId === body.fromAccountId) throw sameAccount();
