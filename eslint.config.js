@@ -25,6 +25,25 @@ export default tseslint.config(
     },
   },
   {
+    // One SQL style (adr/0055): the server's statements are SQL through sqlOf (data/statements.ts); tests may set up with Prisma.
+    files: ['server/src/**/*.ts'],
+    ignores: ['server/src/**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'MemberExpression[property.name=/^\\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe)$/]',
+          message: 'Write the statement with sqlOf(client).query or .execute (data/statements.ts, adr/0055).',
+        },
+        {
+          selector:
+            'CallExpression > MemberExpression.callee[object.property.name=/^(user|refreshToken|account|ledgerEntry|idempotencyRecord|auditRow|stepUpAuthorization|readYourWritesMark|signInFailure|payeeLookup|signUpAttempt|knownDevice)$/]',
+          message: "Prisma's model API is not the server's SQL style: write the statement with sqlOf (data/statements.ts, adr/0055).",
+        },
+      ],
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },

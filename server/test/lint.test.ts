@@ -1,7 +1,8 @@
 /**
  * `npm run lint` really refuses what it promises to (adr/0014): a domain file that
- * imports the http layer or Express fails the layers' check (dependency-cruiser), and an
- * export nobody imports fails the unused check (knip). Each case writes its offending
+ * imports the http layer or Express fails the layers' check (dependency-cruiser), a
+ * statement outside the one SQL style fails eslint (adr/0055), and an export nobody
+ * imports fails the unused check (knip). Each case writes its offending
  * code, runs the very command `npm run lint` runs, and puts everything back.
  */
 import { spawnSync } from 'node:child_process';
@@ -55,6 +56,30 @@ describe('npm run lint', () => {
       expect(result.stdout).toMatch(/1 problem \(1 error/);
     } finally {
       rmSync(probe, { force: true });
+    }
+  });
+
+  it("fails on Prisma's model API or $queryRaw in server source, pointing to sqlOf; a test may use them", () => {
+    const probe = join(root, 'server/src/data/lintProbeSqlStyle.ts');
+    const probeTest = join(root, 'server/src/data/lintProbeSqlStyle.test.ts');
+    const body = [
+      "import type { PrismaClient } from '../generated/prisma/client.ts';",
+      "export const byModel = (db: PrismaClient) => db.user.findUnique({ where: { id: 'x' } });",
+      'export const byRaw = (db: PrismaClient) => db.$queryRaw`SELECT 1`;',
+      '',
+    ].join('\n');
+    writeFileSync(probe, body);
+    writeFileSync(probeTest, body);
+    try {
+      const result = spawnSync('npx', ['--no-install', 'eslint', probe, probeTest], { cwd: root, encoding: 'utf8', timeout: 90_000 });
+      expect(result.status).not.toBe(0);
+      expect(result.stdout).toMatch(/lintProbeSqlStyle\.ts\n\s+2:\d+\s+error\s+Prisma's model API is not the server's SQL style/);
+      expect(result.stdout).toMatch(/3:\d+\s+error\s+Write the statement with sqlOf/);
+      expect(result.stdout).not.toMatch(/lintProbeSqlStyle\.test\.ts/);
+      expect(result.stdout).toMatch(/2 problems \(2 errors/);
+    } finally {
+      rmSync(probe, { force: true });
+      rmSync(probeTest, { force: true });
     }
   });
 

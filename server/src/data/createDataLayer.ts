@@ -10,7 +10,6 @@ import { currentContext } from '../request/requestContext.ts';
 import { retryBudget, policyFor, type RetryPolicy, type RetryReason, classify, onReadWritePath, currentTransactionAttempt } from './retry/index.ts';
 import type { DataLayer, ReadConnection, StatementCommitOptions, TransactionOptions, Tx } from './dataLayer.ts';
 import { type Database, memoryMarks, type ReadYourWritesStore, watchGates, type ReadinessGate } from './connections/index.ts';
-import type { PrismaClient } from '../generated/prisma/client.ts';
 import { countRead, watchRetryBudget } from '../metrics.ts';
 import { registerStatements, statementsOn, type Statements } from './statements.ts';
 import { transactWith } from './transact.ts';
@@ -159,23 +158,9 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     return transact((answered) => fn(justOnce(database.primaryCommitStatements)).then(answered), options, options.landedAnswer);
   }
 
-  /**
-   * A client whose reads (find*, count, aggregate, groupBy, $queryRaw) go through the
-   * retry policy as reads outside a transaction: safe to rerun on a dropped connection.
-   * Anything else passes through untouched (and fails on a read-only session).
-   */
-  function withReadRetries(client: PrismaClient): PrismaClient {
-    return client.$extends({
-      query: {
-        $allOperations({ operation, args, query }) {
-          if (!readOperations.has(operation)) return query(args);
-          return execute(() => underSignal(() => query(args)), () => true);
-        },
-      },
-    }) as unknown as PrismaClient;
-  }
-  const primaryReads = withReadRetries(database.primaryReadOnlyPrisma);
-  const readOnlyReads = withReadRetries(database.readOnlyPrisma);
+  // The read side's clients carry only direct statements, each retried as a read (readsWithRetries).
+  const primaryReads = database.primaryReadOnlyPrisma;
+  const readOnlyReads = database.readOnlyPrisma;
   registerStatements(primaryReads, readsWithRetries(database.primaryReadOnlyStatements));
   registerStatements(readOnlyReads, readsWithRetries(database.readOnlyStatements));
 
@@ -245,17 +230,3 @@ function justOnce(sql: Statements): Statements {
     },
   };
 }
-
-/** Prisma operations that only read. */
-const readOperations = new Set([
-  'findUnique',
-  'findUniqueOrThrow',
-  'findFirst',
-  'findFirstOrThrow',
-  'findMany',
-  'count',
-  'aggregate',
-  'groupBy',
-  '$queryRaw',
-  '$queryRawUnsafe',
-]);

@@ -8,6 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { dataLayerOnPostgres, sql } from '../../test/support/dataLayerOnPostgres.ts';
 import { inRequest } from '../../test/support/inRequest.ts';
+import { sqlOf } from './statements.ts';
 import { createDataLayer } from './createDataLayer.ts';
 import { classify } from './retry/index.ts';
 
@@ -90,11 +91,11 @@ describe('the data layer on PostgreSQL retries', () => {
   });
 
   it('retries a read through readDb() when its connection dropped', async () => {
-    const marker = `rdb_${randomUUID().slice(0, 8)}`;
+    const marker = 'rdb_read_retried';
     let runs = 0;
     const read = inRequest(() => {
       runs += 1;
-      return setup.data.readDb().$queryRawUnsafe(`SELECT 1 AS one, '${marker}' AS marker FROM pg_sleep(1)`);
+      return sqlOf(setup.data.readDb()).query`SELECT 1 AS one, 'rdb_read_retried' AS marker FROM pg_sleep(1)`;
     });
     for (let i = 0; i < 50; i++) {
       const rows = await sql(setup.primary, `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE query LIKE $1 AND pid <> pg_backend_pid()`, [`%${marker}%`]);
@@ -102,7 +103,7 @@ describe('the data layer on PostgreSQL retries', () => {
       await sleep(20);
     }
     await expect(read).resolves.toEqual([{ one: 1, marker }]);
-    expect(runs).toBe(1); // one call of ours; the retry happened inside readDb()'s client
+    expect(runs).toBe(1); // one call of ours; the retry happened inside readDb()'s statements
     expect(log.lines.some((line) => line.code === '57P01' && line.msg === 'retrying after a temporary database failure')).toBe(true);
   });
 

@@ -31,36 +31,28 @@ describe('readDb() on the embedded PGlite', () => {
   afterAll(() => database?.close());
 
   const writeThroughReadDb = () =>
-    data.readDb().$executeRaw`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`.then(() => 'written', sqlStateOf);
-
-  const directWriteThroughReadDb = () =>
     sqlOf(data.readDb()).execute`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`.then(() => 'written', sqlStateOf);
 
-  it('reads with direct statements, and refuses their writes with 25006', async () => {
+  it('reads', async () => {
     await sqlOf(data.db).execute`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`;
     const [row] = await inRequest(() => sqlOf(data.readDb()).query<{ marks: number }>`SELECT count(*)::int AS marks FROM read_your_writes_marks`);
     expect(row!.marks).toBeGreaterThan(0);
-    await expect(inRequest(directWriteThroughReadDb)).resolves.toBe('25006');
-  });
-
-  it('reads', async () => {
-    await data.db.$executeRaw`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`;
-    await expect(inRequest(() => data.readDb().readYourWritesMark.count())).resolves.toBeGreaterThan(0);
   });
 
   it('refuses a write with 25006, before and after the request wrote', async () => {
     const outcomes = await inRequest(async () => {
       const before = await writeThroughReadDb();
-      await data.write((db) => db.$executeRaw`SELECT 1`);
+      await data.write((db) => sqlOf(db).execute`SELECT 1`);
       return { before, after: await writeThroughReadDb() };
     });
     expect(outcomes).toEqual({ before: '25006', after: '25006' });
   });
 
   it('leaves the read-write handle and transactions able to write', async () => {
-    const before = await data.db.readYourWritesMark.count();
-    await data.runInTransaction((tx) => tx.$executeRaw`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`);
-    await data.write((db) => db.$executeRaw`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`);
-    expect(await data.db.readYourWritesMark.count()).toBe(before + 2);
+    const count = async () => (await sqlOf(data.db).query<{ marks: number }>`SELECT count(*)::int AS marks FROM read_your_writes_marks`)[0]!.marks;
+    const before = await count();
+    await data.runInTransaction((tx) => sqlOf(tx).execute`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`);
+    await data.write((db) => sqlOf(db).execute`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`);
+    expect(await count()).toBe(before + 2);
   });
 });
