@@ -1,7 +1,8 @@
 /**
- * Direct statements (adr/0021): SQL sent straight to the driver adapter under Prisma,
- * for the hot path of money sends, where Prisma's client layer (its query plan, its
- * serialisation, a promise chain per statement) cost more CPU than the statement itself.
+ * Direct statements (adr/0021, adr/0055): the one way the server writes SQL, sent straight
+ * to the driver adapter under Prisma. Prisma's client layer (its query plan, its
+ * serialisation, a promise chain per statement) cost more CPU than the money path's
+ * statements themselves, and one style is easier to read than three.
  *
  * A statement here still passes every layer under Prisma's client: the commit gate (no
  * statement after the request's signal fired), the cancellable client (a hung statement
@@ -12,11 +13,14 @@
  * - values are sent as text and every placeholder is cast in the SQL (`${id}::uuid`);
  * - rows come back as the adapter gives them: `int8` and `jsonb` as text (cast int8 to
  *   `::text` and parse; `parseJsonColumn` for jsonb), `timestamptz` as an ISO string;
- * - errors are the adapter's `DriverAdapterError` (the classifier reads them).
+ *   a statement that is its own commit answers every column as PostgreSQL's text;
+ * - errors are the adapter's `DriverAdapterError` (pg's `DatabaseError` from a statement
+ *   that is its own commit); the classifier reads both.
  *
- * `sqlOf(tx)` answers the statements of a transaction client that `runInTransaction`
- * handed out, or of the primary's client (`data.write`'s): one statement outside a
- * transaction, on the pool.
+ * `sqlOf(client)` answers the statements of a transaction client that `runInTransaction`
+ * handed out, of the primary's client (`data.db`, `data.read`'s and `data.write`'s: one
+ * statement outside a transaction, on the pool), or of `readDb()`'s (read-only, each
+ * statement retried as a read).
  */
 import type { ArgType, SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, SqlQueryable } from '@prisma/driver-adapter-utils';
 import { currentTransactionAttempt } from './retry/index.ts';
