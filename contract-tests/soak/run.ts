@@ -1,6 +1,6 @@
 /**
- * `npm run soak -- [--clients N] [--ops N] [--faults N] [--seed N] [--replica] [--via-bff]`
- * (adr/0011): runs the bank-invariant soak, prints its summary (the last line counts the
+ * `npm run soak -- [--clients N] [--ops N] [--faults N] [--seed N] [--replica] [--via-bff] [--workers N]`
+ * (adr/0011; `--workers`: API processes under one primary, API_WORKERS, default 1): runs the bank-invariant soak, prints its summary (the last line counts the
  * checks), writes its JSON and HTML report under contract-tests/.results/, and exits 1 on
  * any violation. `--ci` is the bounded size CI runs: 16 clients, 2,000 operations, 12
  * faults, a replica, the fixed seed.
@@ -19,6 +19,7 @@ const { values } = parseArgs({
     clients: { type: 'string' },
     ops: { type: 'string' },
     faults: { type: 'string' },
+    workers: { type: 'string' },
     seed: { type: 'string' },
     replica: { type: 'boolean', default: false },
     'via-bff': { type: 'boolean', default: false },
@@ -44,6 +45,7 @@ const options = {
   seed: whole('seed', values.seed, 20_261_201),
   replica: values.replica || values.ci,
   viaBff: values['via-bff'],
+  workers: whole('workers', values.workers, 1),
 };
 
 if (values.sync && values.async) throw new Error('--sync and --async exclude each other');

@@ -31,6 +31,8 @@ export interface SoakOptions {
   seed: number;
   replica: boolean;
   viaBff: boolean;
+  /** API processes under one primary (API_WORKERS; with several, read-your-writes marks live in the database, adr/0016). */
+  workers: number;
   /** Progress lines (stderr by default). */
   log?: (line: string) => void;
 }
@@ -68,6 +70,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     teardown.push(() => proxy.close());
     const api = await startScaledApi(proxy.urlFor(primary.urlFor(DATABASE)), {
       ...API_ENV,
+      API_WORKERS: String(options.workers),
       ...(replica ? { DATABASE_REPLICA_URL: replica.urlFor(DATABASE), DATABASE_REPLICA_FALLBACK: '1' } : {}),
     });
     teardown.push(() => api.stop());

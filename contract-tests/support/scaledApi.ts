@@ -70,10 +70,13 @@ process.once('exit', () => {
 
 /** Starts the API on the scaled chain; it is killed when this process exits, whatever happened. */
 export async function startScaledApi(databaseUrl: string, overrides: Record<string, string> = {}): Promise<ApiProcess & { bounds: Bounds }> {
-  const { env, bounds } = scaledEnvironment(overrides);
+  // The worker count is the process's, not the chain's: the API checks it against its database
+  // itself (the check here runs without one, where only one worker is allowed).
+  const { API_WORKERS: workers, ...chainOverrides } = overrides;
+  const { env, bounds } = scaledEnvironment(chainOverrides);
   // The harness signs up a customer per operation from one address within a minute: more
   // than a visitor's sign-up limit (adr/0045), which is not what these tests look at.
-  const api = await startApi({ REGISTER_ADDRESS_LIMIT: '1000', REGISTER_GLOBAL_LIMIT: '1000', ...env, DATABASE_URL: databaseUrl });
+  const api = await startApi({ REGISTER_ADDRESS_LIMIT: '1000', REGISTER_GLOBAL_LIMIT: '1000', ...env, ...(workers ? { API_WORKERS: workers } : {}), DATABASE_URL: databaseUrl });
   running.add(api);
   return {
     ...api,

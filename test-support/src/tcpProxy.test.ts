@@ -1,7 +1,8 @@
 /**
  * The proxy against a real throwaway PostgreSQL: it forwards, resets a connection in the
  * middle of a transaction (and knows it did), swallows everything as a blackhole, resets
- * every live connection on demand, and loses exactly the message a rule names.
+ * every live connection on demand, loses exactly the message a rule names, and starts a
+ * partition at the statement a rule names.
  */
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -75,6 +76,16 @@ describe('tcpProxy', () => {
     expect((await client.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
   });
 
+  it('resets once at an offset and passes again (once)', async () => {
+    const [first, second] = [await connect(), await connect()];
+    const before = proxy.stats();
+    proxy.mode('reset-after-bytes', { afterBytes: 5, once: true });
+    await expect(first.query('SELECT 1')).rejects.toThrow();
+    expect((await second.query('SELECT 2 AS two')).rows).toEqual([{ two: 2 }]);
+    expect((await (await connect()).query('SELECT 3 AS three')).rows).toEqual([{ three: 3 }]);
+    expect(proxy.stats().resets - before.resets).toBe(1);
+  });
+
   it('resets every live connection on resetAll()', async () => {
     const [a, b] = [await connect(), await connect()];
     expect(proxy.resetAll()).toBeGreaterThanOrEqual(2);
@@ -105,6 +116,34 @@ describe('tcpProxy', () => {
     proxy.disarm();
     const after = await connect();
     expect((await after.query('SELECT count(*)::int AS n FROM answered')).rows).toEqual([{ n: 1 }]);
+  });
+
+  it('partitionBefore: from the named statement on, nothing passes until another mode; the statement never reached the database', async () => {
+    const direct = await directWith('partitioned_before');
+    const client = await connect();
+    const fired = proxy.arm('partitionBefore', 'INSERT INTO partitioned_before');
+    const sent = client.query("INSERT INTO partitioned_before VALUES ('swallowed')");
+    sent.catch(() => {});
+    await expect(connect(300)).rejects.toThrow(/timeout/i);
+    expect(fired()).toBe(1);
+    proxy.mode('pass');
+    await expect(sent).rejects.toThrow();
+    expect((await direct.query('SELECT count(*)::int AS n FROM partitioned_before')).rows).toEqual([{ n: 0 }]);
+    proxy.disarm();
+  });
+
+  it('partitionAfter: the database acts on the named statement, and no answer comes until another mode', async () => {
+    const direct = await directWith('partitioned_after');
+    const client = await connect();
+    const fired = proxy.arm('partitionAfter', 'INSERT INTO partitioned_after');
+    const sent = client.query("INSERT INTO partitioned_after VALUES ('landed')");
+    sent.catch(() => {});
+    await expect.poll(async () => (await direct.query('SELECT count(*)::int AS n FROM partitioned_after')).rows[0].n, { timeout: 10_000 }).toBe(1);
+    expect(fired()).toBe(1);
+    await expect(connect(300)).rejects.toThrow(/timeout/i);
+    proxy.mode('pass');
+    await expect(sent).rejects.toThrow();
+    proxy.disarm();
   });
 
   it('cutAfter: the client loses its connection at once, while the database goes on and commits the named statement', async () => {

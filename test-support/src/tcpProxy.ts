@@ -12,6 +12,7 @@
  *   transaction is cut at its first statement after BEGIN (mid-transaction) and a lone
  *   statement is cut mid-message. The proxy reads the server's ReadyForQuery messages to
  *   know whether each reset hit an open transaction (`stats().resetsInTransaction`).
+ *   With `once`, the proxy passes again after that first reset: one reset at one offset.
  * - `blackhole`: accepts connections and forwards nothing either way. Leaving it resets
  *   every connection it swallowed bytes of (their protocol streams are broken).
  *
@@ -26,8 +27,13 @@
  *   that never reached the database);
  * - `cutAfter`: forward the chunk, then cut the connection at once, before any answer: the
  *   client learns of the loss while the database may still be working on the statement
- *   (a slow COMMIT that lands after the client has given up on its connection).
- * A cut closes both sides (no RST) and is not counted in `resets`. `disarm()` drops every rule.
+ *   (a slow COMMIT that lands after the client has given up on its connection);
+ * - `partitionBefore`: the proxy turns `blackhole` at that chunk, which it swallows: a
+ *   partition that starts mid-request, just before the statement (it never reaches the database);
+ * - `partitionAfter`: the chunk is forwarded, then the proxy turns `blackhole`: the database
+ *   acts on the statement and its answer never comes, nor anything else, until the test heals it.
+ * A cut closes both sides (no RST) and is not counted in `resets`. `disarm()` drops every rule;
+ * a partition lasts until `mode()` sets another mode.
  */
 import { createServer, Socket, type Server } from 'node:net';
 
@@ -35,7 +41,7 @@ import { createServer, Socket, type Server } from 'node:net';
 type ProxyMode = 'pass' | 'reset-after-bytes' | 'blackhole';
 
 /** What an armed rule does when its text goes by; see the module comment. */
-export type RuleAction = 'dropAnswerTo' | 'cutBefore' | 'cutAfter';
+export type RuleAction = 'dropAnswerTo' | 'cutBefore' | 'cutAfter' | 'partitionBefore' | 'partitionAfter';
 
 /** Counters for assertions: proof that a fault really happened. */
 interface ProxyStats {
@@ -54,7 +60,7 @@ export interface TcpProxy {
   readonly port: number;
   /** `url` (a postgres:// URL of the target) with its host and port replaced by the proxy's. */
   urlFor(url: string): string;
-  mode(mode: ProxyMode, options?: { afterBytes?: number }): void;
+  mode(mode: ProxyMode, options?: { afterBytes?: number; once?: boolean }): void;
   /** Resets every live connection now; answers how many. */
   resetAll(): number;
   /** Arms a rule (see the module comment); answers a function telling how often it fired. */
@@ -98,6 +104,7 @@ const SSL_REQUEST_CODE = 80877103;
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let currentMode: ProxyMode = 'pass';
   let afterBytes = 0;
+  let resetOnce = false;
   const links = new Set<Link>();
   let rules: Rule[] = [];
   const stats = { accepted: 0, resets: 0, resetsInTransaction: 0 };
@@ -158,6 +165,13 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       return;
     }
     if (take('cutBefore', chunk)) return cut(link);
+    const partitionAfter = take('partitionAfter', chunk);
+    if (partitionAfter || take('partitionBefore', chunk)) {
+      if (partitionAfter) link.server.write(chunk);
+      currentMode = 'blackhole';
+      link.swallowed = true;
+      return;
+    }
     if (take('cutAfter', chunk)) {
       link.server.write(chunk, () => cut(link));
       return;
@@ -170,7 +184,16 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     const through = chunk.subarray(0, link.bytesLeft);
     link.bytesLeft -= through.length;
     if (through.length) link.server.write(through);
-    if (link.bytesLeft <= 0) link.server.write(Buffer.alloc(0), () => reset(link));
+    if (link.bytesLeft <= 0) {
+      link.server.write(Buffer.alloc(0), () => reset(link));
+      if (resetOnce) passAgain(link);
+    }
+  };
+  /** Back to `pass` after a one-shot reset of `cutLink`: no other connection is armed any more. */
+  const passAgain = (cutLink: Link) => {
+    currentMode = 'pass';
+    resetOnce = false;
+    for (const each of links) if (each !== cutLink) each.bytesLeft = undefined;
   };
 
   const server: Server = createServer((client) => {
@@ -227,6 +250,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       const leavingBlackhole = currentMode === 'blackhole' && mode !== 'blackhole';
       currentMode = mode;
       afterBytes = options.afterBytes ?? 0;
+      resetOnce = mode === 'reset-after-bytes' && options.once === true;
       if (mode === 'reset-after-bytes' && afterBytes < 1) throw new Error('reset-after-bytes needs afterBytes ≥ 1');
       for (const link of [...links]) {
         if (leavingBlackhole && link.swallowed) reset(link);
