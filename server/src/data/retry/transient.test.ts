@@ -100,6 +100,8 @@ const cases: [string, { given: unknown; want: Classification | undefined }][] = 
   ['pg pool connect timeout (outer wins)', { given: connectTimeout, want: want('connection', 'CONNECT_TIMEOUT', true) }],
   ['pg client connect timeout', { given: new Error('timeout expired'), want: want('connection', 'CONNECT_TIMEOUT', true) }],
   ['pg client after a connection error', { given: new Error('Client has encountered a connection error and is not queryable'), want: want('connection', 'NOT_QUERYABLE', true) }],
+  ['pg client ended under a pending statement', { given: new Error('Connection terminated'), want: want('connection', 'CONNECTION_TERMINATED', false) }],
+  ['pg client already closed (nothing sent)', { given: new Error('Client was closed and is not queryable'), want: want('connection', 'CLIENT_CLOSED', true) }],
   ['pg query_timeout (client side)', { given: new Error('Query read timeout'), want: want('statementTimeout', 'QUERY_READ_TIMEOUT', false, false) }],
   ['SQL Server 1205', { given: sqlServerError(1205, 13), want: want('deadlock', '1205', true) }],
   ['SQL Server -2 timeout', { given: sqlServerError(-2), want: want('statementTimeout', '-2', false, false) }],

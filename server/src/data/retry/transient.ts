@@ -84,6 +84,8 @@ const PG_MESSAGES = new Map<string, readonly [string, Rule]>([
   ['timeout expired', ['CONNECT_TIMEOUT', ['connection', true]]], // pg.Client's connectionTimeoutMillis
   ['Client has encountered a connection error and is not queryable', ['NOT_QUERYABLE', ['connection', true]]],
   ['Connection terminated unexpectedly', ['CONNECTION_TERMINATED', CONNECTION_LOST]],
+  ['Connection terminated', ['CONNECTION_TERMINATED', CONNECTION_LOST]], // its owner ended the client under a pending statement
+  ['Client was closed and is not queryable', ['CLIENT_CLOSED', ['connection', true]]], // refused before it was sent
   ['Query read timeout', ['QUERY_READ_TIMEOUT', ['statementTimeout', false, false]]], // pg's client-side query_timeout
 ]);
 
