@@ -106,6 +106,18 @@ describe('tcpProxy', () => {
     proxy.disarm();
   });
 
+  it('matches a prepared statement by its text on every run, though its text goes by only at the first', async () => {
+    const direct = await directWith('prepared_runs');
+    const client = await connect();
+    const insert = (note: string) => client.query({ name: 'tw_probe', text: 'INSERT INTO prepared_runs VALUES ($1::text)', values: [note] });
+    await insert('first');
+    const fired = proxy.arm('cutBefore', 'INSERT INTO prepared_runs', 1);
+    await expect(insert('second')).rejects.toThrow();
+    expect(fired()).toBe(1);
+    expect((await direct.query('SELECT note FROM prepared_runs')).rows).toEqual([{ note: 'first' }]);
+    proxy.disarm();
+  });
+
   it('dropAnswerTo: the database acts on the named statement, its answer is lost', async () => {
     const direct = await directWith('answered');
     const fired = proxy.arm('dropAnswerTo', 'INSERT INTO answered');

@@ -20,7 +20,8 @@
  *
  * Rules, armed on top of a mode, lose exactly the message a test names, the way a network
  * does (the API connects through the proxy and never knows). Each is one-shot (it fires
- * `times` times) and matches a text in a chunk the client sends:
+ * `times` times) and matches a text in a chunk the client sends, or in the SQL of a named
+ * prepared statement the chunk runs (its text goes by only once per connection):
  * - `dropAnswerTo`: forward the chunk, let the database act on it, then cut the connection
  *   instead of delivering its answer (a COMMIT that landed, its answer lost);
  * - `cutBefore`: cut the connection instead of forwarding the chunk (a COMMIT, or a BEGIN,
@@ -89,6 +90,8 @@ interface Link {
   sawClientBytes: boolean;
   /** A `dropAnswerTo` rule fired: the server's next bytes end the connection instead. */
   dropAnswer: boolean;
+  /** The text of each named prepared statement the client parsed on this connection. */
+  prepared: Map<string, string>;
 }
 
 interface Rule {
@@ -122,11 +125,30 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     link.client.destroy();
     link.server.destroy();
   };
-  /** The first armed rule of `action` whose text is in `chunk`, counted as fired. */
-  const take = (action: RuleAction, chunk: Buffer): boolean => {
-    const rule = rules.find((r) => r.action === action && r.fired < r.times && chunk.includes(r.text));
+  /** The first armed rule of `action` whose text is in `chunk` (or `named`), counted as fired. */
+  const take = (action: RuleAction, chunk: Buffer, named: string): boolean => {
+    const rule = rules.find((r) => r.action === action && r.fired < r.times && (chunk.includes(r.text) || named.includes(r.text)));
     if (rule) rule.fired += 1;
     return rule !== undefined;
+  };
+  /**
+   * The SQL of the named prepared statements `chunk` executes: a named statement's text goes
+   * by once per connection (its Parse), and each later run only names it (its Bind), so a
+   * rule matches its text on every run. Whole messages of the chunk only; best effort.
+   */
+  const namedTexts = (link: Link, chunk: Buffer): string => {
+    if (!link.ready) return '';
+    let texts = '';
+    for (let at = 0; at + 5 <= chunk.length; ) {
+      const type = chunk[at]!;
+      const end = at + 1 + chunk.readUInt32BE(at + 1);
+      if (end > chunk.length) break;
+      const fields = chunk.subarray(at + 5, end).toString('utf8').split('\0');
+      if (type === 0x50 /* P */ && fields[0]) link.prepared.set(fields[0], fields[1] ?? '');
+      if (type === 0x42 /* B */ && fields[1]) texts += link.prepared.get(fields[1]) ?? '';
+      at = end;
+    }
+    return texts;
   };
   const arm = (link: Link) => {
     link.bytesLeft = currentMode === 'reset-after-bytes' && link.ready ? afterBytes : undefined;
@@ -164,19 +186,20 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       link.swallowed = true;
       return;
     }
-    if (take('cutBefore', chunk)) return cut(link);
-    const partitionAfter = take('partitionAfter', chunk);
-    if (partitionAfter || take('partitionBefore', chunk)) {
+    const named = namedTexts(link, chunk);
+    if (take('cutBefore', chunk, named)) return cut(link);
+    const partitionAfter = take('partitionAfter', chunk, named);
+    if (partitionAfter || take('partitionBefore', chunk, named)) {
       if (partitionAfter) link.server.write(chunk);
       currentMode = 'blackhole';
       link.swallowed = true;
       return;
     }
-    if (take('cutAfter', chunk)) {
+    if (take('cutAfter', chunk, named)) {
       link.server.write(chunk, () => cut(link));
       return;
     }
-    if (take('dropAnswerTo', chunk)) link.dropAnswer = true;
+    if (take('dropAnswerTo', chunk, named)) link.dropAnswer = true;
     if (link.bytesLeft === undefined) {
       link.server.write(chunk);
       return;
@@ -209,6 +232,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       pending: Buffer.alloc(0),
       skipServerBytes: 0,
       sawClientBytes: false,
+      prepared: new Map(),
       dropAnswer: false,
     };
     links.add(link);

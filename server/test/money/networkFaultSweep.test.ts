@@ -49,17 +49,17 @@ type Needle = (send: Send) => string;
 
 /** The statements of an internal transfer, and of the paths a fault opens, as the proxy finds them. */
 const statements = {
-  'the user look-up (authentication)': () => 'WHERE ("public"."users"."id" = $1',
-  'the read-your-writes mark read': () => 'FROM "public"."read_your_writes_marks" WHERE',
+  'the user look-up (authentication)': () => 'SELECT 1 FROM users WHERE id = $1::uuid',
+  'the read-your-writes mark read': () => 'SELECT primary_until AS "primaryUntil" FROM read_your_writes_marks',
   'the claim': (send) => send.key,
-  'the read-your-writes mark write': () => 'INSERT INTO "public"."read_your_writes_marks"',
-  "the payee's handle look-up": () => '"public"."users"."handle" = $1',
+  'the read-your-writes mark write': () => 'INSERT INTO read_your_writes_marks',
+  "the payee's handle look-up": () => 'SELECT primary_account_id AS "primaryAccountId" FROM users WHERE handle',
   'money_send': (send) => `"operation":"createInternalTransfer","amountMinor":${send.amountMinor},`,
   'the look for the landed claim': () => 'SELECT response_body AS "responseBody" FROM idempotency_records',
   "the wait for the lost commit's backend": () => 'FROM pg_stat_activity',
   'the release of the claim': () => 'DELETE FROM idempotency_records',
-  "the key's status (GET /api/idempotency-keys/{key})": () => 'SELECT "public"."idempotency_records"."id", "public"."idempotency_records"."key"',
-  'the replay read': () => 'SELECT id, request_hash AS "requestHash"',
+  "the key's status (GET /api/idempotency-keys/{key})": () => 'SELECT key, operation_id AS "operationId"',
+  'the replay read': () => 'SELECT id::text AS id, request_hash AS "requestHash"',
 } satisfies Record<string, Needle>;
 type Statement = keyof typeof statements;
 
