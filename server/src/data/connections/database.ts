@@ -30,9 +30,7 @@ import { withReplicaFallback } from './replicaFallback.ts';
 import { watchGate, watchPool } from '../../metrics.ts';
 import { committingStatementsOn, noteTransactionsOnAttempts, statementsOn, type Statements } from '../statements.ts';
 import { preparedNameOf } from '../preparedStatements.ts';
-
-/** Which engine is underneath: the retry policy differs (PGlite is never retried). */
-export type DatabaseKind = 'pglite' | 'postgres';
+import type { DatabaseKind } from '../databaseKind.ts';
 
 /** An open database. */
 export interface Database {

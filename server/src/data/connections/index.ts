@@ -11,7 +11,7 @@
  * Other families and layers import it through this file only.
  */
 export { type ConnectionLayers, resilientConnections } from './connectionLayers.ts';
-export { type Database, type DatabaseKind, openDatabase } from './database.ts';
+export { type Database, openDatabase } from './database.ts';
 export { migrateUp, pgliteMigrationClient } from './migrate.ts';
 export { openBankDatabase } from './openBankDatabase.ts';
 export { databaseMarks, memoryMarks, type ReadYourWritesStore } from './readYourWrites.ts';

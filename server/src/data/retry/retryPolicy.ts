@@ -7,7 +7,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { defaults } from '../../config.ts';
 import { countRetry } from '../../metrics.ts';
-import type { DatabaseKind } from '../connections/index.ts';
+import type { DatabaseKind } from '../databaseKind.ts';
 import { processRetryBudget, type RetryBudget } from './retryBudget.ts';
 import { classify, type Classification, type TransientKind } from './transient.ts';
 
