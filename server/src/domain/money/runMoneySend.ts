@@ -78,7 +78,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
 
   /** What the statement's verdict answers: the landed body, or the refusal it names. */
   function answerOf<Body>(done: Verdict<Body>, claim: Claim): Body {
-    if (done.verdict === 'moved' && done.body !== undefined) return done.body;
+    if (done.verdict === 'applied' && done.body !== undefined) return done.body;
     if (done.verdict === 'claim_lost') throw new ClaimTakenOver(claim.key);
     throw refusalOf(done.verdict, done.detail);
   }
@@ -103,7 +103,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
         label,
         contentionAttempts: attempts,
         verifyCommitted: verifyBy(data, async () => (landedBody = await records.landedAnswer<Body>(claim)) !== undefined, config.idempotencyStoreBudgetMs),
-        landedAnswer: () => ({ verdict: 'moved', body: landedBody, detail: null }),
+        landedAnswer: () => ({ verdict: 'applied', body: landedBody, detail: null }),
       });
       return answerOf(done, claim);
     } catch (error) {
