@@ -219,7 +219,7 @@ const overheadWorkers = '1';
  * in them), and measures each pair side by side, in interleaved slices of `sliceMs`,
  * counting each process's CPU during its own slices; the pairs are pooled. A pair's GETs
  * and its deposits each take the whole time: four slices a side left a ratio to the
- * machine's drift from slice to slice (the GET's 1.055 / 1.07 in a sitting where the
+ * machine's drift from slice to slice (the GET's 1.055 / 1.07 in a run where the
  * layers cost it 1.3 % of its CPU side by side), and twice the slices halve that share of
  * its variance (bench/METHOD.md).
  * Overhead = on/off p50 and off/on throughput (1.0: free; target ≤ 1.05); the CPU per
