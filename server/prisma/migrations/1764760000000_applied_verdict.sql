@@ -1,6 +1,6 @@
 -- Up Migration
 -- The verdict of a send or an opening that landed is 'applied', the API's own word for it
--- (`applied: true`; adr/0056): an opened account moved no money, so 'moved' was not true of
+-- (`applied: true`; adr/0057): an opened account moved no money, so 'moved' was not true of
 -- it. Only that word changes in `money_send` and `open_account` (adr/0041 holds their
 -- rules): each is redefined from its stored text with the one assignment replaced, so this
 -- file cannot drift from the definition it amends.
