@@ -35,7 +35,7 @@ if (process.argv[2] === 'install') {
 
 const ours = path.resolve(__dirname, '..', 'node_modules', 'node', 'bin', 'node');
 const where = path.resolve(process.execPath).startsWith(path.dirname(ours))
-  ? "node_modules/.bin/node, installed by npm install"
+  ? 'node_modules/.bin/node, installed by npm install'
   : `${process.execPath}, the first node on PATH`;
 if (major(process.version) < RUNTIME_MAJOR) {
   console.error(
