@@ -119,6 +119,20 @@ describe('spec/openapi.yaml', () => {
     expect(document.components.schemas.ErrorCode.enum).toEqual(ERROR_CODES);
   });
 
+  it("shows cursors in the shape the API gives them out (a signed position), and says an example is only a shape", () => {
+    const cursor = document.components.parameters.Cursor;
+    const transactionPage = document.components.examples;
+    const examples = [cursor.example, ...Object.values(transactionPage as Record<string, { value?: { nextCursor?: unknown } }>).map((example) => example.value?.nextCursor).filter((value) => typeof value === 'string')];
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const example of examples) {
+      const [payload, signature, ...rest] = String(example).split('.');
+      expect([rest, signature]).toEqual([[], expect.stringMatching(/^[A-Za-z0-9_-]{22}$/)]);
+      const [at, id] = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
+      expect([new Date(at).toISOString(), id]).toEqual([at, expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    }
+    expect(cursor.description.replace(/\s+/g, ' ')).toContain('the example only shows its shape: every customer\'s request with it is refused');
+  });
+
   it('is copied whole into generated/openapi.json', () => {
     const json = JSON.parse(readFileSync(new URL('./generated/openapi.json', import.meta.url), 'utf8'));
     expect(Object.keys(json)[0]).toBe('x-generated');

@@ -1328,9 +1328,12 @@ export interface components {
      */
     IdempotencyKeyQuery: components['schemas']['IdempotencyKey'];
     /**
-     * @description The opaque `nextCursor` of the previous page. A cursor this API did not give out
-     *     is refused with 400 `VALIDATION_FAILED` (start again without one).
-     * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ
+     * @description The opaque `nextCursor` of the previous page. A cursor is signed for the list it
+     *     was given out for (the account's movements, the customer's accounts), so the
+     *     example only shows its shape: every customer's request with it is refused. A cursor
+     *     this API did not give out for that list is refused with 400 `VALIDATION_FAILED`
+     *     (start again without one).
+     * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ.CJ2KWuoSHQ1eVlyXTrFDiA
      */
     Cursor: string;
     /**
@@ -1568,9 +1571,12 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description The opaque `nextCursor` of the previous page. A cursor this API did not give out
-         *     is refused with 400 `VALIDATION_FAILED` (start again without one).
-         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ
+         * @description The opaque `nextCursor` of the previous page. A cursor is signed for the list it
+         *     was given out for (the account's movements, the customer's accounts), so the
+         *     example only shows its shape: every customer's request with it is refused. A cursor
+         *     this API did not give out for that list is refused with 400 `VALIDATION_FAILED`
+         *     (start again without one).
+         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ.CJ2KWuoSHQ1eVlyXTrFDiA
          */
         cursor?: components['parameters']['Cursor'];
         /**
@@ -2157,9 +2163,12 @@ export interface operations {
          */
         idempotencyKey?: components['parameters']['IdempotencyKeyQuery'];
         /**
-         * @description The opaque `nextCursor` of the previous page. A cursor this API did not give out
-         *     is refused with 400 `VALIDATION_FAILED` (start again without one).
-         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ
+         * @description The opaque `nextCursor` of the previous page. A cursor is signed for the list it
+         *     was given out for (the account's movements, the customer's accounts), so the
+         *     example only shows its shape: every customer's request with it is refused. A cursor
+         *     this API did not give out for that list is refused with 400 `VALIDATION_FAILED`
+         *     (start again without one).
+         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ.CJ2KWuoSHQ1eVlyXTrFDiA
          */
         cursor?: components['parameters']['Cursor'];
         /**
