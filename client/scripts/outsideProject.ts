@@ -56,8 +56,11 @@ function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEn
   return execFileSync(command, args, { cwd, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
 }
 
+/** Checks passed so far; the last line says them, as CI's summary reads it (.ci/summary.mjs). */
+let checksPassed = 0;
 function check(what: string, have: unknown, want: unknown): void {
   if (JSON.stringify(have) !== JSON.stringify(want)) throw new Error(`${what}: ${JSON.stringify(have)}, not ${JSON.stringify(want)}`);
+  checksPassed += 1;
   console.log(`ok: ${what} = ${JSON.stringify(have)}`);
 }
 
@@ -116,5 +119,6 @@ try {
   await bff?.stop();
   await api?.stop();
   await cluster?.destroy();
+  console.log(`outside-project: ${checksPassed} checks passed, ${process.exitCode ? 1 : 0} failed`);
   rmSync(folder, { recursive: true, force: true });
 }
