@@ -62,7 +62,8 @@ describe('the guards of every database session, checked at start', () => {
     await queryOnce(cluster.url, `ALTER ROLE tw_app SET statement_timeout = '3s'`);
     const message = String((await start({ dbSessionSettings: 'role', databaseUrl: as('tw_app') })) as Error);
     expect(message).toContain('statement_timeout is 3000, the API wants 7000');
-    expect(message).toContain('DATABASE_URL (read-only pool; set DATABASE_READ_ONLY_URL): default_transaction_read_only is off');
+    // Never the advice to make the primary's own role read-only.
+    expect(message).toContain('DATABASE_URL (read-only pool; set DATABASE_READ_ONLY_URL): default_transaction_read_only is off, the API wants on; fix: a role of its own for the read-only pool (DATABASE_READ_ONLY_URL) with ALTER ROLE <that role> SET default_transaction_read_only = on;');
   });
 
   it('keeps no prepared statement on the server with DB_PREPARED_STATEMENTS=unnamed', async () => {

@@ -61,6 +61,7 @@ interface SessionRow {
  */
 export async function checkSessionSettings(pools: readonly CheckedPool[], config: SessionConfig): Promise<void> {
   const wrong: string[] = [];
+  const writers = new Set<string>();
   for (const { pool, urlName, readOnly } of pools) {
     const { rows } = await pool.query<SessionRow>(`
       SELECT current_user AS role, pg_is_in_recovery() AS standby,
@@ -68,6 +69,7 @@ export async function checkSessionSettings(pools: readonly CheckedPool[], config
         (SELECT setting FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout') AS idle_in_transaction_session_timeout,
         (SELECT setting FROM pg_settings WHERE name = 'default_transaction_read_only') AS default_transaction_read_only`);
     const session = rows[0]!;
+    if (!readOnly) writers.add(session.role);
     const want: Array<[keyof SessionRow, string]> = [
       ['statement_timeout', String(config.dbStatementTimeoutMs)],
       ['idle_in_transaction_session_timeout', String(idleInTransactionMs(config))],
@@ -75,7 +77,10 @@ export async function checkSessionSettings(pools: readonly CheckedPool[], config
     if (readOnly && !session.standby) want.push(['default_transaction_read_only', 'on']);
     for (const [name, value] of want) {
       if (session[name] === value) continue;
-      wrong.push(`${urlName}: ${name} is ${String(session[name])}, the API wants ${value}; fix: ALTER ROLE "${session.role}" SET ${name} = ${value === 'on' ? 'on' : `'${value}ms'`};`);
+      const fix = `ALTER ROLE "${session.role}" SET ${name} = ${value === 'on' ? 'on' : `'${value}ms'`};`;
+      // The primary's role must stay read-write: a read-only pool on it needs a login of its own.
+      const how = value === 'on' && writers.has(session.role) ? `fix: a role of its own for the read-only pool (DATABASE_READ_ONLY_URL) with ${fix.replace(`"${session.role}"`, '<that role>')}` : `fix: ${fix}`;
+      wrong.push(`${urlName}: ${name} is ${String(session[name])}, the API wants ${value}; ${how}`);
     }
   }
   if (wrong.length === 0) return;
