@@ -233,6 +233,8 @@ async function openPostgres(
     ...(replicaPool ? [watchPool('replica', replicaPool)] : []),
   ];
 
+  const replicaUnchecked = (error: unknown) =>
+    logger?.warn({ err: error }, "the replica did not answer at start: its sessions' guards were not checked (its startup parameters or its roles set them)");
   const primaryReadOnly = new PrismaPg(primaryReadOnlyPool);
   let readAdapter: SqlDriverAdapterFactory = primaryReadOnly;
   if (replicaPool) {
@@ -269,7 +271,7 @@ async function openPostgres(
         [
           { pool: primaryPool, urlName: 'DATABASE_URL', readOnly: false },
           { pool: primaryReadOnlyPool, urlName: config.databaseReadOnlyUrl ? 'DATABASE_READ_ONLY_URL' : 'DATABASE_URL (read-only pool; set DATABASE_READ_ONLY_URL)', readOnly: true },
-          ...(replicaPool ? [{ pool: replicaPool, urlName: 'DATABASE_REPLICA_URL', readOnly: true }] : []),
+          ...(replicaPool ? [{ pool: replicaPool, urlName: 'DATABASE_REPLICA_URL', readOnly: true, unreachable: replicaUnchecked }] : []),
         ],
         config,
       ),

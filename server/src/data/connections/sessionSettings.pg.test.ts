@@ -2,12 +2,13 @@
  * The sessions' guards at start, on a real PostgreSQL (adr/0060): with DB_SESSION_SETTINGS=startup
  * they hold as sent; with `role` nothing is sent, and the API refuses to start (openBankDatabase)
  * naming each missing setting and the ALTER ROLE that fixes it, until the roles carry them;
- * with DB_PREPARED_STATEMENTS=unnamed no statement is kept prepared on the server.
+ * a replica down at start is said, not a refusal; with DB_PREPARED_STATEMENTS=unnamed no
+ * statement is kept prepared on the server.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, type ServerConfig } from '../../config.ts';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
-import { queryOnce } from '@tidewater/test-support/pgProcesses';
+import { freePort, queryOnce } from '@tidewater/test-support/pgProcesses';
 import { memoryLogger } from '../../../test/support/inRequest.ts';
 import { openBankDatabase } from './openBankDatabase.ts';
 import { openDatabase } from './index.ts';
@@ -15,7 +16,7 @@ import { openDatabase } from './index.ts';
 describe('the guards of every database session, checked at start', () => {
   let cluster: PgCluster;
   let config: ServerConfig;
-  const { logger } = memoryLogger();
+  const { logger, lines } = memoryLogger();
   /** The same server under another login (trust auth). */
   const as = (role: string) => cluster.urlFor('tidewater').replace('postgres@', `${role}@`);
 
@@ -41,6 +42,12 @@ describe('the guards of every database session, checked at start', () => {
 
   it('holds with startup parameters, as today', async () => {
     expect(await start({})).toBeUndefined();
+  });
+
+  it('starts while the replica is down, saying its sessions were not checked (reads fall back or wait, as before)', async () => {
+    const down = `postgres://postgres@127.0.0.1:${await freePort()}/tidewater`;
+    expect(await start({ databaseReplicaUrl: down, dbConnectTimeoutMs: 1_000 })).toBeUndefined();
+    expect(lines.some((line) => String(line.msg).includes('the replica did not answer at start'))).toBe(true);
   });
 
   it('refuses to start with DB_SESSION_SETTINGS=role until the roles carry the guards, naming each and its ALTER ROLE', async () => {

@@ -44,6 +44,12 @@ export interface CheckedPool {
   readonly pool: pg.Pool;
   readonly urlName: string;
   readonly readOnly: boolean;
+  /**
+   * A replica may be down while the API starts (reads then fall back or wait, adr/0007): it
+   * is checked when it answers, and `unreachable` hears why it was not. The primary's pools
+   * must answer: the migrations just ran on it.
+   */
+  readonly unreachable?: (error: unknown) => void;
 }
 
 interface SessionRow {
@@ -62,13 +68,23 @@ interface SessionRow {
 export async function checkSessionSettings(pools: readonly CheckedPool[], config: SessionConfig): Promise<void> {
   const wrong: string[] = [];
   const writers = new Set<string>();
-  for (const { pool, urlName, readOnly } of pools) {
-    const { rows } = await pool.query<SessionRow>(`
+  for (const { pool, urlName, readOnly, unreachable } of pools) {
+    const read = pool.query<SessionRow>(`
       SELECT current_user AS role, pg_is_in_recovery() AS standby,
         (SELECT setting FROM pg_settings WHERE name = 'statement_timeout') AS statement_timeout,
         (SELECT setting FROM pg_settings WHERE name = 'idle_in_transaction_session_timeout') AS idle_in_transaction_session_timeout,
         (SELECT setting FROM pg_settings WHERE name = 'default_transaction_read_only') AS default_transaction_read_only`);
-    const session = rows[0]!;
+    const rows = unreachable
+      ? await read.then(
+          (result) => result.rows,
+          (error: unknown) => {
+            unreachable(error);
+            return [];
+          },
+        )
+      : (await read).rows;
+    const session = rows[0];
+    if (!session) continue;
     if (!readOnly) writers.add(session.role);
     const want: Array<[keyof SessionRow, string]> = [
       ['statement_timeout', String(config.dbStatementTimeoutMs)],
