@@ -10,6 +10,8 @@
  * request or user that just wrote). Read-only connections are read-only sessions
  * (`default_transaction_read_only`; read-only transactions on PGlite), so a write that
  * sneaks onto one fails on a developer's machine too, not only where a replica exists.
+ * Those sessions' guards come from the login or from the role (DB_SESSION_SETTINGS), and are
+ * checked at start either way (sessionSettings.ts, adr/0060).
  */
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
