@@ -6,7 +6,8 @@
  * checked: no 500, every 201 in the ledger and the ledger's money the sum of the 201s, the
  * guards as the API's logins see them through the pooler. Then what must fail: named
  * statements under transaction pooling (today's default) answer 500s, and startup parameters
- * the pooler drops stop the API at start. Prints its figures; exits 1 when a check fails.
+ * the pooler drops stop the API at start. Prints its figures, then `pgbouncer-check: N checks
+ * passed, M failed`; exits 1 when a check fails.
  *
  * Needs `pgbouncer` on PATH and PostgreSQL's binaries; everything on loopback in a throwaway
  * directory, removed at the end, also when it fails.
@@ -49,9 +50,11 @@ const runs: Run[] = [
 ];
 
 const failures: string[] = [];
+let passed = 0;
 const expectThat = (holds: boolean, what: string) => {
   console.log(`  ${holds ? 'ok  ' : 'FAIL'} ${what}`);
-  if (!holds) failures.push(what);
+  if (holds) passed += 1;
+  else failures.push(what);
 };
 
 async function signUp(apiUrl: string, n: number): Promise<Customer> {
@@ -232,7 +235,10 @@ try {
   if (failures.length) process.exitCode = 1;
 } catch (error) {
   console.error('the PgBouncer check could not finish:', error);
+  failures.push('the check finished');
   process.exitCode = 1;
 } finally {
   rmSync(root, { recursive: true, force: true });
+  // The last line, as CI's summary reads every check-<name>.log (.ci/summary.mjs on main).
+  console.log(`pgbouncer-check: ${passed} checks passed, ${failures.length} failed`);
 }
