@@ -1,0 +1,97 @@
+/**
+ * What the operators' drills share: customers who send deposits under their own keys and
+ * remember every answer, a named check, and `npm run audit:verify` on a database.
+ */
+import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { call } from '../../test-support/src/httpClient.ts';
+
+const run = promisify(execFile);
+const repository = fileURLToPath(new URL('../../', import.meta.url));
+
+/** One deposit's answer, when it came, and how to send it again under the same key. */
+export interface Sent {
+  key: string;
+  /** `performance.now()` when the answer came; 0 for a request that never got one. */
+  at: number;
+  status: number;
+  errorCode?: string;
+  applied?: boolean;
+  retryAfter: boolean;
+  noStore: boolean;
+  resend(): Promise<Sent>;
+}
+
+/** A signed-in customer with one account. */
+export interface Customer {
+  deposit(amountMinor: number): Promise<Sent>;
+}
+
+/** A drill's verdict on one promise: the failures it found (none: it held). */
+export interface Check {
+  name: string;
+  failures: string[];
+}
+
+/** What a drill prints: its figures, then its checks. */
+export interface Summary {
+  figures: Record<string, string | number>;
+  checks: Check[];
+}
+
+/** Names a check. */
+export const check = (name: string, failures: string[]): Check => ({ name, failures });
+
+/** Signs `count` customers up and in on the API at `apiUrl`. */
+export async function signUpCustomers(apiUrl: string, count: number): Promise<Customer[]> {
+  const customers: Customer[] = [];
+  for (let n = 0; n < count; n++) {
+    const suffix = `${Date.now().toString(36)}${n}`;
+    const visitor = { email: `drill${suffix}@example.com`, password: 'correct horse battery', displayName: `Drill ${n}`, handle: `drill${suffix}`.slice(0, 20), pin: '2468' };
+    const registered = await call(apiUrl, 'POST', '/api/auth/register', { body: visitor });
+    if (registered.status !== 201) throw new Error(`sign-up answered ${registered.status}: ${JSON.stringify(registered.body)}`);
+    const token = await call(apiUrl, 'POST', '/api/auth/token', { body: { email: visitor.email, password: visitor.password } });
+    if (token.status !== 200) throw new Error(`sign-in answered ${token.status}: ${JSON.stringify(token.body)}`);
+    customers.push(customer(apiUrl, token.body.accessToken, registered.body.account.id));
+  }
+  return customers;
+}
+
+function customer(apiUrl: string, accessToken: string, accountId: string): Customer {
+  const send = async (key: string, amountMinor: number): Promise<Sent> => {
+    const base = { key, resend: () => send(key, amountMinor) };
+    try {
+      const reply = await call(apiUrl, 'POST', `/api/accounts/${accountId}/deposits`, {
+        token: accessToken,
+        body: { amountMinor },
+        headers: { 'idempotency-key': key },
+      });
+      return {
+        ...base,
+        at: performance.now(),
+        status: reply.status,
+        errorCode: reply.body?.errorCode,
+        applied: reply.body?.applied,
+        retryAfter: reply.headers.has('retry-after'),
+        noStore: /no-store/.test(reply.headers.get('cache-control') ?? ''),
+      };
+    } catch (error) {
+      // No answer at all (the API unreachable): status 0, to be counted as neither 201 nor 503.
+      return { ...base, at: performance.now(), status: 0, errorCode: String(error), retryAfter: false, noStore: false };
+    }
+  };
+  return { deposit: (amountMinor) => send(randomUUID(), amountMinor) };
+}
+
+/** `npm run audit:verify` on the database at `url`: no failures when every chain is intact. */
+export async function auditVerify(url: string): Promise<string[]> {
+  try {
+    await run('npm', ['run', '--silent', 'audit:verify'], { cwd: repository, env: { ...process.env, DATABASE_URL: url } });
+    return [];
+  } catch (error) {
+    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
+    return [`${stdout}${stderr}`.trim() || String(error)];
+  }
+}
