@@ -14,7 +14,9 @@ const repository = fileURLToPath(new URL('../../', import.meta.url));
 /** One deposit's answer, when it came, and how to send it again under the same key. */
 export interface Sent {
   key: string;
-  /** `performance.now()` when the answer came; 0 for a request that never got one. */
+  /** `performance.now()` when it was sent. */
+  sentAt: number;
+  /** `performance.now()` when the answer (or the failure to get one) came. */
   at: number;
   status: number;
   errorCode?: string;
@@ -61,7 +63,7 @@ export async function signUpCustomers(apiUrl: string, count: number): Promise<Cu
 
 function customer(apiUrl: string, accessToken: string, accountId: string): Customer {
   const send = async (key: string, amountMinor: number): Promise<Sent> => {
-    const base = { key, resend: () => send(key, amountMinor) };
+    const base = { key, sentAt: performance.now(), resend: () => send(key, amountMinor) };
     try {
       const reply = await call(apiUrl, 'POST', `/api/accounts/${accountId}/deposits`, {
         token: accessToken,
