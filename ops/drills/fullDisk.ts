@@ -17,6 +17,7 @@ import { chmodSync, chownSync, closeSync, mkdirSync, mkdtempSync, openSync, rmSy
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startApi, type ApiProcess } from '../../test-support/src/apiProcess.ts';
+import { scrapeMetrics, sumOf } from '../../test-support/src/metrics.ts';
 import { pgBinaries } from '../../test-support/src/pgBinaries.ts';
 import { startPrimary, type PgCluster } from '../../test-support/src/pgCluster.ts';
 import { queryOnce } from '../../test-support/src/pgProcesses.ts';
@@ -74,6 +75,8 @@ async function drill(root: string): Promise<Summary> {
     const api = (started.api = await startApi({ DATABASE_URL: url, LOG_LEVEL: 'warn' }));
     const customers = await signUpCustomers(api.url, CLIENTS);
 
+    const counted = async () => sumOf(await scrapeMetrics(api.metricsUrl), 'tidewater_unavailable_total', { cause: 'insufficient_resources' });
+    const countedBefore = await counted();
     const sent: Sent[] = [];
     const readiness: { at: number; status: number }[] = [];
     const client = async (customer: Customer) => {
@@ -107,6 +110,7 @@ async function drill(root: string): Promise<Summary> {
 
     const ledgerKeys = async () => new Set((await queryOnce<{ key: string }>(url, 'SELECT DISTINCT idempotency_key AS key FROM ledger_entries')).map((row) => row.key));
     const movedBeforeResend = await ledgerKeys();
+    const countedWhileFull = (await counted()) - countedBefore;
     // A 503 is an outage: the client resends it under the same key, as the docs say.
     const resent: Sent[] = [];
     for (const refused of sent.filter((s) => s.status !== 201)) resent.push(await refused.resend());
@@ -127,6 +131,7 @@ async function drill(root: string): Promise<Summary> {
       check('no key moved twice', ledger.filter((row) => row.rows !== 1).map((row) => `${row.key}: ${row.rows} rows`)),
       check('a 503 that said applied: false moved nothing', sent.filter((s) => s.status === 503 && s.applied === false && movedBeforeResend.has(s.key)).map((s) => s.key)),
       check('every resend of a refusal answered 201', resent.filter((s) => s.status !== 201).map((s) => `${s.key}: ${s.status} ${s.errorCode}`)),
+      check('every 503 of a deposit counted as insufficient_resources in /metrics', countedWhileFull === count(sent, 503) ? [] : [`${countedWhileFull} counted, ${count(sent, 503)} answered`]),
       check('/api/ready answered 503 while the disk was full', readyWhileFull.some((r) => r.status === 503) ? [] : ['ready stayed 200']),
       check('the audit chains verify', await auditVerify(url)),
     ];
@@ -140,6 +145,7 @@ async function drill(root: string): Promise<Summary> {
         'of them applied: false / unknown': `${sent.filter((s) => s.status === 503 && s.applied === false).length} / ${sent.filter((s) => s.status === 503 && s.applied === undefined).length}`,
         'unknown ones that had moved before their resend': sent.filter((s) => s.status === 503 && s.applied === undefined && movedBeforeResend.has(s.key)).length,
         'answered 500': count(sent, 500),
+        'tidewater_unavailable_total{cause="insufficient_resources"}': countedWhileFull,
         'seconds from full to the first refusal': ((firstRefusalAt - filledAt) / 1000).toFixed(2),
         '/api/ready 503 / checks while full': `${readyWhileFull.filter((r) => r.status === 503).length} / ${readyWhileFull.length}`,
         'seconds from space back to the first 201': ((firstCreatedAfter - freedAt) / 1000).toFixed(2),
