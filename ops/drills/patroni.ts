@@ -109,8 +109,12 @@ async function drill(dir: string): Promise<Summary> {
     const stalledAt = performance.now();
     await standby.pause();
     const resumed = sleep(STALL_MS).then(() => standby.resume());
+    await sleep(1_000);
+    const [held] = await queryOnce<{ waiting: number }>(await leaderUrl('postgres'), "SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE wait_event = 'SyncRep'");
+    say(`after 1 s, ${held?.waiting ?? 0} COMMITs wait for ${standby.name}`);
     const stallGap = await writeGap(stalledAt).finally(() => resumed);
     gaps['the synchronous standby stalled'] = stallGap;
+    const commitsHeld = held?.waiting ?? 0;
     say(`${standby.name} (the synchronous standby) stopped; write gap ${stallGap.toFixed(1)} s`);
     await resumed;
     await cluster.whenSynchronous();
@@ -132,6 +136,7 @@ async function drill(dir: string): Promise<Summary> {
         'deposits sent': sent.length,
         'answered 201 / 503 / 500': `${count(201)} / ${count(503)} / ${count(500)}`,
         ...Object.fromEntries(Object.entries(gaps).map(([fault, seconds]) => [`write gap, ${fault} (s)`, seconds.toFixed(1)])),
+        'COMMITs waiting for the stopped standby after 1 s': commitsHeld,
         [`writes resumed while the standby was still stopped (${STALL_MS / 1000} s)`]: stallGap < STALL_MS / 1000 ? 'yes' : 'no',
         'refusals resent / answered 201 / 409 in flight': `${resent.length} / ${resent.filter((s) => s.status === 201).length} / ${resent.filter(inDoubt).length}`,
         'slowest answer (s)': (slowest / 1000).toFixed(1),
