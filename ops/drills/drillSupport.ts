@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { call } from '../../test-support/src/httpClient.ts';
+import { bffTransport, type Transport } from '../../contract-tests/soak/transport.ts';
 
 const run = promisify(execFile);
 const repository = fileURLToPath(new URL('../../', import.meta.url));
@@ -96,4 +97,34 @@ export async function auditVerify(url: string): Promise<string[]> {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
     return [`${stdout}${stderr}`.trim() || String(error)];
   }
+}
+
+/**
+ * A customer who signs up and sends through the BFF, as the SPA does (a session cookie, its
+ * CSRF token): every request also reads the session from the BFF's store.
+ */
+export async function signUpThroughBff(bffUrl: string): Promise<Customer> {
+  const suffix = `${Date.now().toString(36)}b`;
+  const who = { email: `drill${suffix}@example.com`, password: 'correct horse battery', displayName: 'Drill BFF', handle: `drill${suffix}`.slice(0, 20), pin: '2468' };
+  const { transport } = await bffTransport(bffUrl, who, 60_000);
+  const me = await transport.send('GET', '/api/me');
+  const accountId = (me.body as { primaryAccountId: string }).primaryAccountId;
+  return { deposit: (amountMinor) => sendThrough(transport, accountId, randomUUID(), amountMinor) };
+}
+
+async function sendThrough(transport: Transport, accountId: string, key: string, amountMinor: number): Promise<Sent> {
+  const sentAt = performance.now();
+  const answer = await transport.send('POST', `/api/accounts/${accountId}/deposits`, { body: { amountMinor }, key });
+  const body = answer.body as { errorCode?: string; applied?: boolean } | undefined;
+  return {
+    key,
+    sentAt,
+    at: performance.now(),
+    status: answer.status,
+    errorCode: body?.errorCode,
+    applied: body?.applied,
+    retryAfter: answer.retryAfterSeconds !== undefined,
+    noStore: true, // the transport keeps no headers; the API's own answers are checked by the other drills
+    resend: () => sendThrough(transport, accountId, key, amountMinor),
+  };
 }

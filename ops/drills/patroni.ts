@@ -2,7 +2,8 @@
  * The Patroni drill (`npm run ops:patroni-drill`, adr/0059, docs/operations.md): etcd and
  * two PostgreSQL nodes under Patroni with `synchronous_mode`, from the shipped
  * `ops/patroni/*.yml`; the API on the multi-host URL (README "Failover"); four customers
- * sending deposits throughout three faults:
+ * sending deposits throughout three faults, and one more through the BFF, whose session
+ * store is on the same multi-host URL:
  *
  * 1. the leader lost at once (its Patroni and its postmaster SIGKILLed): the standby is
  *    promoted once the leader key expires; the lost node is started again and rejoins;
@@ -19,9 +20,11 @@
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { apiAnswerBudgetMs, chainDefaults } from '../../contract/src/timeoutChain.ts';
+import { randomBytes } from 'node:crypto';
 import { startApi, type ApiProcess } from '../../test-support/src/apiProcess.ts';
+import { startBff, type BffProcess } from '../../test-support/src/bffProcess.ts';
 import { queryOnce } from '../../test-support/src/pgProcesses.ts';
-import { auditVerify, check, signUpCustomers, type Sent, type Summary } from './drillSupport.ts';
+import { auditVerify, check, signUpCustomers, signUpThroughBff, type Sent, type Summary } from './drillSupport.ts';
 import { startHaproxy, type Haproxy } from './haproxy.ts';
 import { startPatroniCluster, type PatroniCluster } from './patroniCluster.ts';
 
@@ -42,7 +45,7 @@ const ANSWER_BUDGET_MS = apiAnswerBudgetMs(chainDefaults);
 const STALL_MS = 25_000;
 
 async function drill(dir: string): Promise<Summary> {
-  const started: { cluster?: PatroniCluster; haproxy?: Haproxy; api?: ApiProcess; load?: Promise<unknown> } = {};
+  const started: { cluster?: PatroniCluster; haproxy?: Haproxy; api?: ApiProcess; bff?: BffProcess; load?: Promise<unknown> } = {};
   let running = true;
   try {
     const cluster = (started.cluster = await startPatroniCluster(dir));
@@ -54,12 +57,32 @@ async function drill(dir: string): Promise<Summary> {
     const haproxy = throughHaproxy ? (started.haproxy = await startHaproxy(dir, cluster)) : undefined;
     const databaseUrl = haproxy ? `postgres://postgres:${cluster.superuserPassword}@127.0.0.1:${haproxy.primaryPort}/tidewater` : cluster.urlFor('tidewater');
     const api = (started.api = await startApi({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }));
+    const bff = (started.bff = await startBff({
+      apiUrl: api.url,
+      env: {
+        LOG_LEVEL: 'warn',
+        BFF_SESSION_DATABASE_URL: cluster.urlFor('tidewater'),
+        SESSION_SECRET: randomBytes(32).toString('hex'),
+        BFF_TOKEN_KEY: randomBytes(32).toString('base64'),
+      },
+    }));
     const customers = await signUpCustomers(api.url, CLIENTS);
+    const throughBff = await signUpThroughBff(bff.url);
 
     const sent: Sent[] = [];
-    started.load = Promise.all(customers.map(async (customer) => {
-      while (running) sent.push(await customer.deposit(100));
-    }));
+    const sentThroughBff: Sent[] = [];
+    started.load = Promise.all([
+      ...customers.map(async (customer) => {
+        while (running) sent.push(await customer.deposit(100));
+      }),
+      (async () => {
+        while (running) {
+          const answer = await throughBff.deposit(100);
+          sentThroughBff.push(answer);
+          if (answer.status !== 201) await sleep(200); // the SPA waits before a visitor's next try
+        }
+      })(),
+    ]);
     /**
      * The write gap of a fault that began at `began` and was complete at `done`: the longest
      * time without a 201 answer from `began` until the first 201 of a send sent after `done`
@@ -124,17 +147,19 @@ async function drill(dir: string): Promise<Summary> {
 
     // A 503 is an outage: the client resends it under the same key, as the docs say.
     const resent: Sent[] = [];
-    for (const refused of sent.filter((s) => s.status !== 201)) resent.push(await refused.resend());
+    for (const refused of [...sent, ...sentThroughBff].filter((s) => s.status !== 201)) resent.push(await refused.resend());
     const url = await leaderUrl('tidewater');
     const ledger = await queryOnce<{ key: string; rows: number }>(url, 'SELECT idempotency_key AS key, count(*)::int AS rows FROM ledger_entries WHERE idempotency_key IS NOT NULL GROUP BY 1');
     const rowsOf = new Map(ledger.map((row) => [row.key, row.rows]));
-    const acknowledged = [...sent, ...resent].filter((s) => s.status === 201);
+    const acknowledged = [...sent, ...sentThroughBff, ...resent].filter((s) => s.status === 201);
+    const bffCount = (status: number) => sentThroughBff.filter((s) => s.status === status).length;
     const slowest = Math.max(...sent.map((s) => s.at - s.sentAt));
     const count = (status: number) => sent.filter((s) => s.status === status).length;
     return {
       figures: {
         'deposits sent': sent.length,
         'answered 201 / 503 / 500': `${count(201)} / ${count(503)} / ${count(500)}`,
+        'through the BFF (sessions on the multi-host URL) 201 / 503 / other': `${bffCount(201)} / ${bffCount(503)} / ${sentThroughBff.length - bffCount(201) - bffCount(503)}`,
         ...Object.fromEntries(Object.entries(gaps).map(([fault, seconds]) => [`write gap, ${fault} (s)`, seconds.toFixed(1)])),
         'COMMITs waiting for the stopped standby after 1 s': commitsHeld,
         [`writes resumed while the standby was still stopped (${STALL_MS / 1000} s)`]: stallGap < STALL_MS / 1000 ? 'yes' : 'no',
@@ -144,6 +169,7 @@ async function drill(dir: string): Promise<Summary> {
       },
       checks: [
         check('no 500 (nor any status but 201 and 503)', sent.filter((s) => s.status !== 201 && s.status !== 503).map((s) => `${s.key}: ${s.status} ${s.errorCode}`)),
+        check('through the BFF: no 500, the session kept (no 401), every answer 201 or 503', sentThroughBff.filter((s) => s.status !== 201 && s.status !== 503).map((s) => `${s.key}: ${s.status} ${s.errorCode}`)),
         check('0 acknowledged sends lost: every 201 in the ledger, once', acknowledged.filter((s) => rowsOf.get(s.key) !== 1).map((s) => `${s.key}: ${rowsOf.get(s.key) ?? 0} rows`)),
         check('no key moved twice', ledger.filter((row) => row.rows !== 1).map((row) => `${row.key}: ${row.rows} rows`)),
         check('every resend of a refusal answered 201, or 409 while its key waits for a commit in doubt', resent.filter((s) => s.status !== 201 && !inDoubt(s)).map((s) => `${s.key}: ${s.status} ${s.errorCode}`)),
@@ -156,6 +182,7 @@ async function drill(dir: string): Promise<Summary> {
   } finally {
     running = false;
     await started.load?.catch(() => undefined);
+    await started.bff?.stop().catch(() => undefined);
     await started.api?.stop().catch(() => undefined);
     await started.haproxy?.stop().catch(() => undefined);
     await started.cluster?.stop().catch(() => undefined);
