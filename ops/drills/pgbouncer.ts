@@ -36,14 +36,20 @@ export interface PgBouncerOptions {
 }
 
 /** Starts PgBouncer in `dir` (created) in front of `databases`; resolves once it answers a query. */
-export async function startPgBouncer(dir: string, databases: PooledDatabase[], options: PgBouncerOptions): Promise<PgBouncer> {
+export async function startPgBouncer(
+  dir: string,
+  databases: PooledDatabase[],
+  options: PgBouncerOptions,
+): Promise<PgBouncer> {
   ownedDir(dir); // the pooler writes its log here as the servers' user; it reads the files below, world-readable
   const port = await freePort();
   const users = [...new Set(databases.map((database) => database.user))];
   writeFileSync(join(dir, 'userlist.txt'), users.map((user) => `"${user}" ""\n`).join(''));
   const ini = [
     '[databases]',
-    ...databases.map((d) => `${d.name} = host=127.0.0.1 port=${d.serverPort} dbname=${d.serverDatabase} user=${d.user}`),
+    ...databases.map(
+      (d) => `${d.name} = host=127.0.0.1 port=${d.serverPort} dbname=${d.serverDatabase} user=${d.user}`,
+    ),
     '[pgbouncer]',
     'listen_addr = 127.0.0.1',
     `listen_port = ${port}`,
@@ -55,13 +61,18 @@ export async function startPgBouncer(dir: string, databases: PooledDatabase[], o
     'max_client_conn = 200',
     'default_pool_size = 10',
     `logfile = ${join(dir, 'pgbouncer.log')}`,
-    ...(options.ignoreStartupParameters ? [`ignore_startup_parameters = ${options.ignoreStartupParameters.join(',')}`] : []),
+    ...(options.ignoreStartupParameters
+      ? [`ignore_startup_parameters = ${options.ignoreStartupParameters.join(',')}`]
+      : []),
   ];
   writeFileSync(join(dir, 'pgbouncer.ini'), `${ini.join('\n')}\n`);
   const { runAs } = pgBinaries();
   // Debian installs it in /usr/sbin, which a user's PATH may lack.
   const binary = existsSync('/usr/sbin/pgbouncer') ? '/usr/sbin/pgbouncer' : 'pgbouncer';
-  const child: ChildProcess = spawn(binary, [join(dir, 'pgbouncer.ini')], { stdio: 'ignore', ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}) });
+  const child: ChildProcess = spawn(binary, [join(dir, 'pgbouncer.ini')], {
+    stdio: 'ignore',
+    ...(runAs ? { uid: runAs.uid, gid: runAs.gid } : {}),
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const log = () => {
     try {

@@ -44,9 +44,22 @@ interface Run {
 }
 
 const runs: Run[] = [
-  { label: 'transaction pooling, unnamed statements', pooling: { poolMode: 'transaction' }, preparedStatements: 'unnamed' },
-  { label: 'session pooling, named statements', pooling: { poolMode: 'session' }, preparedStatements: 'named' },
-  { label: "transaction pooling, named statements (main's default)", pooling: { poolMode: 'transaction' }, preparedStatements: 'named', expectFailures: true },
+  {
+    label: 'transaction pooling, unnamed statements',
+    pooling: { poolMode: 'transaction' },
+    preparedStatements: 'unnamed',
+  },
+  {
+    label: 'session pooling, named statements',
+    pooling: { poolMode: 'session' },
+    preparedStatements: 'named',
+  },
+  {
+    label: "transaction pooling, named statements (main's default)",
+    pooling: { poolMode: 'transaction' },
+    preparedStatements: 'named',
+    expectFailures: true,
+  },
 ];
 
 const failures: string[] = [];
@@ -59,26 +72,46 @@ const expectThat = (holds: boolean, what: string) => {
 
 async function signUp(apiUrl: string, n: number): Promise<Customer> {
   const suffix = `${Date.now().toString(36)}${n}`;
-  const visitor = { email: `pooled${suffix}@example.com`, password: 'correct horse battery', displayName: `Pooled ${n}`, handle: `pooled${suffix}`.slice(0, 20), pin: '2468' };
+  const visitor = {
+    email: `pooled${suffix}@example.com`,
+    password: 'correct horse battery',
+    displayName: `Pooled ${n}`,
+    handle: `pooled${suffix}`.slice(0, 20),
+    pin: '2468',
+  };
   const registered = await call(apiUrl, 'POST', '/api/auth/register', { body: visitor });
-  if (registered.status !== 201) throw new Error(`sign-up answered ${registered.status}: ${JSON.stringify(registered.body)}`);
-  const signedIn = await call(apiUrl, 'POST', '/api/auth/token', { body: { email: visitor.email, password: visitor.password } });
-  if (signedIn.status !== 200) throw new Error(`sign-in answered ${signedIn.status}: ${JSON.stringify(signedIn.body)}`);
+  if (registered.status !== 201)
+    throw new Error(`sign-up answered ${registered.status}: ${JSON.stringify(registered.body)}`);
+  const signedIn = await call(apiUrl, 'POST', '/api/auth/token', {
+    body: { email: visitor.email, password: visitor.password },
+  });
+  if (signedIn.status !== 200)
+    throw new Error(`sign-in answered ${signedIn.status}: ${JSON.stringify(signedIn.body)}`);
   return { token: signedIn.body.accessToken, accountId: registered.body.account.id };
 }
 
 /** Each customer sends its deposits one after another, all customers at once; answers each key's amount and status. */
-async function sendDeposits(apiUrl: string, customers: Customer[]): Promise<Array<{ key: string; amountMinor: number; status: number; code?: string }>> {
+async function sendDeposits(
+  apiUrl: string,
+  customers: Customer[],
+): Promise<Array<{ key: string; amountMinor: number; status: number; code?: string }>> {
   const answers = await Promise.all(
     customers.map(async (customer) => {
       const mine = [];
       for (let n = 0; n < DEPOSITS_PER_CLIENT; n++) {
         const key = randomUUID();
         const amountMinor = 100 + Math.floor(Math.random() * 900);
-        const reply = await call(apiUrl, 'POST', `/api/accounts/${customer.accountId}/deposits`, { token: customer.token, body: { amountMinor }, headers: { 'idempotency-key': key } }).catch(
-          (error: unknown) => ({ status: 0, body: { errorCode: String(error) } }),
-        );
-        mine.push({ key, amountMinor, status: reply.status, code: reply.body?.errorCode as string | undefined });
+        const reply = await call(apiUrl, 'POST', `/api/accounts/${customer.accountId}/deposits`, {
+          token: customer.token,
+          body: { amountMinor },
+          headers: { 'idempotency-key': key },
+        }).catch((error: unknown) => ({ status: 0, body: { errorCode: String(error) } }));
+        mine.push({
+          key,
+          amountMinor,
+          status: reply.status,
+          code: reply.body?.errorCode as string | undefined,
+        });
       }
       return mine;
     }),
@@ -86,12 +119,21 @@ async function sendDeposits(apiUrl: string, customers: Customer[]): Promise<Arra
   return answers.flat();
 }
 
-async function runOne(root: string, cluster: PgCluster, run: Run, customers: Customer[]): Promise<Customer[]> {
+async function runOne(
+  root: string,
+  cluster: PgCluster,
+  run: Run,
+  customers: Customer[],
+): Promise<Customer[]> {
   console.log(`${run.label}`);
-  const bouncer = await startPgBouncer(join(root, `bouncer-${runs.indexOf(run)}`), [
-    { name: 'tidewater', serverPort: cluster.port, serverDatabase: 'tidewater', user: 'tw_app' },
-    { name: 'tidewater_ro', serverPort: cluster.port, serverDatabase: 'tidewater', user: 'tw_reader' },
-  ], run.pooling);
+  const bouncer = await startPgBouncer(
+    join(root, `bouncer-${runs.indexOf(run)}`),
+    [
+      { name: 'tidewater', serverPort: cluster.port, serverDatabase: 'tidewater', user: 'tw_app' },
+      { name: 'tidewater_ro', serverPort: cluster.port, serverDatabase: 'tidewater', user: 'tw_reader' },
+    ],
+    run.pooling,
+  );
   const api = await startApi({
     DATABASE_URL: bouncer.urlFor('tidewater', 'tw_app'),
     DATABASE_READ_ONLY_URL: bouncer.urlFor('tidewater_ro', 'tw_reader'),
@@ -104,31 +146,52 @@ async function runOne(root: string, cluster: PgCluster, run: Run, customers: Cus
     throw error;
   });
   try {
-    const signedUp = customers.length > 0 ? customers : await Promise.all(Array.from({ length: CLIENTS }, (_, n) => signUp(api.url, n)));
+    const signedUp =
+      customers.length > 0
+        ? customers
+        : await Promise.all(Array.from({ length: CLIENTS }, (_, n) => signUp(api.url, n)));
     const sent = await sendDeposits(api.url, signedUp);
     const byStatus = new Map<number, number>();
     for (const { status } of sent) byStatus.set(status, (byStatus.get(status) ?? 0) + 1);
-    const ledger = await queryOnce<{ key: string; moved: string }>(cluster.urlFor('tidewater'), `SELECT idempotency_key AS key, sum(amount_minor)::text AS moved FROM ledger_entries WHERE idempotency_key = ANY('{${sent.map((s) => s.key).join(',')}}') GROUP BY 1`);
+    const ledger = await queryOnce<{ key: string; moved: string }>(
+      cluster.urlFor('tidewater'),
+      `SELECT idempotency_key AS key, sum(amount_minor)::text AS moved FROM ledger_entries WHERE idempotency_key = ANY('{${sent.map((s) => s.key).join(',')}}') GROUP BY 1`,
+    );
     const movedOf = new Map(ledger.map((row) => [row.key, Number(row.moved)]));
     const created = sent.filter((s) => s.status === 201);
     const sumCreated = created.reduce((sum, s) => sum + s.amountMinor, 0);
     const sumLedger = [...movedOf.values()].reduce((sum, moved) => sum + moved, 0);
     const guards = await guardsThrough(bouncer);
     console.log(`  deposits sent: ${sent.length} from ${signedUp.length} clients, API_WORKERS=${WORKERS}`);
-    console.log(`  answers by status: ${[...byStatus].sort(([a], [b]) => a - b).map(([status, n]) => `${n} × ${status}`).join(', ')}`);
+    console.log(
+      `  answers by status: ${[...byStatus]
+        .sort(([a], [b]) => a - b)
+        .map(([status, n]) => `${n} × ${status}`)
+        .join(', ')}`,
+    );
     const codes = [...new Set(sent.filter((s) => s.status >= 500).map((s) => s.code))];
     if (codes.length) console.log(`  error codes of the 5xx: ${codes.join(', ')}`);
     console.log(`  money in the ledger: ${sumLedger} minor units; sum of the 201s: ${sumCreated}`);
     console.log(`  as the API's logins see their sessions: ${guards}`);
     if (runs.indexOf(run) === 0) await cancelThrough(bouncer);
     if (run.expectFailures) {
-      expectThat((byStatus.get(500) ?? 0) > 0, 'named statements under transaction pooling answer 500s (the check can fail)');
+      expectThat(
+        (byStatus.get(500) ?? 0) > 0,
+        'named statements under transaction pooling answer 500s (the check can fail)',
+      );
     } else {
       expectThat(!byStatus.has(500), 'no 500');
       expectThat(created.length === sent.length, 'every deposit answered 201');
-      expectThat(created.every((s) => movedOf.get(s.key) === s.amountMinor), 'every 201 is in the ledger with its amount');
+      expectThat(
+        created.every((s) => movedOf.get(s.key) === s.amountMinor),
+        'every 201 is in the ledger with its amount',
+      );
       expectThat(sumLedger === sumCreated, 'money in the ledger = sum of the 201s');
-      expectThat(guards.includes('read_only_pool.default_transaction_read_only=on') && !guards.includes('statement_timeout=0'), 'the statement timeout and read-only hold');
+      expectThat(
+        guards.includes('read_only_pool.default_transaction_read_only=on') &&
+          !guards.includes('statement_timeout=0'),
+        'the statement timeout and read-only hold',
+      );
     }
     return signedUp;
   } finally {
@@ -139,7 +202,8 @@ async function runOne(root: string, cluster: PgCluster, run: Run, customers: Cus
 
 /** `SHOW` of each guard through the pooler, under each of the API's logins. */
 async function guardsThrough(bouncer: PgBouncer): Promise<string> {
-  const show = async (url: string, name: string) => (await queryOnce<Record<string, string>>(url, `SHOW ${name}`))[0]![name];
+  const show = async (url: string, name: string) =>
+    (await queryOnce<Record<string, string>>(url, `SHOW ${name}`))[0]![name];
   const primary = bouncer.urlFor('tidewater', 'tw_app');
   const readOnly = bouncer.urlFor('tidewater_ro', 'tw_reader');
   return [
@@ -163,13 +227,21 @@ async function cancelThrough(bouncer: PgBouncer): Promise<void> {
     const { processID } = client as unknown as { processID: number };
     const serverPid = (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     const started = performance.now();
-    const sleeping = client.query('SELECT pg_sleep(10)').then(() => 'finished', (error: { code?: string }) => error.code);
+    const sleeping = client.query('SELECT pg_sleep(10)').then(
+      () => 'finished',
+      (error: { code?: string }) => error.code,
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     sendCancelRequest(client);
     const outcome = await sleeping;
     const seconds = (performance.now() - started) / 1000;
-    console.log(`  the API's cancel through the pooler: ${outcome} after ${seconds.toFixed(2)} s (pg_sleep(10)); the pid the pooler gave ${processID}, pg_backend_pid() ${serverPid}`);
-    expectThat(outcome === '57014' && seconds < 5, "the API's CancelRequest with the pooler's keys cancels the statement (57014 within 5 s, not at its end)");
+    console.log(
+      `  the API's cancel through the pooler: ${outcome} after ${seconds.toFixed(2)} s (pg_sleep(10)); the pid the pooler gave ${processID}, pg_backend_pid() ${serverPid}`,
+    );
+    expectThat(
+      outcome === '57014' && seconds < 5,
+      "the API's CancelRequest with the pooler's keys cancels the statement (57014 within 5 s, not at its end)",
+    );
   } finally {
     await client.end().catch(() => undefined);
   }
@@ -177,13 +249,27 @@ async function cancelThrough(bouncer: PgBouncer): Promise<void> {
 
 /** Startup parameters through a pooler told to drop them, on a role without the guards: the API must refuse to start, naming them. */
 async function droppedGuardsRefused(root: string, cluster: PgCluster): Promise<void> {
-  console.log('startup parameters the pooler drops (ignore_startup_parameters), on a role without the guards');
-  const bouncer = await startPgBouncer(join(root, 'bouncer-dropping'), [{ name: 'tidewater', serverPort: cluster.port, serverDatabase: 'tidewater', user: 'tw_plain' }], {
-    poolMode: 'transaction',
-    ignoreStartupParameters: ['statement_timeout', 'idle_in_transaction_session_timeout', 'options'],
-  });
+  console.log(
+    'startup parameters the pooler drops (ignore_startup_parameters), on a role without the guards',
+  );
+  const bouncer = await startPgBouncer(
+    join(root, 'bouncer-dropping'),
+    [{ name: 'tidewater', serverPort: cluster.port, serverDatabase: 'tidewater', user: 'tw_plain' }],
+    {
+      poolMode: 'transaction',
+      ignoreStartupParameters: ['statement_timeout', 'idle_in_transaction_session_timeout', 'options'],
+    },
+  );
   try {
-    const refusal = await startApi({ DATABASE_URL: bouncer.urlFor('tidewater', 'tw_plain'), DB_SESSION_SETTINGS: 'startup', DB_PREPARED_STATEMENTS: 'unnamed', LOG_LEVEL: 'warn' }, 30_000).then(
+    const refusal = await startApi(
+      {
+        DATABASE_URL: bouncer.urlFor('tidewater', 'tw_plain'),
+        DB_SESSION_SETTINGS: 'startup',
+        DB_PREPARED_STATEMENTS: 'unnamed',
+        LOG_LEVEL: 'warn',
+      },
+      30_000,
+    ).then(
       async (api) => {
         await api.stop();
         return 'it started';
@@ -193,7 +279,10 @@ async function droppedGuardsRefused(root: string, cluster: PgCluster): Promise<v
     const logLine = refusal.split('\n').find((line) => line.includes('refusing to start'));
     const said = logLine ? (JSON.parse(logLine) as { msg: string }).msg : refusal.slice(0, 500);
     console.log(`  the API said: ${said.replaceAll('\n', '\n    ')}`);
-    expectThat(/statement_timeout is 0/.test(refusal) && /default_transaction_read_only is off/.test(refusal), 'the API refuses to start, naming the dropped guards');
+    expectThat(
+      /statement_timeout is 0/.test(refusal) && /default_transaction_read_only is off/.test(refusal),
+      'the API refuses to start, naming the dropped guards',
+    );
   } finally {
     await bouncer.stop();
   }

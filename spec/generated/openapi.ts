@@ -555,7 +555,7 @@ export interface paths {
     };
     /**
      * Readiness
-     * @description The database is reachable; `503 SERVICE_UNAVAILABLE` otherwise.
+     * @description The database is reachable and has not refused a write for lack of resources (a full disk) within the last Retry-After; `503 SERVICE_UNAVAILABLE` otherwise.
      */
     get: operations['getReady'];
     put?: never;
