@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { call } from '../../test-support/src/httpClient.ts';
+import { queryOnce } from '../../test-support/src/pgProcesses.ts';
 import { bffTransport, type Transport } from '../../contract-tests/soak/transport.ts';
 
 const run = promisify(execFile);
@@ -47,6 +48,31 @@ export interface Summary {
 /** Names a check. */
 export const check = (name: string, failures: string[]): Check => ({ name, failures });
 
+/** Each idempotency key's ledger rows on `url`: what every drill holds its answers against. */
+export async function ledgerRowsByKey(url: string): Promise<Map<string, number>> {
+  const ledger = await queryOnce<{ key: string; rows: number }>(
+    url,
+    'SELECT idempotency_key AS key, count(*)::int AS rows FROM ledger_entries WHERE idempotency_key IS NOT NULL GROUP BY 1',
+  );
+  return new Map(ledger.map((row) => [row.key, row.rows]));
+}
+
+/** The money checks every drill makes from the database: each acknowledged send moved once (`name`), and no key twice. */
+export function ledgerChecks(name: string, acknowledged: Sent[], rowsOf: Map<string, number>): Check[] {
+  return [
+    check(
+      name,
+      acknowledged
+        .filter((s) => rowsOf.get(s.key) !== 1)
+        .map((s) => `${s.key}: ${rowsOf.get(s.key) ?? 0} rows`),
+    ),
+    check(
+      'no key moved twice',
+      [...rowsOf].filter(([, rows]) => rows !== 1).map(([key, rows]) => `${key}: ${rows} rows`),
+    ),
+  ];
+}
+
 /**
  * Prints what a drill found: its title, its figures, each check, then the one line CI's summary
  * counts (`<tag>: N checks passed, M failed`, .ci/summary.mjs); a failed check fails the run.
@@ -70,27 +96,37 @@ export function report(title: string, tag: string, summary: Summary | undefined,
   if (failed) process.exitCode = 1;
 }
 
+/** Signs one new customer (`prefix` names its email and handle) up and in on the API at `apiUrl`: its access token and first account. */
+export async function signUpAndIn(
+  apiUrl: string,
+  prefix: string,
+  n: number,
+): Promise<{ accessToken: string; accountId: string }> {
+  const suffix = `${Date.now().toString(36)}${n}`;
+  const visitor = {
+    email: `${prefix}${suffix}@example.com`,
+    password: 'correct horse battery',
+    displayName: `${prefix} ${n}`,
+    handle: `${prefix}${suffix}`.slice(0, 20),
+    pin: '2468',
+  };
+  const registered = await call(apiUrl, 'POST', '/api/auth/register', { body: visitor });
+  if (registered.status !== 201)
+    throw new Error(`sign-up answered ${registered.status}: ${JSON.stringify(registered.body)}`);
+  const token = await call(apiUrl, 'POST', '/api/auth/token', {
+    body: { email: visitor.email, password: visitor.password },
+  });
+  if (token.status !== 200)
+    throw new Error(`sign-in answered ${token.status}: ${JSON.stringify(token.body)}`);
+  return { accessToken: token.body.accessToken, accountId: registered.body.account.id };
+}
+
 /** Signs `count` customers up and in on the API at `apiUrl`. */
 export async function signUpCustomers(apiUrl: string, count: number): Promise<Customer[]> {
   const customers: Customer[] = [];
   for (let n = 0; n < count; n++) {
-    const suffix = `${Date.now().toString(36)}${n}`;
-    const visitor = {
-      email: `drill${suffix}@example.com`,
-      password: 'correct horse battery',
-      displayName: `Drill ${n}`,
-      handle: `drill${suffix}`.slice(0, 20),
-      pin: '2468',
-    };
-    const registered = await call(apiUrl, 'POST', '/api/auth/register', { body: visitor });
-    if (registered.status !== 201)
-      throw new Error(`sign-up answered ${registered.status}: ${JSON.stringify(registered.body)}`);
-    const token = await call(apiUrl, 'POST', '/api/auth/token', {
-      body: { email: visitor.email, password: visitor.password },
-    });
-    if (token.status !== 200)
-      throw new Error(`sign-in answered ${token.status}: ${JSON.stringify(token.body)}`);
-    customers.push(customer(apiUrl, token.body.accessToken, registered.body.account.id));
+    const { accessToken, accountId } = await signUpAndIn(apiUrl, 'drill', n);
+    customers.push(customer(apiUrl, accessToken, accountId));
   }
   return customers;
 }

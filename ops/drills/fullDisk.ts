@@ -38,6 +38,8 @@ import {
   type Sent,
   type Summary,
   report,
+  ledgerRowsByKey,
+  ledgerChecks,
 } from './drillSupport.ts';
 
 const CLIENTS = 4;
@@ -145,11 +147,7 @@ async function drill(root: string): Promise<Summary> {
     const resent: Sent[] = [];
     for (const refused of sent.filter((s) => s.status !== 201)) resent.push(await refused.resend());
 
-    const ledger = await queryOnce<{ key: string; rows: number }>(
-      url,
-      'SELECT idempotency_key AS key, count(*)::int AS rows FROM ledger_entries WHERE idempotency_key IS NOT NULL GROUP BY 1',
-    );
-    const rowsOf = new Map(ledger.map((row) => [row.key, row.rows]));
+    const rowsOf = await ledgerRowsByKey(url);
     const acknowledged = [...sent, ...resent].filter((s) => s.status === 201);
     const whileFull = sent.filter((s) => s.at > firstRefusalAt && s.at < freedAt);
     const readyWhileFull = readiness.filter((r) => r.at > firstRefusalAt && r.at < freedAt);
@@ -171,16 +169,7 @@ async function drill(root: string): Promise<Summary> {
         'every 503 says Retry-After and no-store',
         sent.filter((s) => s.status === 503 && !(s.retryAfter && s.noStore)).map((s) => s.key),
       ),
-      check(
-        'every 201 is in the ledger, once',
-        acknowledged
-          .filter((s) => rowsOf.get(s.key) !== 1)
-          .map((s) => `${s.key}: ${rowsOf.get(s.key) ?? 0} rows`),
-      ),
-      check(
-        'no key moved twice',
-        ledger.filter((row) => row.rows !== 1).map((row) => `${row.key}: ${row.rows} rows`),
-      ),
+      ...ledgerChecks('every 201 is in the ledger, once', acknowledged, rowsOf),
       check(
         'a 503 that said applied: false moved nothing',
         sent

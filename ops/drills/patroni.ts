@@ -32,6 +32,8 @@ import {
   type Sent,
   type Summary,
   report,
+  ledgerRowsByKey,
+  ledgerChecks,
 } from './drillSupport.ts';
 import { startHaproxy, type Haproxy } from './haproxy.ts';
 import { startPatroniCluster, type PatroniCluster } from './patroniCluster.ts';
@@ -183,11 +185,7 @@ async function drill(dir: string): Promise<Summary> {
     for (const refused of [...sent, ...sentThroughBff].filter((s) => s.status !== 201))
       resent.push(await refused.resend());
     const url = await leaderUrl('tidewater');
-    const ledger = await queryOnce<{ key: string; rows: number }>(
-      url,
-      'SELECT idempotency_key AS key, count(*)::int AS rows FROM ledger_entries WHERE idempotency_key IS NOT NULL GROUP BY 1',
-    );
-    const rowsOf = new Map(ledger.map((row) => [row.key, row.rows]));
+    const rowsOf = await ledgerRowsByKey(url);
     const acknowledged = [...sent, ...sentThroughBff, ...resent].filter((s) => s.status === 201);
     const bffCount = (status: number) => sentThroughBff.filter((s) => s.status === status).length;
     const slowest = Math.max(...sent.map((s) => s.at - s.sentAt));
@@ -220,16 +218,7 @@ async function drill(dir: string): Promise<Summary> {
             .filter((s) => s.status !== 201 && s.status !== 503)
             .map((s) => `${s.key}: ${s.status} ${s.errorCode}`),
         ),
-        check(
-          '0 acknowledged sends lost: every 201 in the ledger, once',
-          acknowledged
-            .filter((s) => rowsOf.get(s.key) !== 1)
-            .map((s) => `${s.key}: ${rowsOf.get(s.key) ?? 0} rows`),
-        ),
-        check(
-          'no key moved twice',
-          ledger.filter((row) => row.rows !== 1).map((row) => `${row.key}: ${row.rows} rows`),
-        ),
+        ...ledgerChecks('0 acknowledged sends lost: every 201 in the ledger, once', acknowledged, rowsOf),
         check(
           'every resend of a refusal answered 201, or 409 while its key waits for a commit in doubt',
           resent

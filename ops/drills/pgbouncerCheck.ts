@@ -23,6 +23,7 @@ import pg from 'pg';
 import { loadConfig } from '../../server/src/config.ts';
 import { sendCancelRequest } from '../../server/src/data/commitGate/cancellableClient.ts';
 import { startPgBouncer, type PgBouncer, type PgBouncerOptions } from './pgbouncer.ts';
+import { signUpAndIn } from './drillSupport.ts';
 
 const CLIENTS = 6;
 const DEPOSITS_PER_CLIENT = 50;
@@ -71,23 +72,8 @@ const expectThat = (holds: boolean, what: string) => {
 };
 
 async function signUp(apiUrl: string, n: number): Promise<Customer> {
-  const suffix = `${Date.now().toString(36)}${n}`;
-  const visitor = {
-    email: `pooled${suffix}@example.com`,
-    password: 'correct horse battery',
-    displayName: `Pooled ${n}`,
-    handle: `pooled${suffix}`.slice(0, 20),
-    pin: '2468',
-  };
-  const registered = await call(apiUrl, 'POST', '/api/auth/register', { body: visitor });
-  if (registered.status !== 201)
-    throw new Error(`sign-up answered ${registered.status}: ${JSON.stringify(registered.body)}`);
-  const signedIn = await call(apiUrl, 'POST', '/api/auth/token', {
-    body: { email: visitor.email, password: visitor.password },
-  });
-  if (signedIn.status !== 200)
-    throw new Error(`sign-in answered ${signedIn.status}: ${JSON.stringify(signedIn.body)}`);
-  return { token: signedIn.body.accessToken, accountId: registered.body.account.id };
+  const { accessToken, accountId } = await signUpAndIn(apiUrl, 'pooled', n);
+  return { token: accessToken, accountId };
 }
 
 /** Each customer sends its deposits one after another, all customers at once; answers each key's amount and status. */
