@@ -278,8 +278,9 @@ export interface paths {
      *     A wrong PIN is `403 PIN_INCORRECT`; the fifth wrong PIN in a row locks the PIN
      *     (`423 PIN_LOCKED`, with `Retry-After` and `retryAfterSeconds`): the first lock for
      *     15 minutes, the second, within a day of the first, for 30; the third blocks step-up
-     *     until the customer signs in with their password again (`423 PIN_BLOCKED`, no
-     *     `Retry-After`: waiting does not lift it). A right PIN ends the streak.
+     *     until the bank unblocks it after checking who the customer is (`423 PIN_BLOCKED`, no
+     *     `Retry-After`: waiting does not lift it). A right PIN ends the streak; a sign-in
+     *     lifts no lock or block and forgets no wrong PIN.
      */
     post: operations['verifyPin'];
     delete?: never;
@@ -1170,7 +1171,7 @@ export interface components {
      * @description `PIN_LOCKED`: too many wrong PINs in a row; step-up is locked for `Retry-After`
      *     seconds (also `retryAfterSeconds`), each lock of a streak twice as long as the one
      *     before. `PIN_BLOCKED`: the PIN locked too often; step-up is blocked until the
-     *     customer signs in with their password again (no `Retry-After`).
+     *     bank unblocks it after checking who the customer is (no `Retry-After`; a sign-in does not lift it).
      */
     Locked: {
       headers: {

@@ -45,7 +45,7 @@ export const identityDefaults = {
   pinMaxAttempts: 5,
   /** 15 min (PIN_LOCK_SECONDS): how long the first lock of a streak lasts; each further one lasts twice the one before (adr/0047). */
   pinLockSeconds: 900,
-  /** 3 (PIN_LOCKS_BEFORE_BLOCK): the lock of a streak that blocks step-up until a password sign-in: 15 guesses per sign-in, not about 480 a day (adr/0047, PSD2 RTS Art. 4). */
+  /** 3 (PIN_LOCKS_BEFORE_BLOCK): the lock of a streak that blocks step-up until the bank unblocks it (`npm run pin:unblock`): 15 guesses in all, however often the password signs in, not about 480 a day (adr/0047, adr/0056, PSD2 RTS Art. 4). */
   pinLocksBeforeBlock: 3,
   /** 1 day (PIN_LOCK_MEMORY_SECONDS): a streak whose last lock ended this long ago is forgotten; also the longest one lock lasts. */
   pinLockMemorySeconds: 86_400,

@@ -20,7 +20,6 @@ import { signInLimits } from './signInLimits.ts';
 interface SignInUserRow {
   id: string;
   passwordHash: string;
-  pinLocks: number;
 }
 
 /** A presented refresh token; `expiresAt` as the adapter gives a timestamptz (ISO text). */
@@ -69,7 +68,7 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
       const deviceHash = deviceHashOf(body.deviceToken);
       const { failuresHere, deviceFailures } = await limits.refuseIfLimited(email, address, deviceHash);
       const [user] = await data.read((db) => sqlOf(db).query<SignInUserRow>`
-        SELECT id, password_hash AS "passwordHash", pin_locks AS "pinLocks" FROM users WHERE email = ${email}::text`);
+        SELECT id, password_hash AS "passwordHash" FROM users WHERE email = ${email}::text`);
       const valid = await secrets.verify(body.password, user?.passwordHash ?? (await decoyHash));
       if (!user || !valid) {
         // The refusal is told only once it is counted: an outage here is a 503 that tells nothing.
@@ -78,11 +77,6 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
       }
       if (failuresHere > 0 || deviceFailures > 0) await limits.clearFailures(email, address, deviceHash);
       const deviceToken = await devices.remember(user.id, body.deviceToken, address);
-      // The password is the secure procedure that gives back a blocked or locked PIN (adr/0047, PSD2 RTS Art. 4(5)).
-      if (user.pinLocks > 0) {
-        await data.write((db) => sqlOf(db).execute`
-          UPDATE users SET pin_locks = 0, pin_failed_attempts = 0, pin_locked_until = NULL WHERE id = ${user.id}::uuid`);
-      }
       // A new row with a fresh id: rerunning it after a confirmed failure cannot duplicate it.
       data.writesFor(user.id);
       const { pair } = await data.runInTransaction(

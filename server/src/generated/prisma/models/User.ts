@@ -1416,7 +1416,7 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     pinFailedAttempts: number
     pinLockedUntil: Date | null
     /**
-     * The PIN's locks in the current streak (adr/0047): each lasts twice the one before; the last allowed blocks step-up until a password sign-in.
+     * The PIN's locks in the current streak (adr/0047): each lasts twice the one before; the last allowed blocks step-up until the bank unblocks it (adr/0056).
      */
     pinLocks: number
     primaryAccountId: string | null
