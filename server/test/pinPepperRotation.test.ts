@@ -51,15 +51,15 @@ it('refuses to start without a key id the stored PIN verifiers name, saying whic
   // The old entry removed while a verifier still names it: no start, and the reason.
   const refusal = await start(second).then(
     async (started) => {
-      api = started;
-      return `started; a step-up with the right PIN answered ${(await stepUpWithRightPin(started.url, email, accountId)).status}`;
+      const status = (await stepUpWithRightPin(started.url, email, accountId)).status;
+      await started.stop();
+      return `started; a step-up with the right PIN answered ${status}`;
     },
     (error: Error) => error.message,
   );
   expect(refusal).toMatch(/refusing to start: PIN_PEPPER lacks key id k1 \(1 verifier\)/);
 
   // Both keys, the new one first: the right PIN passes and remakes the verifier under k2.
-  await api?.stop();
   api = await start(`${second},${first}`);
   expect((await stepUpWithRightPin(api.url, email, accountId)).status).toBe(201);
   await api.stop();
