@@ -14,7 +14,8 @@
  * - At start the API counts the verifiers by key id and refuses to start while any names a
  *   key it is not given (`refuseMissingPinKeys`): an entry removed too early, or a rollback
  *   after re-keying, would otherwise make every step-up of those customers fail, right PIN
- *   or wrong (issue 54, adr/0056).
+ *   or wrong (issue 54, adr/0056). A database that cannot be read at start (an outage the
+ *   API starts into) is counted once it answers, and a missing key then stops the process.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -79,4 +80,37 @@ export async function refuseMissingPinKeys(sql: Statements, peppers: PinPeppers,
   throw new ConfigError(
     `PIN_PEPPER lacks key id ${named}: those customers could never pass a step-up. Put the entry back (after the current one); remove it only once no verifier names it.`,
   );
+}
+
+/** How often the count is tried again while the database cannot be read. */
+const RECOUNT_EVERY_MS = 5_000;
+
+/**
+ * `refuseMissingPinKeys` at start; when the database cannot be read yet, it warns, starts
+ * anyway (an outage is not a configuration error) and counts again every few seconds until
+ * it can, calling `stop` with the refusal if a key is missing then.
+ */
+export async function refuseMissingPinKeysWhenReadable(
+  sql: Statements,
+  peppers: PinPeppers,
+  logger: Logger,
+  stop: (error: ConfigError) => void,
+): Promise<void> {
+  try {
+    return await refuseMissingPinKeys(sql, peppers, logger);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    logger.warn({ err: error }, 'could not count the PIN verifiers by key id: counting again once the database answers');
+  }
+  const retry = setInterval(() => {
+    refuseMissingPinKeys(sql, peppers, logger).then(
+      () => clearInterval(retry),
+      (error: unknown) => {
+        if (!(error instanceof ConfigError)) return;
+        clearInterval(retry);
+        stop(error);
+      },
+    );
+  }, RECOUNT_EVERY_MS);
+  retry.unref();
 }
