@@ -83,6 +83,7 @@ import { bearerAuthentication } from './http/authenticate.ts';
 import { transactionCursors } from './domain/accounts/transactionCursor.ts';
 import { secretHashing } from './domain/identity/secrets.ts';
 import { pinVerifiers, type PinPeppers } from './domain/identity/pinVerifier.ts';
+import { liveSessions } from './domain/identity/liveSessions.ts';
 import type { Handlers } from './contract/operations.ts';
 import { mountOperations } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';
@@ -154,10 +155,9 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
     cursors: transactionCursors(signingSecret),
     secrets,
     pins: pinVerifiers(options.pinPeppers, secrets),
+    sessions: liveSessions(data, config.accessTokenRecheckSeconds, config.accessTokenCacheEntries),
   };
-  const authenticate = bearerAuthentication(deps.tokens, async (userId) =>
-    (await data.read((db) => sqlOf(db).query`SELECT 1 FROM users WHERE id = ${userId}::uuid`)).length > 0,
-  );
+  const authenticate = bearerAuthentication(deps.tokens, deps.sessions);
   const handlers: Handlers = {
     ...userHandlers(deps),
     ...sessionHandlers(deps),

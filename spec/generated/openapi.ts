@@ -67,8 +67,9 @@ export interface paths {
     /**
      * Refresh the token pair
      * @description Exchanges a refresh token for a new pair; the old refresh token is spent
-     *     (rotation). An unknown, spent, revoked or expired token is `401 TOKEN_INVALID`.
-     *     A hang-up does not cancel it (`x-no-deadline`); the request deadline still bounds it.
+     *     (rotation). An unknown, spent, revoked or expired token is `401 TOKEN_INVALID`;
+     *     a spent one coming back ends its whole session (it was stolen or replayed), whose
+     *     access tokens are then refused within 2 seconds. A hang-up does not cancel it (`x-no-deadline`); the request deadline still bounds it.
      */
     post: operations['refreshToken'];
     delete?: never;
@@ -88,8 +89,9 @@ export interface paths {
     put?: never;
     /**
      * Revoke a refresh token
-     * @description Revokes one refresh token. Idempotent: an unknown or already revoked token is
-     *     also `204`. A hang-up does not cancel it (`x-no-deadline`); the request deadline
+     * @description Revokes one refresh token. Revoking a session's current refresh token ends the
+     *     session: its access tokens are refused (`401`) within 2 seconds (RFC 7009 §2.1).
+     *     Idempotent: an unknown or already revoked token is also `204`. A hang-up does not cancel it (`x-no-deadline`); the request deadline
      *     still bounds it.
      */
     post: operations['revokeToken'];
@@ -110,8 +112,9 @@ export interface paths {
     put?: never;
     /**
      * Sign out everywhere
-     * @description Revokes every refresh token of the signed-in customer. Access tokens already
-     *     issued stay valid until they expire. A hang-up does not cancel it
+     * @description Revokes every refresh token of the signed-in customer and so ends every session:
+     *     access tokens already issued are refused (`401`) within 2 seconds, not at their
+     *     expiry. A hang-up does not cancel it
      *     (`x-no-deadline`); the request deadline still bounds it.
      */
     post: operations['logout'];

@@ -7,6 +7,8 @@ export const identityDefaults = {
   accessTokenTtlSeconds: 900,
   /** 10,000 (ACCESS_TOKEN_CACHE_ENTRIES): verified tokens remembered until their expiry, per process (adr/0016); 0 verifies every time. ~1 MB. */
   accessTokenCacheEntries: 10_000,
+  /** 2 s (ACCESS_TOKEN_RECHECK_SECONDS): how long a process trusts that an access token's session is alive before it reads again; the seconds a token may outlive a sign-out made on another process (adr/0056). */
+  accessTokenRecheckSeconds: 2,
   /** 30 days (REFRESH_TOKEN_TTL_SECONDS): a rotating refresh token's lifetime. */
   refreshTokenTtlSeconds: 30 * 24 * 3600,
   /** 5 min (STEP_UP_TTL_SECONDS): a step-up authorisation's lifetime (single use); long enough to confirm one send, short enough that a stolen one is soon useless. */
@@ -59,6 +61,7 @@ export const identityDefaults = {
 export const identityEnvNames: { [K in keyof typeof identityDefaults]?: string } = {
   accessTokenTtlSeconds: 'ACCESS_TOKEN_TTL_SECONDS',
   accessTokenCacheEntries: 'ACCESS_TOKEN_CACHE_ENTRIES',
+  accessTokenRecheckSeconds: 'ACCESS_TOKEN_RECHECK_SECONDS',
   refreshTokenTtlSeconds: 'REFRESH_TOKEN_TTL_SECONDS',
   stepUpTtlSeconds: 'STEP_UP_TTL_SECONDS',
   signInFailureLimit: 'SIGN_IN_FAILURE_LIMIT',

@@ -5,7 +5,8 @@
  * the family's absolute lifetime (REFRESH_TOKEN_TTL_SECONDS from sign-in: a rotation never
  * extends it, so a stolen token dies with its family, adr/0045) and, when a spent token
  * comes back, revokes its whole family (it was stolen or replayed);
- * `revokeToken` and `logout` end sessions and are idempotent.
+ * `revokeToken` and `logout` end sessions and are idempotent; an ended session's access
+ * tokens die with it (liveSessions.ts, adr/0056).
  */
 import { randomUUID } from 'node:crypto';
 import { ApiProblem } from '../../errors/apiProblem.ts';
@@ -32,7 +33,7 @@ interface PresentedTokenRow {
 }
 
 /** The handlers of sign-in, refresh, revoke and logout. */
-export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): Pick<
+export function sessionHandlers({ data, config, tokens, secrets, sessions }: DomainDeps): Pick<
   Handlers,
   'createToken' | 'refreshToken' | 'revokeToken' | 'logout'
 > {
@@ -105,6 +106,7 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
         // A spent token came back: whoever holds the family is not to be trusted.
         await data.write((db) => sqlOf(db).execute`
           UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = ${presented.familyId}::uuid AND revoked_at IS NULL`);
+        sessions.ended([presented.familyId]);
         // Say what happened to this token: spent by a rotation, or ended with its session (signed out, or another token of it came back).
         throw new ApiProblem(
           'TOKEN_INVALID',
@@ -118,14 +120,19 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
 
     async revokeToken({ body }) {
       const tokenHash = hashToken(body.refreshToken);
-      await data.write((db) => sqlOf(db).execute`
-        UPDATE refresh_tokens SET revoked_at = now() WHERE token_hash = ${tokenHash}::text AND revoked_at IS NULL`);
+      const revoked = await data.write((db) => sqlOf(db).query<{ familyId: string }>`
+        UPDATE refresh_tokens SET revoked_at = now() WHERE token_hash = ${tokenHash}::text AND revoked_at IS NULL
+        RETURNING family_id AS "familyId"`);
+      // The family's live token revoked ends its session (RFC 7009 §2.1: its access tokens too).
+      sessions.ended(revoked.map((row) => row.familyId));
       return { status: 204, body: undefined };
     },
 
     async logout({ caller }) {
-      await data.write((db) => sqlOf(db).execute`
-        UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = ${caller.userId}::uuid AND revoked_at IS NULL`);
+      const revoked = await data.write((db) => sqlOf(db).query<{ familyId: string }>`
+        UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = ${caller.userId}::uuid AND revoked_at IS NULL
+        RETURNING family_id AS "familyId"`);
+      sessions.ended([caller.familyId, ...new Set(revoked.map((row) => row.familyId))]);
       return { status: 204, body: undefined };
     },
   };
