@@ -65,7 +65,6 @@ import type { ServerConfig } from './config.ts';
 import { type ConnectionLayers, type Database, databaseMarks, memoryMarks, openBankDatabase, resilientConnections } from './data/connections/index.ts';
 import { createDataLayer, databaseRetryPolicy } from './data/createDataLayer.ts';
 import type { RetryPolicy } from './data/retry/index.ts';
-import { sqlOf } from './data/statements.ts';
 import { accessTokens } from './domain/identity/accessTokens.ts';
 import type { DomainDeps } from './domain/deps.ts';
 import { healthHandlers } from './domain/healthHandlers.ts';
