@@ -13,6 +13,7 @@ import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
 import { sqlOf, type Statements } from '../../data/statements.ts';
 import type { DomainDeps } from '../deps.ts';
+import { addressKey } from './addressKey.ts';
 import { deviceHashOf, knownDevices } from './knownDevices.ts';
 import { hashToken, newOpaqueToken } from './secrets.ts';
 import { signInLimits } from './signInLimits.ts';
@@ -65,7 +66,8 @@ export function sessionHandlers({ data, config, tokens, secrets, sessions }: Dom
   return {
     async createToken({ body, clientAddress }) {
       const email = body.email.trim().toLowerCase();
-      const address = clientAddress ?? 'unknown';
+      // Counted and remembered by its key: an IPv6 address by its /64 (adr/0056).
+      const address = addressKey(clientAddress ?? 'unknown');
       const deviceHash = deviceHashOf(body.deviceToken);
       const { failuresHere, deviceFailures } = await limits.refuseIfLimited(email, address, deviceHash);
       const [user] = await data.read((db) => sqlOf(db).query<SignInUserRow>`

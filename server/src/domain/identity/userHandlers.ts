@@ -11,6 +11,7 @@ import { toAccount, toUser, type AccountView, type UserView } from '../wireViews
 import { isUniqueViolation } from '../../data/retry/index.ts';
 import { sqlOf } from '../../data/statements.ts';
 import { writtenText } from '../writtenText.ts';
+import { addressKey } from './addressKey.ts';
 import { signUpLimits } from './signUpLimits.ts';
 import { refuseReservedHandle } from './handleRules.ts';
 import { refuseCommonPassword, refuseWeakPin } from './weakSecrets.ts';
@@ -30,12 +31,13 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
 
   return {
     async register({ body, clientAddress }) {
-      await limits.countOrRefuse(clientAddress ?? 'unknown');
+      const attempt = await limits.countOrRefuse(addressKey(clientAddress ?? 'unknown'));
       const email = body.email.trim().toLowerCase();
       refuseWeakPin(body.pin);
       refuseCommonPassword(body.password);
       refuseReservedHandle(body.handle);
       await refuseTaken(email, body.handle);
+      await limits.hashing(attempt);
       const passwordHash = await secrets.hash(body.password);
       const pinHash = pins.make(body.pin);
       const userId = randomUUID();

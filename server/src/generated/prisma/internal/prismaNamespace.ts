@@ -1504,7 +1504,8 @@ export type PayeeLookupScalarFieldEnum = (typeof PayeeLookupScalarFieldEnum)[key
 export const SignUpAttemptScalarFieldEnum = {
   id: 'id',
   address: 'address',
-  attemptedAt: 'attemptedAt'
+  attemptedAt: 'attemptedAt',
+  hashed: 'hashed'
 } as const
 
 export type SignUpAttemptScalarFieldEnum = (typeof SignUpAttemptScalarFieldEnum)[keyof typeof SignUpAttemptScalarFieldEnum]
@@ -1641,6 +1642,13 @@ export type JsonFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'J
  * Reference to a field of type 'QueryMode'
  */
 export type EnumQueryModeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'QueryMode'>
+    
+
+
+/**
+ * Reference to a field of type 'Boolean'
+ */
+export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
     
 
 

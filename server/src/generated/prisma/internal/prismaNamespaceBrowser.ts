@@ -230,7 +230,8 @@ export type PayeeLookupScalarFieldEnum = (typeof PayeeLookupScalarFieldEnum)[key
 export const SignUpAttemptScalarFieldEnum = {
   id: 'id',
   address: 'address',
-  attemptedAt: 'attemptedAt'
+  attemptedAt: 'attemptedAt',
+  hashed: 'hashed'
 } as const
 
 export type SignUpAttemptScalarFieldEnum = (typeof SignUpAttemptScalarFieldEnum)[keyof typeof SignUpAttemptScalarFieldEnum]
