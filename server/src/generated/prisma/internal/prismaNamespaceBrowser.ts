@@ -93,7 +93,8 @@ export const UserScalarFieldEnum = {
   pinLocks: 'pinLocks',
   primaryAccountId: 'primaryAccountId',
   createdAt: 'createdAt',
-  handleSkeleton: 'handleSkeleton'
+  handleSkeleton: 'handleSkeleton',
+  handleSkeletonShared: 'handleSkeletonShared'
 } as const
 
 export type UserScalarFieldEnum = (typeof UserScalarFieldEnum)[keyof typeof UserScalarFieldEnum]
