@@ -363,7 +363,11 @@ export interface paths {
      *     the daily ceiling (`422 DAILY_LIMIT_EXCEEDED`). Errors: `422 INSUFFICIENT_FUNDS`, `422 SAME_ACCOUNT`,
      *     `422 PAYEE_HAS_NO_OPEN_ACCOUNT` (the payee has no open account left),
      *     `404 ACCOUNT_NOT_FOUND` (one of your accounts is closed, absent or not yours),
-     *     `404 PAYEE_NOT_FOUND`. A money send: see Idempotency in the introduction.
+     *     `404 PAYEE_NOT_FOUND`. By handle, the authorization and the account are checked
+     *     before the payee is looked up, so no answer tells whether a handle exists before
+     *     the send is authorised; the look-up then counts toward the same per-customer limit
+     *     as `getPayee` (`429 TOO_MANY_REQUESTS`, nothing moved, the key not spent).
+     *     A money send: see Idempotency in the introduction.
      */
     post: operations['createInternalTransfer'];
     delete?: never;
@@ -1992,6 +1996,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

@@ -34,6 +34,12 @@ export interface SendOrder {
 interface MoneySend {
   /** For logs and the data layer ("deposit"). */
   readonly label: string;
+  /**
+   * An order the rules check (check-only) before `prepare`: a transfer by handle without its
+   * payee's account, so the authorisation and the account's ownership are settled before
+   * any answer can tell whether a handle exists (adr/0056).
+   */
+  readonly checkFirst?: SendOrder;
   prepare(): Promise<SendOrder>;
 }
 
