@@ -59,7 +59,7 @@ export function pinPeppers(config: Pick<ServerConfig, 'pinPepper' | 'dataDir' | 
 }
 
 /** How many PIN verifiers name each key id (HMAC verifiers only: scrypt ones need no pepper). */
-export async function pinVerifiersByKeyId(sql: Statements): Promise<Map<string, number>> {
+async function pinVerifiersByKeyId(sql: Statements): Promise<Map<string, number>> {
   const rows = await sql.query<{ keyId: string; verifiers: string | number }>`
     SELECT split_part(pin_hash, '$', 2) AS "keyId", count(*) AS verifiers
     FROM users WHERE starts_with(pin_hash, 'hmac-sha256$') GROUP BY 1`;
@@ -71,7 +71,7 @@ export async function pinVerifiersByKeyId(sql: Statements): Promise<Map<string, 
  * stored verifier names a key id `peppers` lacks. One scan of `users` at start: about 0.1 s
  * per million customers.
  */
-export async function refuseMissingPinKeys(sql: Statements, peppers: PinPeppers, logger?: Logger): Promise<void> {
+async function refuseMissingPinKeys(sql: Statements, peppers: PinPeppers, logger?: Logger): Promise<void> {
   const counts = await pinVerifiersByKeyId(sql);
   logger?.info({ pinVerifiersByKeyId: Object.fromEntries(counts) }, 'PIN verifiers by key id');
   const missing = [...counts].filter(([keyId]) => !peppers.byKeyId.has(keyId));
