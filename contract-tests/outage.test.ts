@@ -60,7 +60,7 @@ const startedAt = Date.now();
 const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');
 matrix.notes.push(`load average at start: ${load()} (2 cores: timings above ~2 are another suite's noise)`);
 
-/** Operations that end the session whose access token they carry: its tokens die with it (adr/0056). */
+/** Operations that end the session whose access token they carry: its tokens die with it (adr/0060). */
 const endsSession = new Set(['logout']);
 
 /**

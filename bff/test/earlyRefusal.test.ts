@@ -1,6 +1,6 @@
 /**
  * The BFF passes every API refusal on, however early the API answered (issue 54 item 6,
- * adr/0056), against the real API: a JSON body nested too deep (400), a 2 MB body (413)
+ * adr/0060), against the real API: a JSON body nested too deep (400), a 2 MB body (413)
  * and an unknown path with a body (404) are refused by the API before it has read the
  * whole body. The visitor gets that refusal as problem+json, and the BFF logs its status,
  * never 499 "the visitor left", which is kept for a visitor who did leave. Before, the

@@ -80,7 +80,7 @@ export class Customers {
     return customer;
   }
 
-  /** The customer with a new session's access token: for a request that ends its session (logout, adr/0056). */
+  /** The customer with a new session's access token: for a request that ends its session (logout, adr/0060). */
   async signInAgain(customer: Customer): Promise<Customer> {
     const tokens = await callFor(this.baseUrl, operationById(this.operations, BOOTSTRAP.signIn), this.valuesFor(customer));
     return { ...customer, accessToken: String(tokens.accessToken) };

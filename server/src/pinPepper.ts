@@ -14,7 +14,7 @@
  * - At start the API counts the verifiers by key id and refuses to start while any names a
  *   key it is not given (`refuseMissingPinKeys`): an entry removed too early, or a rollback
  *   after re-keying, would otherwise make every step-up of those customers fail, right PIN
- *   or wrong (issue 54, adr/0056). A database that cannot be read at start (an outage the
+ *   or wrong (issue 54, adr/0060). A database that cannot be read at start (an outage the
  *   API starts into) is counted once it answers, and a missing key then stops the process.
  */
 import { randomBytes } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Handles that cannot impersonate (issue 54 item 3, adr/0056), on PostgreSQL over real
+ * Handles that cannot impersonate (issue 54 item 3, adr/0060), on PostgreSQL over real
  * HTTP: one skeleton per handle (case, separators, look-alike characters and doubled
  * letters folded) held by a UNIQUE index, and reserved skeletons for the bank's name and
  * roles. Before: three simultaneous look-alikes all registered (no unique index), the five

@@ -1,5 +1,5 @@
 /**
- * Who banks here cannot be listed through a send (issue 54 item 2, adr/0056), on the real
+ * Who banks here cannot be listed through a send (issue 54 item 2, adr/0060), on the real
  * API over HTTP: once a customer's payee look-ups answer 429, a transfer by handle with an
  * authorisation that is not theirs answered `404 PAYEE_NOT_FOUND` for every absent handle
  * and `401 AUTHORIZATION_INVALID` for a real one, and naming a victim's account with the

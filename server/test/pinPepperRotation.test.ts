@@ -1,5 +1,5 @@
 /**
- * Pepper rotation that cannot lock customers out (issue 54 item 7, adr/0056), on the real
+ * Pepper rotation that cannot lock customers out (issue 54 item 7, adr/0060), on the real
  * API over HTTP and the embedded database kept in a folder between starts. A PIN_PEPPER
  * without the key id the stored verifiers name used to start and answer every step-up of
  * those customers 500, right PIN or wrong; now the API refuses to start and names the key id

@@ -1,6 +1,6 @@
 /**
  * Sign-up a stranger cannot close, and a sign-in spray from fresh addresses (issue 54
- * item 4, adr/0056), on PostgreSQL with the default limits over real HTTP (addresses from
+ * item 4, adr/0060), on PostgreSQL with the default limits over real HTTP (addresses from
  * X-Forwarded-For, which the API honours from loopback):
  * - 60 sign-ups refused anyway (a weak PIN) from one IPv6 /64, each from another address
  *   of it: before, all 60 counted for the whole bank (58 × 400, 2 × 429) and an honest

@@ -1,5 +1,5 @@
 /**
- * Access tokens die with their session (issue 54 item 5, adr/0056), on PostgreSQL with two
+ * Access tokens die with their session (issue 54 item 5, adr/0060), on PostgreSQL with two
  * API workers over real HTTP: after a sign-out, a revoked refresh token or a refresh token
  * used twice (a theft detected), every access token of that session is refused within
  * ACCESS_TOKEN_RECHECK_SECONDS (2 s; at once on the worker that ended it), not at its 900 s

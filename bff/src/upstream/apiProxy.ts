@@ -6,7 +6,7 @@
  * - never retried: the visitor's request reaches the API at most once; the SPA decides;
  * - streamed both ways (undici), with only the headers the API reads (forwardedHeaders.ts);
  *   the visitor's body goes through a PassThrough of its own, so when the API answers before
- *   it has read the whole body (a 413, a 404 for an unknown path, adr/0056) and drops the
+ *   it has read the whole body (a 413, a 404 for an unknown path, adr/0060) and drops the
  *   rest, undici ends only that copy, never the visitor's connection: the refusal is passed
  *   on, and 499 stays the log of a visitor who left;
  * - the API's answer as it is: status, body, Retry-After, Cache-Control, X-Trace-Id;

@@ -1,5 +1,5 @@
 -- Up Migration
--- One skeleton per handle, held by a UNIQUE index (adr/0056), so two sign-ups racing with
+-- One skeleton per handle, held by a UNIQUE index (adr/0060), so two sign-ups racing with
 -- look-alike handles cannot both land (the check before the insert raced: issue 54 found
 -- rc2f539l, rc2f5391 and rc2f539i all registered at once). The skeleton (Unicode TR39's
 -- idea, for the handle alphabet a-z 0-9 _) now also drops separators and folds more

@@ -1,5 +1,5 @@
 /**
- * `npm run pin:unblock -w server -- EMAIL`: the one way out of a PIN block (adr/0056; PSD2
+ * `npm run pin:unblock -w server -- EMAIL`: the one way out of a PIN block (adr/0060; PSD2
  * RTS Art. 4(5)'s secure procedure). An operator runs it once the bank has confirmed the
  * customer out of band (a call back to the phone on file, an identity check), never on the
  * word of whoever holds the password: a password sign-in no longer lifts a lock or a block.

@@ -16,7 +16,7 @@ export interface DomainDeps {
   readonly data: DataLayer;
   readonly config: ServerConfig;
   readonly tokens: AccessTokens;
-  /** Whether an access token's session (its refresh family) is still alive, cached per process (adr/0056). */
+  /** Whether an access token's session (its refresh family) is still alive, cached per process (adr/0060). */
   readonly sessions: LiveSessions;
   /** listTransactions' signed cursors. */
   readonly cursors: TransactionCursors;

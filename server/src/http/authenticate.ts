@@ -4,7 +4,7 @@
  * WWW-Authenticate challenge. The scheme is matched case-insensitively (RFC 9110 §11.1:
  * `bearer` is `Bearer`).
  *
- * A session's liveness is cached per process (liveSessions.ts, adr/0056): a signed-out
+ * A session's liveness is cached per process (liveSessions.ts, adr/0060): a signed-out
  * session's tokens die within ACCESS_TOKEN_RECHECK_SECONDS, at once on the process that
  * signed it out. A user who does not exist has no live session.
  */

@@ -71,7 +71,7 @@ describe('a money send across a faulty network to PostgreSQL', () => {
   const commitForms = [
     {
       form: "a transfer's one statement",
-      // With its payee's account: the check before the payee carries `"toAccountId":null` (adr/0056).
+      // With its payee's account: the check before the payee carries `"toAccountId":null` (adr/0060).
       commitText: (amountMinor: number) => `"operation":"createInternalTransfer","amountMinor":${amountMinor},"toAccountId":"`,
       lookText,
       // Its PIN check runs before a fault is armed: the faults are for the transfer's own statements.

@@ -1,5 +1,5 @@
 /**
- * The escalating PIN lock (adr/0047, adr/0056), over real HTTP. On PGlite and on PostgreSQL,
+ * The escalating PIN lock (adr/0047, adr/0060), over real HTTP. On PGlite and on PostgreSQL,
  * with the first lock shrunk to 1 s (PIN_LOCK_SECONDS=1): five wrong PINs lock for 1 s, five
  * more for 2 s, five more block step-up, and a password sign-in lifts none of them. On
  * PostgreSQL at the real numbers, time is simulated by moving each lock's end into the past

@@ -1,5 +1,5 @@
 /**
- * The key an address is counted under by the sign-up and sign-in limits (adr/0056): an IPv4
+ * The key an address is counted under by the sign-up and sign-in limits (adr/0060): an IPv4
  * address as it is (an IPv4-mapped IPv6 one as its IPv4), an IPv6 address as its /64. One
  * customer line, one phone or one rented server gets a whole /64 (RFC 6177, RFC 7934), so
  * counting exact IPv6 addresses gave one attacker 2^64 fresh "addresses".

@@ -1,5 +1,5 @@
 /**
- * The handles sign-up refuses besides a taken one (adr/0046, adr/0056): one a payer could
+ * The handles sign-up refuses besides a taken one (adr/0046, adr/0060): one a payer could
  * mistake for an existing customer's, and one that looks like the bank speaking. Both
  * answer 409 HANDLE_TAKEN: to the visitor the handle is not available.
  *

@@ -1,5 +1,5 @@
 /**
- * Whether an access token's session is still alive (issue 54, adr/0056; RFC 7009's
+ * Whether an access token's session is still alive (issue 54, adr/0060; RFC 7009's
  * revocation reaching the access token too): a session is a refresh-token family (`fam`),
  * alive while one of its refresh tokens is not revoked. Sign-out, a revoked refresh token
  * and a spent token that comes back revoke the family, so its access tokens end with it,

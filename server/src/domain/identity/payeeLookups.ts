@@ -1,5 +1,5 @@
 /**
- * One limit per customer on learning who banks here (adr/0046, adr/0056): every payee
+ * One limit per customer on learning who banks here (adr/0046, adr/0060): every payee
  * look-up (`getPayee`) and every send that names a payee by handle counts in the database
  * (`payee_lookups`), PAYEE_LOOKUP_LIMIT (30) per PAYEE_LOOKUP_WINDOW_MS (60 s), then 429.
  * A handle that does not exist counts too; a send counts only once its authorisation and

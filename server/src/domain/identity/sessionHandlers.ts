@@ -6,7 +6,7 @@
  * extends it, so a stolen token dies with its family, adr/0045) and, when a spent token
  * comes back, revokes its whole family (it was stolen or replayed);
  * `revokeToken` and `logout` end sessions and are idempotent; an ended session's access
- * tokens die with it (liveSessions.ts, adr/0056).
+ * tokens die with it (liveSessions.ts, adr/0060).
  */
 import { randomUUID } from 'node:crypto';
 import { ApiProblem } from '../../errors/apiProblem.ts';
@@ -66,7 +66,7 @@ export function sessionHandlers({ data, config, tokens, secrets, sessions }: Dom
   return {
     async createToken({ body, clientAddress }) {
       const email = body.email.trim().toLowerCase();
-      // Counted and remembered by its key: an IPv6 address by its /64 (adr/0056).
+      // Counted and remembered by its key: an IPv6 address by its /64 (adr/0060).
       const address = addressKey(clientAddress ?? 'unknown');
       const deviceHash = deviceHashOf(body.deviceToken);
       const { failuresHere, deviceFailures } = await limits.refuseIfLimited(email, address, deviceHash);

@@ -20,7 +20,7 @@
  *   has not failed this email (adr/0045): the owner at home is no one a stranger can lock
  *   out, while spraying from many fresh addresses meets the delay at every one;
  * - all emails: past SIGN_IN_GLOBAL_LIMIT (1,000) failures in the window (a spray), every
- *   address is refused, a fresh one included (adr/0056: a spray from many fresh addresses
+ *   address is refused, a fresh one included (adr/0060: a spray from many fresh addresses
  *   met no refusal before), except a known device and a known address that has not failed:
  *   the customers the bank already knows still get in.
  * Addresses are counted by addressKey.ts (an IPv6 address by its /64).

@@ -1,5 +1,5 @@
 /**
- * Sign-ups, limited (adr/0045, adr/0056), in the database (`sign_up_attempts`): every API
+ * Sign-ups, limited (adr/0045, adr/0060), in the database (`sign_up_attempts`): every API
  * process sees the same counts. Within REGISTER_WINDOW_MS (60 s), before anything is looked
  * up or hashed:
  * - one address (an IPv6 one by its /64: addressKey.ts): REGISTER_ADDRESS_LIMIT (20) tries,

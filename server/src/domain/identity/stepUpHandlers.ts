@@ -12,8 +12,8 @@
  * - A wrong PIN answers 403 PIN_INCORRECT; the PIN_MAX_ATTEMPTS-th in a row locks the PIN
  *   (423 PIN_LOCKED, Retry-After): the first lock of a streak for PIN_LOCK_SECONDS, each
  *   further one twice as long, and the PIN_LOCKS_BEFORE_BLOCK-th blocks step-up until the
- *   bank lifts it (423 PIN_BLOCKED; adr/0047, adr/0056: `npm run pin:unblock`). A password
- *   sign-in lifts neither a lock nor a block, nor forgets a wrong PIN (adr/0056). Parallel guesses
+ *   bank lifts it (423 PIN_BLOCKED; adr/0047, adr/0060: `npm run pin:unblock`). A password
+ *   sign-in lifts neither a lock nor a block, nor forgets a wrong PIN (adr/0060). Parallel guesses
  *   queue on the row lock, so at most PIN_MAX_ATTEMPTS wrong verdicts are told per lock.
  * - The authorisation lives STEP_UP_TTL_SECONDS (database clock). A send reads it before
  *   its first attempt (401 AUTHORIZATION_INVALID: unknown, another customer's or spent;

@@ -37,7 +37,7 @@ interface MoneySend {
   /**
    * An order the rules check (check-only) before `prepare`: a transfer by handle without its
    * payee's account, so the authorisation and the account's ownership are settled before
-   * any answer can tell whether a handle exists (adr/0056).
+   * any answer can tell whether a handle exists (adr/0060).
    */
   readonly checkFirst?: SendOrder;
   prepare(): Promise<SendOrder>;

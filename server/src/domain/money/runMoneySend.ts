@@ -4,7 +4,7 @@
  * 1. claim the key (idempotency.ts): a replay, a 409 or a 422 ends here;
  * 2. `prepare` once: the send's order (moneySend.ts; input checks and a payee's handle only),
  *    after the rules have checked its `checkFirst` order when it has one (a transfer by
- *    handle: the authorisation and the account before the payee, adr/0056);
+ *    handle: the authorisation and the account before the payee, adr/0060);
  * 3. wait in this process's line for the accounts (adr/0024), then ONE statement that is its
  *    own commit (adr/0027), up to ACCOUNT_WRITE_ATTEMPTS attempts when it loses its lock
  *    waits: the database's `money_send` locks, checks every rule, moves the money and lands

@@ -3,7 +3,7 @@
  * own input is checked here (SAME_ACCOUNT, the IBAN's form) and a payee's handle resolved to
  * their primary account (a read: PAYEE_NOT_FOUND), only after the database's rules have
  * passed the send without its payee (`checkFirst`: the authorisation, the account's
- * ownership) and the look-up has counted toward the customer's payee limit (adr/0056);
+ * ownership) and the look-up has counted toward the customer's payee limit (adr/0060);
  * every rule on money state is the database's (adr/0041).
  */
 import type { components } from '@tidewater/spec/openapi';

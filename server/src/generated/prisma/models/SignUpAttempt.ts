@@ -367,7 +367,7 @@ export type $SignUpAttemptPayload<ExtArgs extends runtime.Types.Extensions.Inter
     address: string
     attemptedAt: Date
     /**
-     * The attempt passed every check a refusal comes from and went on to hash: only these count in all (adr/0056).
+     * The attempt passed every check a refusal comes from and went on to hash: only these count in all (adr/0060).
      */
     hashed: boolean
   }, ExtArgs["result"]["signUpAttempt"]>

@@ -1470,17 +1470,17 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     pinFailedAttempts: number
     pinLockedUntil: Date | null
     /**
-     * The PIN's locks in the current streak (adr/0047): each lasts twice the one before; the last allowed blocks step-up until the bank unblocks it (adr/0056).
+     * The PIN's locks in the current streak (adr/0047): each lasts twice the one before; the last allowed blocks step-up until the bank unblocks it (adr/0060).
      */
     pinLocks: number
     primaryAccountId: string | null
     createdAt: Date
     /**
-     * The handle as a payer could misread it (case, separators, look-alike characters and doubled letters folded; adr/0046, adr/0056): a column the database generates, never written; unique but for handleSkeletonShared.
+     * The handle as a payer could misread it (case, separators, look-alike characters and doubled letters folded; adr/0046, adr/0060): a column the database generates, never written; unique but for handleSkeletonShared.
      */
     handleSkeleton: string | null
     /**
-     * The handle shared its skeleton with an earlier customer's before skeletons were unique (adr/0056): it stands outside the unique index.
+     * The handle shared its skeleton with an earlier customer's before skeletons were unique (adr/0060): it stands outside the unique index.
      */
     handleSkeletonShared: boolean
   }, ExtArgs["result"]["user"]>
