@@ -5,7 +5,7 @@
  *
  * Both compare skeletons, and the skeleton is the database's `handle_skeleton` (case,
  * separators, look-alike characters and doubled letters folded: migration
- * `1764770000000_one_skeleton_per_handle.sql`), asked of the handle and of each reserved
+ * `1764790000000_one_skeleton_per_handle.sql`), asked of the handle and of each reserved
  * word alike, so the folding is written once. A UNIQUE index on the skeleton makes the
  * first rule hold under races; this module's reads only give the refusal its words.
  */
