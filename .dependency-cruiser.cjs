@@ -17,7 +17,9 @@
  *   config.ts, metrics.ts,       importable by every layer (metrics.ts: one line per
  *   generated/                   event, adr/0017).
  *
- * A layer may import the layers below it and the neutral modules, never one above it.
+ * A layer may import the layers below it and the neutral modules, never one above it,
+ * and no module reaches itself again through its imports (no circle, not even through a
+ * family's index.ts or a type-only import: a reader follows the imports one way down).
  * Nothing in any workspace's src/ (tests aside) imports a test folder, the test-support
  * workspace or a devDependency.
  */
@@ -27,6 +29,14 @@ const test = '\\.test\\.ts$';
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
+    {
+      name: 'no-circular',
+      comment:
+        'No import circle: each module is read before the ones that import it. A family\'s index.ts re-exports its files, so a family that imports another\'s index while that one imports it back closes a circle; a type two families share sits beside them (server/src/data/databaseKind.ts).',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
     {
       name: 'domain-not-to-http',
       comment: 'The domain never sees Express or the http layer: the router hands it plain typed values (contract/).',

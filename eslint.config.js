@@ -5,6 +5,11 @@ export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'spec/docs/**', '.data/**', '.tmp/**', 'web-vue/dist/**', 'web-vue/test-results/**'] },
   ...tseslint.configs.recommended,
   {
+    // The Node check speaks on any Node that can start it (adr/0056), so it stays CommonJS.
+    files: ['scripts/nodeVersion.cjs'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     // Tests read the JSON answers of a real server; typing each of them adds nothing.
     files: ['**/*.test.ts', '**/test/support/**', 'test-support/**', '**/e2e/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

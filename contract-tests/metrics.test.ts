@@ -10,8 +10,8 @@
  *   primary, and a stopped replica raises the fallbacks;
  * - contention: a send whose account lock is held loses every lock wait and answers busy,
  *   counted as lost lock waits and a 503 of cause busy_account;
- * - a stopped primary: the readiness gate closes (gauge 0, waiters, failed probes), the
- *   waits count as bridged retries, and the 503s count by cause (deadline);
+ * - a stopped primary: the circuit breaker opens (gauge 0, waiters, failed probes), the
+ *   waits count as breaker_wait retry decisions, and the 503s count by cause (deadline);
  * - no label anywhere holds an id, an email, a key or a URL;
  * - the BFF: its public port never serves metrics, its own port does, labelled by
  *   api:<operationId>; a stopped API counts as upstream_unreachable.
@@ -112,7 +112,7 @@ describe('/metrics while the bank meets real faults', () => {
     expect(moved(before, after, 'tidewater_http_request_duration_seconds_count', { operation: 'deposit', status: '503' })).toBe(1);
   }, 30_000);
 
-  it('shows a stopped primary: the gate closed with waiters and failed probes, bridged retries, 503s by cause', async () => {
+  it('shows a stopped primary: the circuit breaker open with waiters and failed probes, breaker waits, 503s by cause', async () => {
     const before = await scrape();
     await primary.stop();
     let during: Sample[] = [];
@@ -129,7 +129,7 @@ describe('/metrics while the bank meets real faults', () => {
       expect(sumOf(during, 'tidewater_readiness_gate_waiters', { gate: 'primary' })).toBeGreaterThanOrEqual(1);
       expect(moved(before, after, 'tidewater_readiness_gate_closures_total', { gate: 'primary' })).toBe(1);
       expect(moved(before, after, 'tidewater_readiness_gate_probes_total', { gate: 'primary', outcome: 'failed' })).toBeGreaterThanOrEqual(2);
-      expect(moved(before, after, 'tidewater_db_retries_total', { outcome: 'bridged' })).toBeGreaterThanOrEqual(1);
+      expect(moved(before, after, 'tidewater_db_retries_total', { outcome: 'breaker_wait' })).toBeGreaterThanOrEqual(1);
       expect(moved(before, after, 'tidewater_unavailable_total')).toBe(4);
       expect(moved(before, after, 'tidewater_unavailable_total', { cause: 'deadline' })).toBe(4);
     } finally {

@@ -82,7 +82,7 @@ function keepLog(name: string, logLines: string[]): void {
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 250));
 const retriesLogged = (logLines: string[], traceId: string) => logLines.filter((line) => line.includes(traceId) && /"retry":\d/.test(line)).length;
-const bridgesLogged = (logLines: string[], traceId: string) => logLines.filter((line) => line.includes(traceId) && /"bridge":\d/.test(line)).length;
+const breakerWaitsLogged = (logLines: string[], traceId: string) => logLines.filter((line) => line.includes(traceId) && /"breakerWait":\d/.test(line)).length;
 
 beforeAll(async () => {
   cluster = await startPrimary();
@@ -156,7 +156,7 @@ for (const fault of faultsToRun) {
       const { bounds } = api;
       const options = { label: fault.id, boundMs: bounds.answerMs, timeoutMs: bounds.clientTimeoutMs, hangUpAfterMs: fault.hangUpAfterMs };
       if (fault.id === 'refused') {
-        // A stopped database, measured alone: the request waits at the readiness gate for the
+        // A stopped database, measured alone: the request waits at the circuit breaker for the
         // database to come back, spending no retry, and answers 503 at its deadline. 1 s after
         // the stop: in the first moments the API is still dropping its pooled connections.
         await new Promise((resolve) => setTimeout(resolve, 1_000));
@@ -193,17 +193,17 @@ for (const fault of faultsToRun) {
     });
 
     if (fault.id === 'refused') {
-      it('waits for the database at the readiness gate, spending no retry, and answers 503 at its deadline', () => {
+      it('waits for the database at the circuit breaker, spending no retry, and answers 503 at its deadline', () => {
         expect(lone?.outcome.kind === 'answer' && lone.outcome.status).toBe(503);
         expect(retriesLogged(api.logLines, lone!.traceId), `retries logged for ${lone!.traceId}`).toBe(0);
-        expect(bridgesLogged(api.logLines, lone!.traceId), `waits for the database logged for ${lone!.traceId}`).toBeGreaterThan(0);
+        expect(breakerWaitsLogged(api.logLines, lone!.traceId), `waits for the database logged for ${lone!.traceId}`).toBeGreaterThan(0);
         expect(lone!.outcome.ms).toBeGreaterThanOrEqual(api.bounds.config.requestDeadlineMs - 100);
         expect(lone!.outcome.ms).toBeLessThanOrEqual(api.bounds.answerMs);
       });
     }
 
     if (fault.id === 'transient') {
-      // 53300 says the server is up but full: not the gate's to bridge, so the retry budget rules.
+      // 53300 says the server is up but full: it does not open the circuit breaker, so the retry budget rules.
       it('answers 503 at once (under 100 ms) while the retry budget is spent', async () => {
         const spend = { label: 'transient-spend', boundMs: 10_000, timeoutMs: 10_000 };
         await Promise.all(Array.from({ length: 12 }, async () => runCell(api, (await requestFor(signUp)).request, spend)));

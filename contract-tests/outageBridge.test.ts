@@ -1,6 +1,6 @@
 /**
  * A database outage under live traffic, seen from the wire between the API and PostgreSQL
- * (adr/0011: the readiness gate). The API reaches PostgreSQL through a TCP proxy that
+ * (adr/0011: the circuit breaker). The API reaches PostgreSQL through a TCP proxy that
  * counts every connection the API opens, i.e. every login it tries.
  *
  * - 20 clients keep reading while the database is stopped for 8 s: the API tries about
@@ -53,7 +53,7 @@ describe('a database outage under live traffic', () => {
     });
     await sleep(500);
     await cluster.stop();
-    await sleep(1_000); // the pool drops its connections and the first logins fail: then the gate holds
+    await sleep(1_000); // the pool drops its connections and the first logins fail: then the circuit breaker holds
     const before = proxy.stats().accepted;
     const startedAt = Date.now();
     await sleep(8_000);
@@ -86,6 +86,6 @@ describe('a database outage under live traffic', () => {
     expect(tookMs).toBeLessThan(2_000 + PROBE_MS + 1_500);
     const lines = api.logLines.filter((line) => line.includes(reply.traceId));
     expect(lines.filter((line) => /"retry":\d/.test(line))).toEqual([]);
-    expect(lines.some((line) => /"bridge":1/.test(line))).toBe(true);
+    expect(lines.some((line) => /"breakerWait":1/.test(line))).toBe(true);
   });
 });

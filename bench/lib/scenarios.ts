@@ -219,7 +219,7 @@ const overheadWorkers = '1';
  * in them), and measures each pair side by side, in interleaved slices of `sliceMs`,
  * counting each process's CPU during its own slices; the pairs are pooled. A pair's GETs
  * and its deposits each take the whole time: four slices a side left a ratio to the
- * machine's drift from slice to slice (the GET's 1.055 / 1.07 in a sitting where the
+ * machine's drift from slice to slice (the GET's 1.055 / 1.07 in a run where the
  * layers cost it 1.3 % of its CPU side by side), and twice the slices halve that share of
  * its variance (bench/METHOD.md).
  * Overhead = on/off p50 and off/on throughput (1.0: free; target ≤ 1.05); the CPU per
@@ -422,7 +422,7 @@ async function outageOn(chain: 'scaled' | 'default'): Promise<{ ratios: Array<[s
           `hung → ${hung.status ?? 'no answer'} at ${hung.ms} ms (deadline ${deadlineMs} ms, ${hung.ms - deadlineMs >= 0 ? '+' : ''}${hung.ms - deadlineMs} ms); ` +
           `first 2xx ${backAfterStop} ms after the start returned, ${backAfterHang} ms after the resume`,
         `${label}, from /metrics while stopped (${stoppedSeconds.toFixed(1)} s): ${seen.loginsPerSecond.toFixed(2)} probe logins/s, ` +
-          `${seen.retries} retries, ${seen.bridged} waits at the readiness gate, 503s by cause: ${seen.causes || 'none'}`,
+          `${seen.retries} retries, ${seen.breakerWaits} waits at the circuit breaker, 503s by cause: ${seen.causes || 'none'}`,
       ],
     };
   } finally {
@@ -442,7 +442,7 @@ function outageMetrics(before: readonly Sample[], after: readonly Sample[], seco
   return {
     loginsPerSecond: delta('tidewater_readiness_gate_probes_total', { gate: 'primary' }) / seconds,
     retries: delta('tidewater_db_retries_total', { outcome: 'retried' }),
-    bridged: delta('tidewater_db_retries_total', { outcome: 'bridged' }),
+    breakerWaits: delta('tidewater_db_retries_total', { outcome: 'breaker_wait' }),
     causes,
   };
 }
@@ -458,7 +458,7 @@ export async function outageScenario(size: Size): Promise<ScenarioResult> {
     figures: results.flatMap((r) => r.figures),
     notes: [
       'one probe each (not a median): the default deadline is 40 s',
-      'the readiness gate (adr/0011) makes "a 503 once the retry budget is spent" the same case as the first: a stopped database closes the gate, an attempt that meets it waits for it (spending no retry, no budget token) until the deadline, so both answer 503 at the deadline; the "next 503" is that second request',
+      'the circuit breaker (adr/0011) makes "a 503 once the retry budget is spent" the same case as the first: a stopped database opens the breaker, an attempt that meets it waits for it to close (spending no retry, no budget token) until the deadline, so both answer 503 at the deadline; the "next 503" is that second request',
       ...(size.realDefaults ? [] : ['--smoke: the scaled chain only (the real default chain takes about two minutes)']),
       ...results.flatMap((r) => r.notes),
     ],

@@ -5,9 +5,9 @@
  *
  * - database up: both answer, and deposits through the off side land (nothing but the data
  *   layer sends their COMMIT);
- * - database stopped: with the layers on, the readiness gate holds the request until the
+ * - database stopped: with the layers on, the circuit breaker holds the request until the
  *   deadline (503 at ≥ the deadline); with them off, the one attempt fails at once (no
- *   retry, no gate): 503 well before the deadline;
+ *   retry, no breaker): 503 well before the deadline;
  * - database hung (SIGSTOP): on answers 503 at the deadline; off never answers by itself
  *   (no deadline, nothing cancelled): the client gives up past deadline + 2 s.
  */
@@ -69,7 +69,7 @@ describe('the layers on (main.ts) and passed through (layersOffApi.ts), against 
     const off$ = bank(off.url);
     const before = await bank(on.url).balance(ada, ada.accountId);
     const keys = Array.from({ length: 6 }, () => newKey());
-    // Without the gate nothing but the data layer sends COMMIT: without it no row lands, and the connection goes back to the pool mid-transaction.
+    // Without the commit gate nothing but the data layer sends COMMIT: without it no row lands, and the connection goes back to the pool mid-transaction.
     for (const key of keys) expect((await off$.deposit(ada, ada.accountId, 10, key)).status).toBe(201);
     const url = cluster.urlFor('tidewater');
     for (const key of keys) {
@@ -80,7 +80,7 @@ describe('the layers on (main.ts) and passed through (layersOffApi.ts), against 
     expect(await bank(on.url).balance(ada, ada.accountId)).toBe(before + 60);
   });
 
-  it('database stopped: on waits at the readiness gate until the deadline; off fails at once, not retried', async () => {
+  it('database stopped: on waits at the circuit breaker until the deadline; off fails at once, not retried', async () => {
     await cluster.stop();
     try {
       const [withLayers, without] = await Promise.all([timedAccounts(on, 10_000), timedAccounts(off, 10_000)]);
@@ -92,7 +92,7 @@ describe('the layers on (main.ts) and passed through (layersOffApi.ts), against 
     } finally {
       await cluster.start();
     }
-    // Both find the database again (on: its probe reopens the gate).
+    // Both find the database again (on: its probe closes the breaker).
     await expect.poll(async () => (await timedAccounts(on, 5_000)).status, { timeout: 15_000, interval: 250 }).toBe(200);
     await expect.poll(async () => (await timedAccounts(off, 5_000)).status, { timeout: 15_000, interval: 250 }).toBe(200);
   });

@@ -2,7 +2,7 @@
  * The overhead scenario's layers-off API: the bank composed by server/src/app.ts exactly as
  * main.ts composes it, with each resilience layer passed through. No deadline is armed, a
  * database call runs once (no retry), no commit gate wraps the driver adapter, pools use
- * pg's own client (nothing cancels a statement) and stand behind no readiness gate. For the
+ * pg's own client (nothing cancels a statement) and stand behind no circuit breaker. For the
  * bench only: never serve customers like this.
  */
 import pg from 'pg';

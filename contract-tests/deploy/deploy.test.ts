@@ -116,7 +116,7 @@ describe.each(dockerfiles)('%s', (file) => {
     ['a source the repository lacks', ['COPY contract/ contract/', 'COPY contracts/ contract/'], `${file}: COPY contracts/: not in the repository`],
     ['a runtime copy the build stage never made', ['COPY --from=build /app/contract/src contract/src', 'COPY --from=build /app/contract/lib contract/lib'], `${file}: COPY --from=build contract/lib: not in the repository`],
     ['a workspace manifest left out', ['COPY --from=build /app/bench/package.json bench/\n', ''], `${file}: the runtime stage does not copy bench/package.json, which npm ci checks`],
-    ['a node older than the engines', ['ARG NODE_IMAGE=node:24-', 'ARG NODE_IMAGE=node:20-'], `${file}: NODE_IMAGE runs Node 20, package.json's engines want >=24`],
+    ['a node older than the one the project runs on', ['ARG NODE_IMAGE=node:24-', 'ARG NODE_IMAGE=node:20-'], `${file}: NODE_IMAGE runs Node 20, the project runs on Node 24`],
     ['tsx at run time', ['CMD ["node", "', 'CMD ["node", "--import", "tsx", "'], `${file}: the runtime stage names tsx, which production does not run`],
   ] as const)('fails on %s', (_, [from, to], problem) => {
     const broken = text.replace(from, to);

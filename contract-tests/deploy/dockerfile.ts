@@ -49,7 +49,7 @@ export function execForm(args: string): string[] | undefined {
 
 /** What the build stage makes that the repository does not hold, and the command that makes it. */
 const builtInBuildStage: Record<string, string> = {
-  'spec/docs/index.html': 'npm run docs -w spec',
+  'spec/docs': 'npm run docs -w spec',
   'web-vue/dist': 'npm run build -w web-vue',
 };
 
@@ -133,11 +133,12 @@ export function dockerfileProblems(repoRoot: string, file: string, text = readFi
   if (cmd.length !== 2 || cmd[0] !== 'node') problems.push(`${file}: CMD must be ["node", "<entry>.ts"] (Node runs the TypeScript itself), got ${JSON.stringify(cmd)}`);
   if (runtime.instructions.some((i) => /\btsx\b/.test(i.args))) problems.push(`${file}: the runtime stage names tsx, which production does not run`);
 
-  // The base image's Node: at least the engines' major (package.json), where type stripping is on.
-  const engines = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { engines?: { node?: string } };
-  const wantedMajor = Number(/>=\s*(\d+)/.exec(engines.engines?.node ?? '')?.[1] ?? Number.NaN);
+  // The base image's Node: at least the one the project runs on (the `node` devDependency that npm
+  // install brings, adr/0056), where type stripping is on.
+  const manifest = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')) as { devDependencies?: { node?: string } };
+  const wantedMajor = Number(/(\d+)/.exec(manifest.devDependencies?.node ?? '')?.[1] ?? Number.NaN);
   const image = /^ARG\s+NODE_IMAGE=node:(\d+)\b/m.exec(text);
   if (!image) problems.push(`${file}: wants ARG NODE_IMAGE=node:<major>-… before the first FROM`);
-  else if (!(Number(image[1]) >= wantedMajor)) problems.push(`${file}: NODE_IMAGE runs Node ${image[1]}, package.json's engines want >=${wantedMajor}`);
+  else if (!(Number(image[1]) >= wantedMajor)) problems.push(`${file}: NODE_IMAGE runs Node ${image[1]}, the project runs on Node ${wantedMajor}`);
   return problems;
 }

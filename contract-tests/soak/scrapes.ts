@@ -9,7 +9,7 @@ import { scrapeMetrics, sumOf, type Sample } from '@tidewater/test-support/metri
 export interface MetricsScrape {
   /** Epoch ms. */
   at: number;
-  /** Retry decisions so far, by outcome (retried, bridged, retries_spent, budget_spent). */
+  /** Retry decisions so far, by outcome (retried, breaker_wait, retries_spent, budget_spent). */
   retries: Record<string, number>;
   budgetTokens: number;
   /** 503s so far, by cause. */

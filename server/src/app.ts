@@ -35,8 +35,8 @@
  * first (`data/createDataLayer.ts`, `data/connections/database.ts`):
  *
  * 1. the retry policy (`data/retry/`): a transient failure is tried again with backoff,
- *    within the process's retry budget; an attempt that met a closed readiness gate
- *    waits for it to open (until the deadline) without spending a retry;
+ *    within the process's retry budget; an attempt that met an open circuit breaker
+ *    waits for it to close (until the deadline) without spending a retry;
  * 2. the transaction attempt: Prisma's `$transaction` (pool wait DB_POOL_WAIT_MS, timeout
  *    the deadline); a lost lock wait is rerun up to its contention attempts; a COMMIT
  *    whose answer was lost is looked for (`verifyCommitted`) before anything reruns; a
@@ -45,12 +45,12 @@
  *    signal fired; a COMMIT disarms the deadline, and one that does not answer in time
  *    is `CommitOutcomeUnknown`;
  * 4. reads only: the replica, falling back to the primary's read-only pool when it fails;
- * 5. the readiness gate (`data/connections/gatedPool.ts`): while a database is known to
- *    be down, no connection is even tried: an outage at once;
+ * 5. the circuit breaker (`data/connections/breakerPool.ts`): while a database is known
+ *    to be down, no connection is even tried: an outage at once;
  * 6. the cancellable pool (`data/commitGate/cancellableClient.ts`): a fired signal
  *    cancels the running statement on the server, never a COMMIT that started.
  *
- * The deadline, the retry policy, the commit gate, the readiness gate and the cancellable
+ * The deadline, the retry policy, the commit gate, the circuit breaker and the cancellable
  * client are the resilience layers: `composeApi` takes them as one argument, so the bench
  * can compose the same API with pass-through ones and measure what they cost (bench/METHOD.md).
  */
@@ -103,7 +103,7 @@ export interface ResilienceLayers {
   deadlineMs(config: ServerConfig): number | undefined;
   /** The data layer's one retry policy (`data/retry/`). */
   retryPolicy(database: Database, config: ServerConfig, logger: Logger): RetryPolicy;
-  /** The commit gate, the cancellable client and the readiness gate (`data/connections/connectionLayers.ts`). */
+  /** The commit gate, the cancellable client and the circuit breaker (`data/connections/connectionLayers.ts`). */
   readonly connections: ConnectionLayers;
 }
 

@@ -1,19 +1,26 @@
 /**
  * The API's metrics (adr/0017-metrics.md): every metric name of this tier, and one small
  * function per event, called in one line where the event happens (the retry policy, the
- * gates, the pools, the idempotency protocol, the problem handler). Served in Prometheus's
+ * circuit breakers, the pools, the idempotency protocol, the problem handler). Served in Prometheus's
  * text format on a listener of its own (API_METRICS_HOST:API_METRICS_PORT, `/metrics`),
  * never on the API's port: `metricsServer.ts`.
  *
  * Labels are bounded by construction: an operationId from the spec, a status, a cause, an
- * outcome or a pool/gate name from the fixed lists below, and a retry reason that is a
+ * outcome or a pool/breaker name from the fixed lists below, and a retry reason that is a
  * SQLSTATE or a classifier code (`bounded()` caps them). No user id, account id, key or
  * URL is ever a label (metrics.test.ts asserts it).
  *
  * One registry per process. With several API workers (API_WORKERS, adr/0016) each worker
  * keeps its own and the cluster's primary serves their sum (`clusterMetrics()`): counters
  * and histograms add up, the pool and budget gauges too (they are per process), and the
- * readiness gate's `open` is the least of the workers' (closed in any worker shows closed).
+ * circuit breaker's "passing" gauge is the least of the workers' (open in any worker shows
+ * refusing).
+ *
+ * The circuit breaker's four series keep the names they had when it was called the
+ * readiness gate (`tidewater_readiness_gate_*`, label `gate`): the dashboard
+ * (ops/grafana/tidewater.json) and the alerts an operator wrote query them. Their
+ * `_open` gauge is 1 while the breaker is closed (passing), 0 while it is open or
+ * half-open (refusing); `_closures_total` counts the breaker's openings.
  */
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { currentContext } from './request/requestContext.ts';
@@ -38,7 +45,7 @@ export type UnavailableCause =
   | 'other';
 
 /** What one retry decision of the retry policy was. */
-export type RetryOutcome = 'retried' | 'bridged' | 'retries_spent' | 'budget_spent';
+export type RetryOutcome = 'retried' | 'breaker_wait' | 'retries_spent' | 'budget_spent';
 
 /** What claiming an Idempotency-Key ended in. */
 export type IdempotencyOutcome = 'first' | 'replayed' | 'in_flight' | 'reused' | 'stale_taken_over' | 'result_unknown';
@@ -51,10 +58,10 @@ export const metricNames = {
   retryBudgetTokens: 'tidewater_retry_budget_tokens',
   retryBudgetRefusals: 'tidewater_retry_budget_refusals_total',
   lostLockWaits: 'tidewater_lost_lock_waits_total',
-  gateOpen: 'tidewater_readiness_gate_open',
-  gateWaiters: 'tidewater_readiness_gate_waiters',
-  gateProbes: 'tidewater_readiness_gate_probes_total',
-  gateClosures: 'tidewater_readiness_gate_closures_total',
+  breakerPassing: 'tidewater_readiness_gate_open',
+  breakerWaiters: 'tidewater_readiness_gate_waiters',
+  breakerProbes: 'tidewater_readiness_gate_probes_total',
+  breakerOpenings: 'tidewater_readiness_gate_closures_total',
   commitGateRefusals: 'tidewater_commit_gate_refusals_total',
   commitGateDisarms: 'tidewater_commit_gate_disarms_total',
   auditedSaveChecks: 'tidewater_audited_save_checks_total',
@@ -104,14 +111,14 @@ const requestDuration = new Histogram({
 const unavailable = new Counter({ name: metricNames.unavailable, help: 'Answers 503, by cause.', labelNames: ['cause'], registers });
 const retries = new Counter({
   name: metricNames.retries,
-  help: 'Retry decisions of the one retry layer, by reason (SQLSTATE or classifier code) and outcome (retried, bridged: waited for the readiness gate, retries_spent, budget_spent).',
+  help: 'Retry decisions of the one retry layer, by reason (SQLSTATE or classifier code) and outcome (retried, breaker_wait: waited for the circuit breaker to close, retries_spent, budget_spent).',
   labelNames: ['reason', 'outcome'],
   registers,
 });
 const budgetRefusals = new Counter({ name: metricNames.retryBudgetRefusals, help: 'Retries the retry budget refused (each made a failure final).', registers });
 const lostLockWaits = new Counter({ name: metricNames.lostLockWaits, help: 'Attempts of a contended write that lost their row-lock wait (55P03).', registers });
-const gateProbes = new Counter({ name: metricNames.gateProbes, help: 'Probe logins of the readiness gate (about one per DB_READINESS_PROBE_MS while closed), by outcome.', labelNames: ['gate', 'outcome'], registers });
-const gateClosures = new Counter({ name: metricNames.gateClosures, help: 'Times the readiness gate closed (the database could not be reached).', labelNames: ['gate'], registers });
+const breakerProbes = new Counter({ name: metricNames.breakerProbes, help: "Probe logins of the database's circuit breaker (about one per DB_READINESS_PROBE_MS while open), by outcome.", labelNames: ['gate', 'outcome'], registers });
+const breakerOpenings = new Counter({ name: metricNames.breakerOpenings, help: "Times the database's circuit breaker opened (the database could not be reached).", labelNames: ['gate'], registers });
 const commitGateRefusals = new Counter({ name: metricNames.commitGateRefusals, help: "Statements or COMMITs the commit gate refused because the request's signal had fired.", labelNames: ['at'], registers });
 const commitGateDisarms = new Counter({ name: metricNames.commitGateDisarms, help: 'COMMITs that started and disarmed the deadline.', registers });
 const auditedSaveChecks = new Counter({ name: metricNames.auditedSaveChecks, help: 'Looks for a save whose COMMIT answer was lost, by outcome (landed, not_landed, unknown).', labelNames: ['outcome'], registers });
@@ -130,9 +137,9 @@ const sourceRetrievals = new Counter({ name: metricNames.connectionSourceRetriev
 interface BudgetLike {
   state(): { tokens: number };
 }
-interface GateLike {
+interface BreakerLike {
   readonly name: string;
-  state(): { open: boolean; waiters: number };
+  snapshot(): { state: 'closed' | 'open' | 'half-open'; waiters: number };
 }
 interface PoolLike {
   readonly totalCount: number;
@@ -140,7 +147,7 @@ interface PoolLike {
   readonly waitingCount: number;
 }
 let budget: BudgetLike | undefined;
-const gates = new Map<string, GateLike>();
+const breakers = new Map<string, BreakerLike>();
 const pools = new Map<string, PoolLike>();
 
 new Gauge({
@@ -152,22 +159,22 @@ new Gauge({
   },
 });
 new Gauge({
-  name: metricNames.gateOpen,
-  help: 'The readiness gate: 1 open, 0 closed (the database is known to be down).',
+  name: metricNames.breakerPassing,
+  help: "The database's circuit breaker: 1 closed (passing), 0 open or half-open (refusing: the database is known to be down).",
   labelNames: ['gate'],
   registers,
   aggregator: 'min',
   collect() {
-    for (const [name, gate] of gates) this.set({ gate: name }, gate.state().open ? 1 : 0);
+    for (const [name, breaker] of breakers) this.set({ gate: name }, breaker.snapshot().state === 'closed' ? 1 : 0);
   },
 });
 new Gauge({
-  name: metricNames.gateWaiters,
-  help: 'Requests waiting for the readiness gate to open.',
+  name: metricNames.breakerWaiters,
+  help: "Requests waiting for the database's circuit breaker to close.",
   labelNames: ['gate'],
   registers,
   collect() {
-    for (const [name, gate] of gates) this.set({ gate: name }, gate.state().waiters);
+    for (const [name, breaker] of breakers) this.set({ gate: name }, breaker.snapshot().waiters);
   },
 });
 new Gauge({
@@ -217,22 +224,22 @@ export function watchRetryBudget(watched: BudgetLike): void {
   budget = watched;
 }
 
-/** A readiness gate to show; answers its removal (the database closed). */
-export function watchGate(gate: GateLike): () => void {
-  gates.set(gate.name, gate);
+/** A circuit breaker to show; answers its removal (the database closed). */
+export function watchBreaker(breaker: BreakerLike): () => void {
+  breakers.set(breaker.name, breaker);
   return () => {
-    if (gates.get(gate.name) === gate) gates.delete(gate.name);
+    if (breakers.get(breaker.name) === breaker) breakers.delete(breaker.name);
   };
 }
 
-/** A probe login of the gate `gate` ended. */
-export function countGateProbe(gate: string, ok: boolean): void {
-  gateProbes.inc({ gate, outcome: ok ? 'ok' : 'failed' });
+/** A probe login of the circuit breaker `breaker` ended. */
+export function countBreakerProbe(breaker: string, ok: boolean): void {
+  breakerProbes.inc({ gate: breaker, outcome: ok ? 'ok' : 'failed' });
 }
 
-/** The gate `gate` closed. */
-export function countGateClosure(gate: string): void {
-  gateClosures.inc({ gate });
+/** The circuit breaker `breaker` opened. */
+export function countBreakerOpening(breaker: string): void {
+  breakerOpenings.inc({ gate: breaker });
 }
 
 /** The commit gate refused a statement or a COMMIT (the signal had fired). */

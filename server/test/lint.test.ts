@@ -1,8 +1,8 @@
 /**
  * `npm run lint` really refuses what it promises to (adr/0014): a domain file that
- * imports the http layer or Express fails the layers' check (dependency-cruiser), a
- * statement outside the one SQL style fails eslint (adr/0055), and an export nobody
- * imports fails the unused check (knip). Each case writes its offending
+ * imports the http layer or Express, or an import circle, fails the layers' check
+ * (dependency-cruiser), a statement outside the one SQL style fails eslint (adr/0055),
+ * and an export nobody imports fails the unused check (knip). Each case writes its offending
  * code, runs the very command `npm run lint` runs, and puts everything back.
  */
 import { spawnSync } from 'node:child_process';
@@ -40,6 +40,21 @@ describe('npm run lint', () => {
       expect(output).toMatch(/domain-not-to-http: server\/src\/domain\/lintProbeDomainToHttp\.ts → node_modules\/express\//);
     } finally {
       rmSync(probe, { force: true });
+    }
+    expect(run('lint:layers').status).toBe(0);
+  });
+
+  it('fails on an import circle, naming the rule and every module on it', () => {
+    const [first, second] = ['lintProbeCircleFirst', 'lintProbeCircleSecond'].map((name) => join(root, `server/src/data/${name}.ts`));
+    writeFileSync(first!, ["import { second } from './lintProbeCircleSecond.ts';", 'export const first = () => second;', ''].join('\n'));
+    writeFileSync(second!, ["import { first } from './lintProbeCircleFirst.ts';", 'export const second = () => first;', ''].join('\n'));
+    try {
+      const { status, output } = run('lint:layers');
+      expect(status).not.toBe(0);
+      expect(output).toMatch(/no-circular: server\/src\/data\/lintProbeCircleFirst\.ts → \s*server\/src\/data\/lintProbeCircleSecond\.ts →\s*server\/src\/data\/lintProbeCircleFirst\.ts/);
+    } finally {
+      rmSync(first!, { force: true });
+      rmSync(second!, { force: true });
     }
     expect(run('lint:layers').status).toBe(0);
   });

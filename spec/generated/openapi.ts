@@ -489,9 +489,13 @@ export interface paths {
      * List the customer's recent keyed sends
      * @description The keyed sends (money sends and keyed account openings) this customer made since
      *     `since` (default: 15 minutes ago; an earlier `since` reads the last 24 hours), newest
-     *     first, at most 50, each with its state as `getIdempotencyKey` gives it. A client that
-     *     lost its own record of a send (cleared storage, another device) learns here whether
-     *     one is still in flight or landed before it sends anything new. Read from the primary
+     *     first, at most 50, each with its state as `getIdempotencyKey` gives it. The list is
+     *     partial: it has no cursor, so 50 keys may leave older ones out, and a window leaves
+     *     out what came before it. A key missing here is never proof that its send did not
+     *     land: to learn one key's fate, read `GET /api/idempotency-keys/{key}`, and before
+     *     sending anything new for a payment whose outcome you do not know, read its key that
+     *     way (or resend it with the same key). A client that lost its own record of a send
+     *     (cleared storage, another device) finds recent keys here. Read from the primary
      *     database. A `since` that is no instant (a leap second) is `400 VALIDATION_FAILED`.
      */
     get: operations['listIdempotencyKeys'];
@@ -615,6 +619,7 @@ export interface components {
       | 'PAYEE_HAS_NO_OPEN_ACCOUNT'
       | 'ACCOUNT_LIMIT_REACHED'
       | 'TOO_MANY_REQUESTS'
+      | 'CLIENT_CLOSED_REQUEST'
       | 'INTERNAL'
       | 'SERVICE_UNAVAILABLE';
     /** @description An error, as RFC 9457 problem details. Clients ignore members they do not know. */
@@ -1016,7 +1021,10 @@ export interface components {
      *       (unknown, spent, someone else's or too old), with
      *       `error="insufficient_user_authentication"` (RFC 9470): the access token is fine;
      *       check the PIN again and send the same request, same Idempotency-Key, with the new
-     *       `authorizationId`. Do not refresh or sign in for these.
+     *       `authorizationId`. If that answers `422 IDEMPOTENCY_KEY_REUSED`, the key already
+     *       holds the outcome of an earlier request of this payment: read it
+     *       (`GET /api/idempotency-keys/{key}`) and take that outcome; never send the payment
+     *       under a new key. Do not refresh or sign in for these.
      */
     Unauthorized: {
       headers: {
@@ -1162,8 +1170,10 @@ export interface components {
      *     `DAILY_LIMIT_EXCEEDED`, `INVALID_IBAN`, `SAME_ACCOUNT`, `ACCOUNT_CLOSED`,
      *     `ACCOUNT_NOT_EMPTY`, `ACCOUNT_IS_PRIMARY`, `PAYEE_HAS_NO_OPEN_ACCOUNT`,
      *     `ACCOUNT_LIMIT_REACHED` (the customer holds as many open accounts as they may), or
-     *     `IDEMPOTENCY_KEY_REUSED` (the key was used with another payload). On a money send,
-     *     the key stores every one of these but `IDEMPOTENCY_KEY_REUSED` (see Idempotency).
+     *     `IDEMPOTENCY_KEY_REUSED` (the key was used with another payload: read the key's
+     *     state first, `GET /api/idempotency-keys/{key}`, and never send the same payment
+     *     under a new key). On a money send, the key stores every one of these but
+     *     `IDEMPOTENCY_KEY_REUSED` (see Idempotency).
      */
     UnprocessableEntity: {
       headers: {
@@ -1250,14 +1260,29 @@ export interface components {
     };
     /**
      * @description Never received: the status the server logs for a request whose client hung up
-     *     before the answer was ready (no body is written; nobody is listening). Set your
-     *     client's timeout to at least 55 s, above the server's 51 s bound on every answer.
+     *     before the answer was ready (`CLIENT_CLOSED_REQUEST`; nobody is listening, so no
+     *     body reaches anyone). Its body is the problem every other error carries, so a
+     *     typed client treats it as any error. A hang-up cancels nothing that already
+     *     started: on a money send the outcome is unknown (see "A hang-up" under
+     *     Idempotency). Set your client's timeout to at least 55 s, above the server's 51 s
+     *     bound on every answer.
      */
     ClientClosedRequest: {
       headers: {
         [name: string]: unknown;
       };
-      content?: never;
+      content: {
+        /**
+         * @example {
+         *       "type": "/docs/problems/client-closed-request",
+         *       "title": "The client hung up before the answer",
+         *       "status": 499,
+         *       "errorCode": "CLIENT_CLOSED_REQUEST",
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
     };
   };
   parameters: {
@@ -1311,9 +1336,12 @@ export interface components {
      */
     IdempotencyKeyQuery: components['schemas']['IdempotencyKey'];
     /**
-     * @description The opaque `nextCursor` of the previous page. A cursor this API did not give out
-     *     is refused with 400 `VALIDATION_FAILED` (start again without one).
-     * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ
+     * @description The opaque `nextCursor` of the previous page. A cursor is signed for the list it
+     *     was given out for (the account's movements, the customer's accounts), so the
+     *     example only shows its shape: every customer's request with it is refused. A cursor
+     *     this API did not give out for that list is refused with 400 `VALIDATION_FAILED`
+     *     (start again without one).
+     * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ.CJ2KWuoSHQ1eVlyXTrFDiA
      */
     Cursor: string;
     /**
@@ -1551,9 +1579,12 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description The opaque `nextCursor` of the previous page. A cursor this API did not give out
-         *     is refused with 400 `VALIDATION_FAILED` (start again without one).
-         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ
+         * @description The opaque `nextCursor` of the previous page. A cursor is signed for the list it
+         *     was given out for (the account's movements, the customer's accounts), so the
+         *     example only shows its shape: every customer's request with it is refused. A cursor
+         *     this API did not give out for that list is refused with 400 `VALIDATION_FAILED`
+         *     (start again without one).
+         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ.CJ2KWuoSHQ1eVlyXTrFDiA
          */
         cursor?: components['parameters']['Cursor'];
         /**
@@ -2141,9 +2172,12 @@ export interface operations {
          */
         idempotencyKey?: components['parameters']['IdempotencyKeyQuery'];
         /**
-         * @description The opaque `nextCursor` of the previous page. A cursor this API did not give out
-         *     is refused with 400 `VALIDATION_FAILED` (start again without one).
-         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ
+         * @description The opaque `nextCursor` of the previous page. A cursor is signed for the list it
+         *     was given out for (the account's movements, the customer's accounts), so the
+         *     example only shows its shape: every customer's request with it is refused. A cursor
+         *     this API did not give out for that list is refused with 400 `VALIDATION_FAILED`
+         *     (start again without one).
+         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ.CJ2KWuoSHQ1eVlyXTrFDiA
          */
         cursor?: components['parameters']['Cursor'];
         /**

@@ -31,7 +31,7 @@ export const identityDefaults = {
   knownDevicesPerCustomer: 20,
   /** 20 (REGISTER_ADDRESS_LIMIT): sign-ups tried from one address per REGISTER_WINDOW_MS, whatever their answer (a taken email too), before 429: a flood from one place meets 429 before it hashes, and a taken email cannot be probed faster (adr/0045). */
   registerAddressLimit: 20,
-  /** 60 (REGISTER_GLOBAL_LIMIT): sign-ups tried from all addresses per REGISTER_WINDOW_MS before 429: two hashes a second at most (about a quarter of what 2 cores hash), so sign-in and step-up keep their turns. */
+  /** 60 (REGISTER_GLOBAL_LIMIT): sign-ups tried from all addresses per REGISTER_WINDOW_MS before 429: two hashes a second at most (about a quarter of what 2 cores hash), so sign-in and step-up keep their share. */
   registerGlobalLimit: 60,
   /** 60 s (REGISTER_WINDOW_MS): the window sign-up attempts count in. */
   registerWindowMs: 60_000,
@@ -41,7 +41,7 @@ export const identityDefaults = {
   payeeLookupWindowMs: 60_000,
   /** 2 (HASHING_CONCURRENCY): password hashes (scrypt, ~0.27 s and 32 MiB each; sign-in and sign-up, never a PIN: adr/0053) run at once; more only slows every one of them on 2 cores. */
   hashingConcurrency: 2,
-  /** 8 (HASHING_QUEUE): hashes that may wait their turn; beyond it 503 with a 1 s wait, so 48 sign-ins at once cannot make a real one wait seconds. */
+  /** 8 (HASHING_QUEUE): hashes that may wait in the hashing bulkhead's queue for a permit; beyond it 503 with a 1 s wait, so 48 sign-ins at once cannot make a real one wait seconds. */
   hashingQueue: 8,
   /** 5 (PIN_MAX_ATTEMPTS): PIN checks that may fail in a row before the PIN locks; a 4-digit PIN then gives a guesser 5 in 10,000 per lock. */
   pinMaxAttempts: 5,

@@ -24,7 +24,7 @@ export const requestsDefaults = {
   accountWriteAttempts: 8,
   /**
    * 2 (ACCOUNT_SENDS_AT_ONCE): money sends of one API instance in a transaction on one account at once, shared out over its
-   * workers (at least one each); the rest wait in line holding no connection (adr/0024). One holds the row lock, one waits at it ready.
+   * workers (at least one each); the rest wait in the account bulkhead's queue holding no connection (adr/0024). One holds the row lock, one waits at it ready.
    */
   accountSendsAtOnce: 2,
   /** 1 s (ACCOUNT_LOCK_WAIT_MS): one attempt's wait for an account's row lock (`lock_timeout`); 8 × 1 s fits the deadline. */

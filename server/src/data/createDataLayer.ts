@@ -9,7 +9,7 @@ import type { ServerConfig } from '../config.ts';
 import { currentContext } from '../request/requestContext.ts';
 import { retryBudget, policyFor, type RetryPolicy, type RetryReason, classify, onReadWritePath, currentTransactionAttempt } from './retry/index.ts';
 import type { DataLayer, ReadConnection, StatementCommitOptions, TransactionOptions, Tx } from './dataLayer.ts';
-import { type Database, memoryMarks, type ReadYourWritesStore, watchGates, type ReadinessGate } from './connections/index.ts';
+import { type Database, memoryMarks, type ReadYourWritesStore, watchBreakers, type CircuitBreaker } from './connections/index.ts';
 import { countRead, watchRetryBudget } from '../metrics.ts';
 import { registerStatements, statementsOn, type Statements } from './statements.ts';
 import { transactWith } from './transact.ts';
@@ -56,33 +56,33 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
   registerStatements(prisma, database.primaryStatements);
 
   /**
-   * Runs `fn` under the retry policy with the readiness bridge: an attempt that met a
-   * closed readiness gate waits for it to open (until the request's deadline) and runs
+   * Runs `fn` under the retry policy with the circuit breaker's wait: an attempt that met
+   * an open circuit breaker waits for it to close (until the request's deadline) and runs
    * again, spending no retry. Outside a request nothing bounds such a wait, so there the
    * failure is an ordinary one.
    */
   function execute<T>(fn: () => Promise<T>, isSafeToRetry?: (reason: RetryReason) => boolean): Promise<T> {
     const requestSignal = signal();
-    let gateMet: ReadinessGate | undefined;
+    let breakerMet: CircuitBreaker | undefined;
     return policy.execute(
       async () => {
-        const watched = watchGates(fn);
+        const watched = watchBreakers(fn);
         try {
           return await watched.result;
         } finally {
-          gateMet = watched.gateMet();
+          breakerMet = watched.openBreakerMet();
         }
       },
       {
         signal: requestSignal,
         isSafeToRetry,
-        waitForDatabase(bridge) {
-          const gate = gateMet;
-          gateMet = undefined;
-          if (!requestSignal || !gate) return undefined;
+        waitForDatabase(wait) {
+          const breaker = breakerMet;
+          breakerMet = undefined;
+          if (!requestSignal || !breaker) return undefined;
           // The request's cause is what opened the circuit breaker, not the breaker's own refusal.
-          (currentContext()?.log ?? logger).warn({ bridge, gate: gate.name, code: classify(gate.closedBy)?.code, err: gate.closedBy }, 'waiting for the database to answer again');
-          return gate.whenOpen(requestSignal);
+          (currentContext()?.log ?? logger).warn({ breakerWait: wait, breaker: breaker.name, code: classify(breaker.openedBy)?.code, err: breaker.openedBy }, 'waiting for the database to answer again');
+          return breaker.whenClosed(requestSignal);
         },
       },
     );

@@ -1,8 +1,8 @@
 /**
  * The data layer while a real PostgreSQL 15 primary is down: it fails fast and works within
- * 1 s of the database coming back; inside a request it bridges the outage, waiting without
- * a connection, and answers once the database is back, logging the hold at warn with the
- * database's own failure; the bridge ends at the deadline; and the retry budget caps the
+ * 1 s of the database coming back; inside a request it waits out the outage at the open
+ * circuit breaker, holding no connection, and answers once the database is back, logging
+ * the hold at warn with the database's own failure; the wait ends at the deadline; and the retry budget caps the
  * total retries of a sustained outage.
  */
 import { describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ describe('the data layer on PostgreSQL during an outage', () => {
     expect(Date.now() - back).toBeLessThan(1_000);
   });
 
-  it('bridges an outage inside a request: the read waits for the database, holding no connection, and answers once it is back', async () => {
+  it('waits out an outage inside a request at the circuit breaker: the read waits for the database, holding no connection, and answers once it is back', async () => {
     const fresh = await open();
     const budget = retryBudget({ capacity: 10, perSecond: 0, perSuccess: 0 });
     const layer = createDataLayer({ database: fresh, config: setup.config, logger: log.logger, policy: exponential({ maxRetries: 4, delayMs: 20, budget }) });
@@ -50,7 +50,7 @@ describe('the data layer on PostgreSQL during an outage', () => {
     const read = inRequest(() => layer.read((db) => db.account.count()), { deadlineMs: 10_000 });
     try {
       await sleep(1_500);
-      expect(fresh.gates[0]!.state()).toMatchObject({ open: false, waiters: 1 });
+      expect(fresh.breakers[0]!.snapshot()).toMatchObject({ state: expect.stringMatching(/^(open|half-open)$/), waiters: 1 });
     } finally {
       await setup.primary.start();
       startedAgainAt = Date.now();
@@ -60,7 +60,7 @@ describe('the data layer on PostgreSQL during an outage', () => {
     expect(answeredAt - started).toBeGreaterThanOrEqual(1_500);
     expect(answeredAt - startedAgainAt).toBeLessThan(200 + 700); // one probe interval, a login, the read
     expect(budget.state().spent).toBeLessThanOrEqual(1); // at most the failure that met the outage first
-    expect(fresh.gates[0]!.state().probes).toBeLessThanOrEqual(Math.ceil((answeredAt - started) / 200) + 1);
+    expect(fresh.breakers[0]!.snapshot().probes).toBeLessThanOrEqual(Math.ceil((answeredAt - started) / 200) + 1);
   });
 
   it("logs a request held by the circuit breaker at warn with the database's failure, not the breaker's own code", async () => {
@@ -84,7 +84,7 @@ describe('the data layer on PostgreSQL during an outage', () => {
     }
   });
 
-  it('ends the bridge at the deadline: a read during a long outage fails with the deadline, not before', async () => {
+  it('ends the wait at the deadline: a read during a long outage fails with the deadline, not before', async () => {
     const fresh = await open();
     const layer = createDataLayer({ database: fresh, config: setup.config, logger: log.logger, policy: exponential({ maxRetries: 4, delayMs: 20, budget: retryBudget() }) });
     await setup.primary.stop();

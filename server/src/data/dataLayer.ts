@@ -21,7 +21,7 @@
  * the database rolled the whole transaction back.
  */
 import type { PrismaClient, Prisma } from '../generated/prisma/client.ts';
-import type { DatabaseKind } from './connections/index.ts';
+import type { DatabaseKind } from './databaseKind.ts';
 import type { Statements } from './statements.ts';
 
 /** The client a transaction's `fn` receives. */

@@ -6,7 +6,7 @@
  *
  * A statement here still passes every layer under Prisma's client: the commit gate (no
  * statement after the request's signal fired), the cancellable client (a hung statement
- * is cancelled at the database), the pool behind the readiness gate; and inside
+ * is cancelled at the database), the pool behind the circuit breaker; and inside
  * `runInTransaction` it runs on the transaction's own connection, under the one retry
  * policy. Only the client's conveniences are gone, so:
  *

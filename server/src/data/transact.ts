@@ -13,7 +13,7 @@ import { countLostLockWait } from '../metrics.ts';
 
 /** What `transact` runs on: the data layer's own steps. */
 export interface TransactSteps {
-  /** The retry policy with the circuit breaker's bridge. */
+  /** The retry policy with the circuit breaker's wait. */
   execute<T>(fn: () => Promise<T>, isSafeToRetry?: (reason: RetryReason) => boolean): Promise<T>;
   /** The signal's reason, when it fired, as the outcome of `work`. */
   underSignal<T>(work: () => Promise<T>): Promise<T>;

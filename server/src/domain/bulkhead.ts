@@ -1,46 +1,47 @@
 /**
- * A line for something only a few may do at once: at most `concurrency` hold a turn,
- * up to `queue` more wait for one in the order they came (each leaving the line when its
- * request's signal fires), and anyone beyond that gets `whenFull()`'s error at once.
- * The hashing turns (hashingBulkhead.ts) and the account turns (money/accountBulkhead.ts) are two.
+ * A bulkhead for something only a few may do at once: at most `concurrency` permits are
+ * held, up to `queue` more callers wait for one in the order they came (each leaving the
+ * queue when its request's signal fires), and anyone beyond that gets `whenFull()`'s error
+ * at once. The hashing bulkhead (identity/hashingBulkhead.ts) and the account bulkhead
+ * (money/accountBulkhead.ts) are two.
  */
 
-/** Gives back a turn (safe to call twice). */
-export type ReleaseTurn = () => void;
+/** Gives back a permit (safe to call twice). */
+export type ReleasePermit = () => void;
 
-/** A turn did not come within the `maxWaitMs` its taker gave. */
-export class NoTurnInTime extends Error {
+/** No permit came within the `maxWaitMs` its caller gave. */
+export class PermitWaitTimeout extends Error {
   readonly waitedMs: number;
   constructor(waitedMs: number) {
-    super(`no turn came within ${waitedMs} ms`);
+    super(`no permit came within ${waitedMs} ms`);
     this.waitedMs = waitedMs;
-    this.name = 'NoTurnInTime';
+    this.name = 'PermitWaitTimeout';
   }
 }
 
-/** One line. */
+/** One bulkhead. */
 export interface Bulkhead {
   /**
-   * Waits for a turn; throws `whenFull()` when the line is full, the signal's reason when it
-   * fires first, or NoTurnInTime when `maxWaitMs` passes first.
+   * Waits for a permit; throws `whenFull()` when the queue is full, the signal's reason when
+   * it fires first, or PermitWaitTimeout when `maxWaitMs` passes first.
    */
-  take(signal?: AbortSignal, maxWaitMs?: number): Promise<ReleaseTurn>;
-  /** For tests and metrics. */
+  acquire(signal?: AbortSignal, maxWaitMs?: number): Promise<ReleasePermit>;
+  /** For tests and metrics: permits held, callers queued. */
   state(): { running: number; waiting: number };
 }
 
-/** A line of `concurrency` turns with room for `queue` waiting (Infinity: the signal alone bounds the wait). */
+/** A bulkhead of `concurrency` permits with a queue of `queue` (Infinity: the signal alone bounds the wait). */
 export function bulkhead(concurrency: number, queue: number, whenFull: () => Error): Bulkhead {
   let running = 0;
   const waiting: Array<() => void> = [];
 
   return {
-    async take(signal, maxWaitMs) {
+    async acquire(signal, maxWaitMs) {
       signal?.throwIfAborted();
       if (running < concurrency) running += 1;
       else {
         if (waiting.length >= queue) throw whenFull();
-        // A turn given back passes straight to the first in line, so `running` stays as it is.
+        // A permit given back passes straight to the first in the queue, so `running` stays as it is.
         await new Promise<void>((resolve, reject) => {
           const go = () => {
             signal?.removeEventListener('abort', leave);
@@ -54,7 +55,7 @@ export function bulkhead(concurrency: number, queue: number, whenFull: () => Err
             reject(reason);
           };
           const leave = () => out(signal!.reason);
-          const timer = maxWaitMs === undefined ? undefined : setTimeout(() => out(new NoTurnInTime(maxWaitMs)), maxWaitMs);
+          const timer = maxWaitMs === undefined ? undefined : setTimeout(() => out(new PermitWaitTimeout(maxWaitMs)), maxWaitMs);
           waiting.push(go);
           signal?.addEventListener('abort', leave, { once: true });
         });

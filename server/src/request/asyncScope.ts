@@ -3,7 +3,7 @@
  * AsyncLocalStorage that ever ran onto every promise it makes, so each one more costs
  * every `await` of every request, the layers' and Express's alike: three of them made a
  * promise about 1.7 times dearer than one. So the request's context, the transaction
- * attempt and the readiness gates it met are slots of one store instead.
+ * attempt and the circuit breakers it met are slots of one store instead.
  *
  * A slot's `run` gives `fn` a new frame: a copy of the current one (a few slots) with
  * its own value set, so the slots of the frames around it stay visible and nothing

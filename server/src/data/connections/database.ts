@@ -25,14 +25,12 @@ import type { CommitGateOptions } from '../commitGate/index.ts';
 import { resilientConnections, type ConnectionLayers, type ServerPools } from './connectionLayers.ts';
 import { migrateUp, pgliteMigrationClient } from './migrate.ts';
 import { pgliteReadOnly } from './pgliteReadOnly.ts';
-import type { ReadinessGate } from './readinessGate.ts';
+import type { CircuitBreaker } from './circuitBreaker.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
-import { watchGate, watchPool } from '../../metrics.ts';
+import { watchBreaker, watchPool } from '../../metrics.ts';
 import { committingStatementsOn, noteTransactionsOnAttempts, statementsOn, type Statements } from '../statements.ts';
 import { preparedNameOf } from '../preparedStatements.ts';
-
-/** Which engine is underneath: the retry policy differs (PGlite is never retried). */
-export type DatabaseKind = 'pglite' | 'postgres';
+import type { DatabaseKind } from '../databaseKind.ts';
 
 /** An open database. */
 export interface Database {
@@ -55,8 +53,8 @@ export interface Database {
   readonly hasReplica: boolean;
   /** The pg pools, for statistics (empty for PGlite). */
   readonly pools: readonly pg.Pool[];
-  /** One readiness gate per server (primary, replica); empty for PGlite, which is never down. */
-  readonly gates: readonly ReadinessGate[];
+  /** One circuit breaker per server (primary, replica); empty for PGlite, which is never down. */
+  readonly breakers: readonly CircuitBreaker[];
   /** Applies pending migrations; answers their names. */
   migrate(): Promise<string[]>;
   /** Closes every client and engine (PGlite keeps timers alive until closed). */
@@ -134,7 +132,7 @@ function readOnlySession(url: string): Pick<pg.PoolConfig, 'connectionString' | 
   return { connectionString: parsed.toString(), options: `${own} ${readOnly}` };
 }
 
-/** The readiness gate's probe: one login of its own (bounded by the connect timeout) and `SELECT 1`; on a host list, a probe of every host. */
+/** The circuit breaker's probe: one login of its own (bounded by the connect timeout) and `SELECT 1`; on a host list, a probe of every host. */
 async function probeLogin(servers: Servers, connectTimeoutMs: number): Promise<void> {
   if (servers.selector) {
     await servers.selector.probe();
@@ -195,7 +193,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     primaryReadOnlyStatements: readOnlyStatements,
     hasReplica: false,
     pools: [],
-    gates: [],
+    breakers: [],
     migrate: () => migrateUp({ dbClient: pgliteMigrationClient(pglite) }),
     close: async () => {
       await Promise.all([prisma.$disconnect(), readOnlyPrisma.$disconnect()]);
@@ -228,13 +226,13 @@ async function openPostgres(
   const replicaServers = config.databaseReplicaUrl ? serversOf(config.databaseReplicaUrl, config.dbConnectTimeoutMs) : undefined;
   const primaryServer = serverOf('primary', primary);
   const replicaServer = replicaServers ? serverOf('replica', replicaServers) : undefined;
-  const gates = [primaryServer.gate, replicaServer?.gate].filter((serverGate): serverGate is ReadinessGate => serverGate !== undefined);
+  const breakers = [primaryServer.breaker, replicaServer?.breaker].filter((breaker): breaker is CircuitBreaker => breaker !== undefined);
   const primaryPool = pool(primary, primaryServer);
   const primaryReadOnlyPool = pool(primary, primaryServer, { readOnly: true, max: primaryReadOnlyPoolMax(config) });
   const replicaPool = replicaServers && replicaServer ? pool(replicaServers, replicaServer, { readOnly: true }) : undefined;
   const pools = [primaryPool, primaryReadOnlyPool, ...(replicaPool ? [replicaPool] : [])];
   const unwatch = [
-    ...gates.map((serverGate) => watchGate(serverGate)),
+    ...breakers.map((breaker) => watchBreaker(breaker)),
     watchPool('primary', primaryPool),
     watchPool('primary_read_only', primaryReadOnlyPool),
     ...(replicaPool ? [watchPool('replica', replicaPool)] : []),
@@ -267,10 +265,10 @@ async function openPostgres(
     primaryReadOnlyStatements,
     hasReplica: replicaPool !== undefined,
     pools,
-    gates,
+    breakers,
     migrate: async () => migrateUp({ databaseUrl: await primary.current() }),
     close: async () => {
-      for (const serverGate of gates) serverGate.stop();
+      for (const breaker of breakers) breaker.stop();
       for (const stopWatching of unwatch) stopWatching();
       await Promise.all([...new Set([prisma, readOnlyPrisma, primaryReadOnlyPrisma])].map((client) => client.$disconnect()));
       await Promise.all(pools.map((p) => p.end().catch(() => {})));

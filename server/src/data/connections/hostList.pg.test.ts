@@ -59,7 +59,7 @@ describe('a URL with several hosts, on a primary and a streaming replica', () =>
     await expect(open(listUrl([primary, replica], 'target_session_attrs=master'))).rejects.toThrow(/target_session_attrs/);
   });
 
-  it('follows a promoted standby without a restart: writes wait at the gate, then land on the new primary', async () => {
+  it('follows a promoted standby without a restart: writes wait at the circuit breaker, then land on the new primary', async () => {
     const db = await open(listUrl([primary, replica], 'target_session_attrs=read-write'), listUrl([primary, replica], 'target_session_attrs=prefer-standby'));
     const data = createDataLayer({ database: db, config, logger: log.logger });
     const write = (deadlineMs: number) =>
@@ -74,7 +74,7 @@ describe('a URL with several hosts, on a primary and a streaming replica', () =>
       );
     expect(await write(5_000)).toBe(primary.port);
     await primary.stop();
-    const inFlight = write(20_000); // meets the stopped primary: waits at the readiness gate
+    const inFlight = write(20_000); // meets the stopped primary: waits at the circuit breaker
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const promotedAt = Date.now();
     await replica.promote();

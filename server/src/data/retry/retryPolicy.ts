@@ -7,7 +7,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { defaults } from '../../config.ts';
 import { countRetry } from '../../metrics.ts';
-import type { DatabaseKind } from '../connections/index.ts';
+import type { DatabaseKind } from '../databaseKind.ts';
 import { processRetryBudget, type RetryBudget } from './retryBudget.ts';
 import { classify, type Classification, type TransientKind } from './transient.ts';
 
@@ -25,13 +25,14 @@ export interface ExecuteOptions {
    */
   isSafeToRetry?: (reason: RetryReason) => boolean;
   /**
-   * The readiness bridge (readinessGate.ts): when the failed attempt met a database known
-   * to be down, a promise that settles once it is back (rejecting with the signal's reason
-   * when the deadline comes first). The policy then waits for it instead of a back-off and
-   * runs the work again, spending neither a retry nor a budget token: the gate, not the
-   * callers, bounds the logins during an outage. `bridge` counts the waits from 1.
+   * The wait for the circuit breaker (connections/circuitBreaker.ts): when the failed
+   * attempt met an open breaker (a database known to be down), a promise that settles once
+   * the breaker closes (rejecting with the signal's reason when the deadline comes first).
+   * The policy then waits for it instead of a back-off and runs the work again, spending
+   * neither a retry nor a budget token: the breaker, not the callers, bounds the logins
+   * during an outage. `wait` counts the waits from 1.
    */
-  waitForDatabase?: (bridge: number) => Promise<void> | undefined;
+  waitForDatabase?: (wait: number) => Promise<void> | undefined;
 }
 
 /** Runs a unit of work, rerunning it after temporary failures. */
@@ -72,8 +73,8 @@ export async function abortableSleep(ms: number, signal?: AbortSignal): Promise<
   }
 }
 
-/** Waits for the readiness bridge per execution at most: each is a whole outage, so more means a flapping server, met by the ordinary retries. */
-const MAX_BRIDGES = 10;
+/** Waits for the circuit breaker per execution at most: each is a whole outage, so more means a flapping server, met by the ordinary retries. */
+const MAX_BREAKER_WAITS = 10;
 
 /** The default of `isSafeToRetry`: only what the database confirms it did not apply. */
 const confirmedNotApplied = (reason: RetryReason) => reason.confirmedNotApplied;
@@ -102,7 +103,7 @@ export function exponential(options: ExponentialOptions = {}): RetryPolicy {
     maxRetries,
     async execute(fn, { signal, isSafeToRetry = confirmedNotApplied, waitForDatabase } = {}) {
       let retries = 0;
-      let bridges = 0;
+      let breakerWaits = 0;
       for (let attempt = 0; ; attempt++) {
         signal?.throwIfAborted();
         try {
@@ -112,10 +113,10 @@ export function exponential(options: ExponentialOptions = {}): RetryPolicy {
         } catch (error) {
           const reason = reasonFor(error);
           if (!reason || signal?.aborted || !isSafeToRetry(reason)) throw error;
-          const back = bridges < MAX_BRIDGES ? waitForDatabase?.(bridges + 1) : undefined;
+          const back = breakerWaits < MAX_BREAKER_WAITS ? waitForDatabase?.(breakerWaits + 1) : undefined;
           if (back) {
-            bridges += 1;
-            countRetry(reason.code, 'bridged');
+            breakerWaits += 1;
+            countRetry(reason.code, 'breaker_wait');
             await back;
             continue;
           }

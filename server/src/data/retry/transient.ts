@@ -67,7 +67,7 @@ const NETWORK = table([
 ]);
 
 /**
- * Our own: the readiness gate refused a connection, or a login failed because the server
+ * Our own: the circuit breaker refused a connection, or a login failed because the server
  * cannot be reached (nothing was sent); a read-write statement refused with 25006 (the
  * server is not the primary any more: the transaction did nothing) or no host of a URL's
  * list serving read-write now (contract/src/hostList.ts; nothing was sent).

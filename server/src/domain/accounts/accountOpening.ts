@@ -43,7 +43,7 @@ export function accountOpener({ data, config }: DomainDeps) {
 
   /** The statement's verdict as the request answers it. */
   function answerOf(done: Verdict<Account>, key: string): Account {
-    if (done.verdict === 'moved' && done.body !== undefined) return done.body;
+    if (done.verdict === 'applied' && done.body !== undefined) return done.body;
     if (done.verdict === 'claim_lost') throw new ClaimTakenOver(key);
     throw refusalOf(done.verdict, done.detail);
   }
@@ -53,7 +53,7 @@ export function accountOpener({ data, config }: DomainDeps) {
     const done = await data.runStatementAsCommit(openStatement(claim, claim.userId, claim.key, name), {
       label: 'openAccount',
       verifyCommitted: verifyBy(data, async () => (landedBody = await records.landedAnswer<Account>(claim)) !== undefined, config.idempotencyStoreBudgetMs),
-      landedAnswer: (): Verdict<Account> => ({ verdict: 'moved', body: landedBody, detail: null }),
+      landedAnswer: (): Verdict<Account> => ({ verdict: 'applied', body: landedBody, detail: null }),
     });
     return answerOf(done, claim.key);
   }

@@ -25,11 +25,11 @@ export interface HashingLimits {
  * uses it).
  */
 export function secretHashing(limits: HashingLimits) {
-  const turns = hashingBulkhead(limits.hashingConcurrency, limits.hashingQueue);
+  const hashing = hashingBulkhead(limits.hashingConcurrency, limits.hashingQueue);
 
   async function derive(secret: string, salt: Buffer): Promise<Buffer> {
     const signal = currentContext()?.signal;
-    const release = await turns.take(signal);
+    const release = await hashing.acquire(signal);
     try {
       signal?.throwIfAborted();
       return await new Promise<Buffer>((resolve, reject) => {
@@ -61,7 +61,7 @@ export function secretHashing(limits: HashingLimits) {
       const actual = await derive(secret, Buffer.from(saltText, 'base64url'));
       return actual.length === expected.length && timingSafeEqual(actual, expected);
     },
-    state: turns.state,
+    state: hashing.state,
   };
 }
 

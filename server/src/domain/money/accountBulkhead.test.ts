@@ -1,20 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { NoTurnInTime } from '../bulkhead.ts';
+import { PermitWaitTimeout } from '../bulkhead.ts';
 import { accountBulkhead } from './accountBulkhead.ts';
 
-/** Settles the microtasks of granted turns. */
+/** Settles the microtasks of granted permits. */
 const settle = () => new Promise((resolve) => setImmediate(resolve));
 
-describe('account turns', () => {
-  it('lets `concurrency` sends at one account run and lines the rest up in the order they came', async () => {
-    const turns = accountBulkhead(2);
+describe('the account bulkhead', () => {
+  it('lets `concurrency` sends at one account run and queues the rest in the order they came', async () => {
+    const permits = accountBulkhead(2);
     const order: string[] = [];
-    const first = await turns.take(['a']);
-    const second = await turns.take(['a']);
-    const third = turns.take(['a']).then((release) => (order.push('third'), release));
-    const fourth = turns.take(['a']).then((release) => (order.push('fourth'), release));
-    // Another account has a line of its own.
-    const elsewhere = await turns.take(['b']);
+    const first = await permits.acquire(['a']);
+    const second = await permits.acquire(['a']);
+    const third = permits.acquire(['a']).then((release) => (order.push('third'), release));
+    const fourth = permits.acquire(['a']).then((release) => (order.push('fourth'), release));
+    // Another account has a bulkhead of its own.
+    const elsewhere = await permits.acquire(['b']);
     await settle();
     expect(order).toEqual([]);
     first();
@@ -27,50 +27,50 @@ describe('account turns', () => {
     (await third)();
     (await fourth)();
     elsewhere();
-    expect(turns.lines()).toBe(0);
+    expect(permits.accountsInUse()).toBe(0);
   });
 
-  it('lines a send up at the smallest id of its accounts, so A→B and B→A share one line', async () => {
-    const turns = accountBulkhead(1);
-    const aToB = await turns.take(['b', 'a']);
+  it('queues a send at the smallest id of its accounts, so A→B and B→A share one queue', async () => {
+    const permits = accountBulkhead(1);
+    const aToB = await permits.acquire(['b', 'a']);
     let bToA = false;
-    const pending = turns.take(['a', 'b']).then((release) => ((bToA = true), release));
+    const pending = permits.acquire(['a', 'b']).then((release) => ((bToA = true), release));
     await settle();
     expect(bToA).toBe(false);
-    expect(turns.lines()).toBe(1);
+    expect(permits.accountsInUse()).toBe(1);
     aToB();
     (await pending)();
     expect(bToA).toBe(true);
-    expect(turns.lines()).toBe(0);
+    expect(permits.accountsInUse()).toBe(0);
   });
 
-  it("leaves the line when the request's signal fires, and forgets an account nobody waits for", async () => {
-    const turns = accountBulkhead(1);
-    const held = await turns.take(['a']);
+  it("leaves the queue when the request's signal fires, and forgets an account nobody waits for", async () => {
+    const permits = accountBulkhead(1);
+    const held = await permits.acquire(['a']);
     const controller = new AbortController();
-    const waiting = turns.take(['a'], controller.signal);
+    const waiting = permits.acquire(['a'], controller.signal);
     controller.abort(new Error('deadline'));
     await expect(waiting).rejects.toThrow('deadline');
-    // A signal that fired already: refused before it lines up, and no line is left behind.
-    await expect(turns.take(['c'], controller.signal)).rejects.toThrow('deadline');
-    expect(turns.lines()).toBe(1);
+    // A signal that fired already: refused before it queues, and no bulkhead is left behind.
+    await expect(permits.acquire(['c'], controller.signal)).rejects.toThrow('deadline');
+    expect(permits.accountsInUse()).toBe(1);
     held();
-    expect(turns.lines()).toBe(0);
-    // The turn is free again.
-    (await turns.take(['a']))();
+    expect(permits.accountsInUse()).toBe(0);
+    // The permit is free again.
+    (await permits.acquire(['a']))();
   });
 
-  it('gives up a wait longer than its `maxWaitMs` with NoTurnInTime, and leaves the line', async () => {
-    const turns = accountBulkhead(1);
-    const held = await turns.take(['a']);
-    await expect(turns.take(['a'], undefined, 20)).rejects.toBeInstanceOf(NoTurnInTime);
+  it('gives up a wait longer than its `maxWaitMs` with PermitWaitTimeout, and leaves the queue', async () => {
+    const permits = accountBulkhead(1);
+    const held = await permits.acquire(['a']);
+    await expect(permits.acquire(['a'], undefined, 20)).rejects.toBeInstanceOf(PermitWaitTimeout);
     held();
-    expect(turns.lines()).toBe(0);
-    // A turn that comes in time is given as before.
-    const next = await turns.take(['a']);
-    const inTime = turns.take(['a'], undefined, 5_000);
+    expect(permits.accountsInUse()).toBe(0);
+    // A permit that comes in time is given as before.
+    const next = await permits.acquire(['a']);
+    const inTime = permits.acquire(['a'], undefined, 5_000);
     next();
     (await inTime)();
-    expect(turns.lines()).toBe(0);
+    expect(permits.accountsInUse()).toBe(0);
   });
 });

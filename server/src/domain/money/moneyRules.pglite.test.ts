@@ -73,10 +73,10 @@ describe('the money rules in the database, on the embedded PGlite', () => {
     const { userId, accountId } = await customer();
     const note = 'rent "May" \\ für Zoë \\u0000 "seq":1, "balanceAfterMinor":"9" 🙂';
     const first = await send(deposit(accountId, 2_500, note), await claim(userId));
-    expect(first.verdict).toBe('moved');
+    expect(first.verdict).toBe('applied');
     expect(first.body).toMatchObject({ accountId, kind: 'deposit', amountMinor: 2_500, balanceAfterMinor: 2_500, description: note });
     const authorizationId = await approval(userId, accountId, 1_000);
-    expect((await send(withdrawal(accountId, 1_000, authorizationId), await claim(userId))).verdict).toBe('moved');
+    expect((await send(withdrawal(accountId, 1_000, authorizationId), await claim(userId))).verdict).toBe('applied');
     expect(await balance(accountId)).toBe(1_500);
     const audit = await verifyAuditTrail(sql());
     expect(audit.problems).toEqual([]);
@@ -100,7 +100,7 @@ describe('the money rules in the database, on the embedded PGlite', () => {
       ['BALANCE_LIMIT_EXCEEDED', undefined],
     ]);
     // Today's ceiling is 100.00: 40.00 leave, then 70.00 more would pass it with 60.00 left.
-    expect((await send(withdrawal(ada.accountId, 4_000, await approval(ada.userId, ada.accountId, 4_000)), await claim(ada.userId))).verdict).toBe('moved');
+    expect((await send(withdrawal(ada.accountId, 4_000, await approval(ada.userId, ada.accountId, 4_000)), await claim(ada.userId))).verdict).toBe('applied');
     const over = await send(withdrawal(ada.accountId, 7_000, await approval(ada.userId, ada.accountId, 7_000)), await claim(ada.userId));
     expect([over.verdict, over.detail]).toEqual(['DAILY_LIMIT_EXCEEDED', { limitMinor: 10_000, leftMinor: 6_000 }]);
     expect(await balance(ada.accountId)).toBe(46_000);
@@ -115,7 +115,7 @@ describe('the money rules in the database, on the embedded PGlite', () => {
     expect(await balance(accountId)).toBe(0);
     const [record] = await sql().query<{ status: string }>`SELECT status FROM idempotency_records WHERE id = ${held.id}::uuid`;
     expect(record?.status).toBe('Processing');
-    expect((await send(deposit(accountId, 100), held)).verdict).toBe('moved');
+    expect((await send(deposit(accountId, 100), held)).verdict).toBe('applied');
     expect((await send(deposit(accountId, 100), held)).verdict).toBe('claim_lost');
     expect(await balance(accountId)).toBe(100);
   });

@@ -47,7 +47,7 @@ interface MoneySend {
 export type MoneySendFactory = (request: { readonly userId: string }) => MoneySend;
 
 /**
- * What the statement answers: 'moved' (with the body it landed), 'claim_lost', 'ok' (a
+ * What the statement answers: 'applied' (with the body it landed), 'claim_lost', 'ok' (a
  * check-only look the rules allow) or the error code of the rule that refuses the send.
  */
 export interface Verdict<Body> {

@@ -5,7 +5,7 @@
  * 2. `prepare` once: the send's order (moneySend.ts; input checks and a payee's handle only),
  *    after the rules have checked its `checkFirst` order when it has one (a transfer by
  *    handle: the authorisation and the account before the payee, adr/0060);
- * 3. wait in this process's line for the accounts (adr/0024), then ONE statement that is its
+ * 3. wait in this process's account bulkhead for a permit (adr/0024), then ONE statement that is its
  *    own commit (adr/0027), up to ACCOUNT_WRITE_ATTEMPTS attempts when it loses its lock
  *    waits: the database's `money_send` locks, checks every rule, moves the money and lands
  *    the claim with its answer, or names the rule that refuses it. An unknown commit outcome
@@ -32,7 +32,7 @@ import { verifyBy } from '../audit/auditedSave.ts';
 import { claimedRequests } from '../idempotency/claimedRequest.ts';
 import { ClaimTakenOver, hashRequest, idempotencyRecords, type Claim } from '../idempotency/idempotency.ts';
 import { accountBulkhead } from './accountBulkhead.ts';
-import { NoTurnInTime, type ReleaseTurn } from '../bulkhead.ts';
+import { PermitWaitTimeout, type ReleasePermit } from '../bulkhead.ts';
 import { sendStatement, type MoneySendFactory, type SendOrder, type Verdict } from './moneySend.ts';
 import { refusalOf } from './refusals.ts';
 
@@ -50,29 +50,29 @@ export function moneySendRunner({ data, config }: DomainDeps) {
   const records = idempotencyRecords(data, config);
   const claimed = claimedRequests(records, config);
   // ACCOUNT_SENDS_AT_ONCE is the instance's: each worker takes its share, at least one (adr/0024).
-  const turns = accountBulkhead(Math.max(1, Math.floor(config.accountSendsAtOnce / Math.max(1, config.apiWorkers))));
+  const accountPermits = accountBulkhead(Math.max(1, Math.floor(config.accountSendsAtOnce / Math.max(1, config.apiWorkers))));
 
-  // A send's lock waits, all of them lost: after this long, busy (the line counts against it).
+  // A send's lock waits, all of them lost: after this long, busy (the bulkhead's queue counts against it).
   const contentionBudgetMs = config.accountWriteAttempts * config.accountLockWaitMs;
 
   const traceId = () => currentContext()?.traceId ?? null;
 
   async function moveMoney<Body>(label: string, order: SendOrder, claim: Claim): Promise<Body> {
     const accountIds = [order.fromAccountId, order.toAccountId].filter((id): id is string => id !== null);
-    // Wait in this process's line for the account (adr/0024), holding no connection. The deadline
+    // Wait in this process's account bulkhead for a permit (adr/0024), holding no connection. The deadline
     // ends the wait; so does a whole send's worth of lock waits, spent by those ahead: busy then.
     const waitStarted = performance.now();
-    let release: ReleaseTurn;
+    let release: ReleasePermit;
     try {
-      release = await turns.take(accountIds, currentContext()?.signal, contentionBudgetMs);
+      release = await accountPermits.acquire(accountIds, currentContext()?.signal, contentionBudgetMs);
     } catch (error) {
-      if (error instanceof NoTurnInTime) return busyAfterLook(order, claim, 0);
+      if (error instanceof PermitWaitTimeout) return busyAfterLook(order, claim, 0);
       throw error;
     }
     try {
-      // The attempts left after the wait, at least one: a send in line still tries the lock itself.
+      // The attempts left after the wait, at least one: a send that queued still tries the lock itself.
       const waitedAttempts = Math.floor((performance.now() - waitStarted) / config.accountLockWaitMs);
-      return await moveMoneyInTurn<Body>(label, order, claim, Math.max(1, config.accountWriteAttempts - waitedAttempts));
+      return await moveMoneyWithPermit<Body>(label, order, claim, Math.max(1, config.accountWriteAttempts - waitedAttempts));
     } finally {
       release();
     }
@@ -80,13 +80,13 @@ export function moneySendRunner({ data, config }: DomainDeps) {
 
   /** What the statement's verdict answers: the landed body, or the refusal it names. */
   function answerOf<Body>(done: Verdict<Body>, claim: Claim): Body {
-    if (done.verdict === 'moved' && done.body !== undefined) return done.body;
+    if (done.verdict === 'applied' && done.body !== undefined) return done.body;
     if (done.verdict === 'claim_lost') throw new ClaimTakenOver(claim.key);
     throw refusalOf(done.verdict, done.detail);
   }
 
   /**
-   * Every attempt lost its locks, or the line took a send's worth of them (`attempts` 0):
+   * Every attempt lost its locks, or the queue took a send's worth of them (`attempts` 0):
    * the same rules, checked on fresh rows without a lock, refuse the send, or busy ("send it again").
    */
   async function busyAfterLook(order: SendOrder, claim: Claim, attempts: number): Promise<never> {
@@ -101,7 +101,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     if (look.verdict !== 'ok') throw refusalOf(look.verdict, look.detail);
   }
 
-  async function moveMoneyInTurn<Body>(label: string, order: SendOrder, claim: Claim, attempts: number): Promise<Body> {
+  async function moveMoneyWithPermit<Body>(label: string, order: SendOrder, claim: Claim, attempts: number): Promise<Body> {
     const mode = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor, checkOnly: false };
     // The statement is its own commit (adr/0027): a lost answer is settled by looking for the landed claim, which reads the answer back.
     let landedBody: Body | undefined;
@@ -110,7 +110,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
         label,
         contentionAttempts: attempts,
         verifyCommitted: verifyBy(data, async () => (landedBody = await records.landedAnswer<Body>(claim)) !== undefined, config.idempotencyStoreBudgetMs),
-        landedAnswer: () => ({ verdict: 'moved', body: landedBody, detail: null }),
+        landedAnswer: () => ({ verdict: 'applied', body: landedBody, detail: null }),
       });
       return answerOf(done, claim);
     } catch (error) {

@@ -1,9 +1,10 @@
 /**
- * The account line (adr/0024) on PostgreSQL, one worker, ACCOUNT_SENDS_AT_ONCE=2: a
+ * The account bulkhead (adr/0024) on PostgreSQL, one worker, ACCOUNT_SENDS_AT_ONCE=2: a
  * separate connection holds an account's row lock. However many sends to it come, at most
- * two of them wait at the lock (each holding a connection); the others wait in the API's
- * line, holding none, so a send to another account goes through meanwhile. A send still in
- * line at its deadline answers 503 with applied: false, moves nothing and frees its key.
+ * two of them hold a permit and wait at the lock (each holding a connection); the others
+ * wait in the bulkhead's queue, holding none, so a send to another account goes through
+ * meanwhile. A send still queued at its deadline answers 503 with applied: false, moves
+ * nothing and frees its key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -25,7 +26,7 @@ async function mostLockWaiters(url: string, ms: number): Promise<number> {
   return most;
 }
 
-describe('the account line', () => {
+describe('the account bulkhead', () => {
   let setup: BankOnPostgres;
   let url: string;
   let b: Bank;
@@ -40,14 +41,14 @@ describe('the account line', () => {
   });
   afterAll(() => setup?.stop());
 
-  it('lets two sends wait at a locked account and lines the rest up; another account is served meanwhile; all land once it is free', async () => {
+  it('lets two sends wait at a locked account and queues the rest; another account is served meanwhile; all land once it is free', async () => {
     const other = await b.openAccount(ada, 'Elsewhere');
     const before = await b.balance(ada, ada.accountId);
     const { replies, most, elsewhere } = await holdingAccount(url, ada.accountId, async (inside) => {
       const pending = Promise.all(Array.from({ length: 6 }, (_, i) => b.deposit(ada, ada.accountId, 100 + i)));
       await untilSomeoneWaitsForALock(url);
       const seen = await mostLockWaiters(url, 300);
-      // The pool has room for a send elsewhere: the four in line hold no connection.
+      // The pool has room for a send elsewhere: the four queued hold no connection.
       const served = await b.deposit(ada, other, 5);
       await inside.query('ROLLBACK');
       return { replies: await pending, most: seen, elsewhere: served };
@@ -58,14 +59,14 @@ describe('the account line', () => {
     expect(await b.balance(ada, ada.accountId)).toBe(before + 6 * 100 + 15);
   });
 
-  it('answers a send still in line at its deadline 503 with applied: false; nothing moved, and its key works again', async () => {
+  it('answers a send still queued at its deadline 503 with applied: false; nothing moved, and its key works again', async () => {
     const keys = Array.from({ length: 4 }, () => newKey());
     const before = await b.balance(ada, ada.accountId);
     const { replies, most } = await holdingAccount(url, ada.accountId, async () => {
       const pending = Promise.all(keys.map((key) => b.deposit(ada, ada.accountId, 100, key)));
       await untilSomeoneWaitsForALock(url);
       const seen = await mostLockWaiters(url, 300);
-      // Held past every deadline: the two at the lock are cancelled, the two in line leave it.
+      // Held past every deadline: the two at the lock are cancelled, the two queued leave the queue.
       return { replies: await pending, most: seen };
     });
     expect(most).toBe(2);
@@ -80,7 +81,7 @@ describe('the account line', () => {
   });
 });
 
-describe('the account line of a held account', () => {
+describe('the account bulkhead of a held account', () => {
   let setup: BankOnPostgres;
   let url: string;
   let b: Bank;
@@ -94,7 +95,7 @@ describe('the account line of a held account', () => {
   });
   afterAll(() => setup?.stop());
 
-  it('answers busy to every send of a crowd, those still in line too, long before the deadline', async () => {
+  it('answers busy to every send of a crowd, those still queued too, long before the deadline', async () => {
     const started = Date.now();
     const replies = await holdingAccount(url, ada.accountId, () => Promise.all(Array.from({ length: 12 }, (_, i) => b.deposit(ada, ada.accountId, 100 + i))));
     // In pairs, each pair spending its 400 ms of lock waits, the last ones would meet the deadline (503, 10 s).

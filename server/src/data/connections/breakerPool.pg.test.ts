@@ -1,16 +1,16 @@
 /**
- * The gated pool against a real PostgreSQL (adr/0019): a read-write connection that met
- * 25006 is marked lost by the cancellable client, and the gated pool's release keeps it
+ * The breaker pool against a real PostgreSQL (adr/0019): a read-write connection that met
+ * 25006 is marked lost by the cancellable client, and the breaker pool's release keeps it
  * out of the pool, so the rerun logs in afresh.
  */
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { CancellableClient, lostPrimary } from '../commitGate/index.ts';
-import { GatedPool } from './gatedPool.ts';
-import { readinessGate } from './readinessGate.ts';
+import { BreakerPool } from './breakerPool.ts';
+import { circuitBreaker } from './circuitBreaker.ts';
 
-describe('the gated pool on PostgreSQL', () => {
+describe('the breaker pool on PostgreSQL', () => {
   let cluster: PgCluster;
 
   beforeAll(async () => {
@@ -22,18 +22,18 @@ describe('the gated pool on PostgreSQL', () => {
 
   const pidOf = async (client: pg.PoolClient) => (await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
 
-  it("marks a read-write connection that met 25006 as lost, and the gated pool's release keeps it out of the pool", async () => {
-    const gate = readinessGate({ name: 'primary', probe: async () => undefined, intervalMs: 1_000 });
-    const gated = new GatedPool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }, gate);
-    const connectGated = () => gated.connect() as unknown as Promise<pg.PoolClient>; // typed `never` by the override
+  it("marks a read-write connection that met 25006 as lost, and the breaker pool's release keeps it out of the pool", async () => {
+    const breaker = circuitBreaker({ name: 'primary', probe: async () => undefined, intervalMs: 1_000 });
+    const pool = new BreakerPool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }, breaker);
+    const connectThroughBreaker = () => pool.connect() as unknown as Promise<pg.PoolClient>; // typed `never` by the override
     try {
-      const client = await connectGated();
+      const client = await connectThroughBreaker();
       const before = await pidOf(client);
       await client.query('SET default_transaction_read_only = on');
       await expect(client.query('CREATE TEMP TABLE refused (n int)')).rejects.toMatchObject({ code: '25006' });
       client.release(); // no error given: the mark alone discards it
       expect((client as unknown as Record<symbol, boolean>)[lostPrimary]).toBe(true);
-      const fresh = await connectGated();
+      const fresh = await connectThroughBreaker();
       try {
         expect(await pidOf(fresh)).not.toBe(before);
         expect((fresh as unknown as Record<symbol, boolean>)[lostPrimary]).toBe(false);
@@ -41,17 +41,17 @@ describe('the gated pool on PostgreSQL', () => {
         fresh.release();
       }
     } finally {
-      await gated.end();
-      gate.stop();
+      await pool.end();
+      breaker.stop();
     }
   });
 
   it('keeps it out of the pool when taken by the callback form too (the commit gate takes its connections so)', async () => {
-    const gate = readinessGate({ name: 'primary', probe: async () => undefined, intervalMs: 1_000 });
-    const gated = new GatedPool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }, gate);
+    const breaker = circuitBreaker({ name: 'primary', probe: async () => undefined, intervalMs: 1_000 });
+    const pool = new BreakerPool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }, breaker);
     const connectByCallback = () =>
       new Promise<pg.PoolClient>((resolve, reject) => {
-        (gated.connect as unknown as (callback: (error: Error | undefined, client: pg.PoolClient) => void) => void)((error, client) => (error ? reject(error) : resolve(client)));
+        (pool.connect as unknown as (callback: (error: Error | undefined, client: pg.PoolClient) => void) => void)((error, client) => (error ? reject(error) : resolve(client)));
       });
     try {
       const client = await connectByCallback();
@@ -76,8 +76,8 @@ describe('the gated pool on PostgreSQL', () => {
         reused.release();
       }
     } finally {
-      await gated.end();
-      gate.stop();
+      await pool.end();
+      breaker.stop();
     }
   });
 });
