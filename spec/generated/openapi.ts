@@ -67,8 +67,9 @@ export interface paths {
     /**
      * Refresh the token pair
      * @description Exchanges a refresh token for a new pair; the old refresh token is spent
-     *     (rotation). An unknown, spent, revoked or expired token is `401 TOKEN_INVALID`.
-     *     A hang-up does not cancel it (`x-no-deadline`); the request deadline still bounds it.
+     *     (rotation). An unknown, spent, revoked or expired token is `401 TOKEN_INVALID`;
+     *     a spent one coming back ends its whole session (it was stolen or replayed), whose
+     *     access tokens are then refused within 2 seconds. A hang-up does not cancel it (`x-no-deadline`); the request deadline still bounds it.
      */
     post: operations['refreshToken'];
     delete?: never;
@@ -88,8 +89,9 @@ export interface paths {
     put?: never;
     /**
      * Revoke a refresh token
-     * @description Revokes one refresh token. Idempotent: an unknown or already revoked token is
-     *     also `204`. A hang-up does not cancel it (`x-no-deadline`); the request deadline
+     * @description Revokes one refresh token. Revoking a session's current refresh token ends the
+     *     session: its access tokens are refused (`401`) within 2 seconds (RFC 7009 §2.1).
+     *     Idempotent: an unknown or already revoked token is also `204`. A hang-up does not cancel it (`x-no-deadline`); the request deadline
      *     still bounds it.
      */
     post: operations['revokeToken'];
@@ -110,8 +112,9 @@ export interface paths {
     put?: never;
     /**
      * Sign out everywhere
-     * @description Revokes every refresh token of the signed-in customer. Access tokens already
-     *     issued stay valid until they expire. A hang-up does not cancel it
+     * @description Revokes every refresh token of the signed-in customer and so ends every session:
+     *     access tokens already issued are refused (`401`) within 2 seconds, not at their
+     *     expiry. A hang-up does not cancel it
      *     (`x-no-deadline`); the request deadline still bounds it.
      */
     post: operations['logout'];
@@ -278,8 +281,9 @@ export interface paths {
      *     A wrong PIN is `403 PIN_INCORRECT`; the fifth wrong PIN in a row locks the PIN
      *     (`423 PIN_LOCKED`, with `Retry-After` and `retryAfterSeconds`): the first lock for
      *     15 minutes, the second, within a day of the first, for 30; the third blocks step-up
-     *     until the customer signs in with their password again (`423 PIN_BLOCKED`, no
-     *     `Retry-After`: waiting does not lift it). A right PIN ends the streak.
+     *     until the bank unblocks it after checking who the customer is (`423 PIN_BLOCKED`, no
+     *     `Retry-After`: waiting does not lift it). A right PIN ends the streak; a sign-in
+     *     lifts no lock or block and forgets no wrong PIN.
      */
     post: operations['verifyPin'];
     delete?: never;
@@ -359,7 +363,11 @@ export interface paths {
      *     the daily ceiling (`422 DAILY_LIMIT_EXCEEDED`). Errors: `422 INSUFFICIENT_FUNDS`, `422 SAME_ACCOUNT`,
      *     `422 PAYEE_HAS_NO_OPEN_ACCOUNT` (the payee has no open account left),
      *     `404 ACCOUNT_NOT_FOUND` (one of your accounts is closed, absent or not yours),
-     *     `404 PAYEE_NOT_FOUND`. A money send: see Idempotency in the introduction.
+     *     `404 PAYEE_NOT_FOUND`. By handle, the authorization and the account are checked
+     *     before the payee is looked up, so no answer tells whether a handle exists before
+     *     the send is authorised; the look-up then counts toward the same per-customer limit
+     *     as `getPayee` (`429 TOO_MANY_REQUESTS`, nothing moved, the key not spent).
+     *     A money send: see Idempotency in the introduction.
      */
     post: operations['createInternalTransfer'];
     delete?: never;
@@ -1180,7 +1188,7 @@ export interface components {
      * @description `PIN_LOCKED`: too many wrong PINs in a row; step-up is locked for `Retry-After`
      *     seconds (also `retryAfterSeconds`), each lock of a streak twice as long as the one
      *     before. `PIN_BLOCKED`: the PIN locked too often; step-up is blocked until the
-     *     customer signs in with their password again (no `Retry-After`).
+     *     bank unblocks it after checking who the customer is (no `Retry-After`; a sign-in does not lift it).
      */
     Locked: {
       headers: {
@@ -2019,6 +2027,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
