@@ -62,11 +62,11 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
     const result = await inThisTabOnly(key, () => send(payload, key));
     if (result === SENDING_ELSEWHERE) return { error: { code: 'SENDING_ELSEWHERE', status: null } };
     if (pageIsLeaving()) return result; // the unload ended it: the record stays as it was
-    if (!result.error) held.settle(key, { kind: 'landed', data: result.data });
+    if (!result.error) held.settle(key, { kind: 'landed', data: result.data }, true);
     else {
       const verdict = judge(result.error);
       if (verdict === 'rejected') held.settle(key, { kind: 'notMoved' });
-      else if (verdict === 'wentThrough') held.settle(key, { kind: 'landed' });
+      else if (verdict === 'wentThrough') held.settle(key, { kind: 'landed' }, true);
       else if (verdict === 'verifyRequired') held.mustCheck(key);
     }
     return result;
@@ -95,7 +95,7 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
   watch(mutation.phase, (phase) => {
     const lost = state.lostKey.value;
     if (lost === null) return;
-    if (phase === 'confirmed') held.settle(lost, { kind: 'landed', found: state.found.value });
+    if (phase === 'confirmed') held.settle(lost, { kind: 'landed', found: state.found.value }, true);
     else if (phase === 'idle') held.settle(lost, { kind: 'notMoved' });
   });
 

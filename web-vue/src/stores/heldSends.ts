@@ -11,6 +11,10 @@
  *   told to every tab (heldSendTabs.ts) and forgets the record; no two tabs send one key
  *   at once.
  *
+ * - **landed**: what this browser learnt had landed (landedSends.ts), shared by the tabs
+ *   like the records: a review of the same money to the same payee asks before it sends
+ *   again, and an outcome no page showed stands as a receipt until dismissed (adr/0056).
+ *
  * Signing out drops what is kept in the tab; the records stay in the browser, per
  * customer, until their outcome is known or they expire (the trade-off: adr/0051).
  */
@@ -26,12 +30,15 @@ import { checkMessages, heldMessages, openMessages, problemMessage, sendMessages
 import { useAccountsStore } from './accounts.ts';
 import { heldSendLabel } from './heldSendLabel.ts';
 import { heldSendsEntry, putHeldSend, readHeldSends, rememberSettled, removeHeldSend, settledKeys, type HeldSendRecord } from './heldSendRecords.ts';
+import { dismissLandedSend, landedSendsEntry, putLandedSend, readLandedSends, sendingTab, ASK_AGAIN_WITHIN_MS, type LandedSend } from './landedSends.ts';
+import { isSameSend, type SendIdentity } from './sameSend.ts';
 import { inThisTabOnly, openHeldSendChannel, SENDING_ELSEWHERE, type HeldSendMessage, type HeldSendOutcome } from './heldSendTabs.ts';
 import { useSessionStore } from './session.ts';
 import { useTransfersStore, type DepositBody, type ExternalTransferBody, type InternalTransferBody, type WithdrawalBody } from './transfers.ts';
 
 export type { HeldSendRecord } from './heldSendRecords.ts';
 export type { HeldSendOutcome } from './heldSendTabs.ts';
+export type { LandedSend } from './landedSends.ts';
 
 /** One send kept in this tab: its state and the page's own. */
 export interface HeldSend<P = unknown, T = unknown, K = unknown> {
@@ -69,15 +76,20 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
   /** Keys this tab is checking or sending now. */
   const busy = shallowReactive(new Set<string>());
 
+  /** The sends this browser learnt had landed, newest first. */
+  const landed = ref<LandedSend[]>([]);
+  const thisTab = sendingTab();
+
   const storage = (): Storage | null => (typeof localStorage === 'undefined' ? null : localStorage);
   function reload(): void {
     const store = storage();
     stored.value = store && userId.value ? readHeldSends(store, userId.value) : [];
+    landed.value = store && userId.value ? readLandedSends(store, userId.value) : [];
   }
   const channel = openHeldSendChannel(heard);
   // Another tab's write reaches this one's storage after its message may have: read again then too.
   const storageChanged = (event: StorageEvent) => {
-    if (userId.value && event.key === heldSendsEntry(userId.value)) reload();
+    if (userId.value && (event.key === heldSendsEntry(userId.value) || event.key === landedSendsEntry(userId.value))) reload();
   };
   if (typeof window !== 'undefined') window.addEventListener('storage', storageChanged);
   onScopeDispose(() => {
@@ -109,7 +121,7 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     announcement.value = outcome.kind === 'landed' ? heldMessages.landed(label) : heldMessages.notMoved(label);
   }
 
-  const labelOf = (record: HeldSendRecord) => heldSendLabel(record, (id) => accounts.byId(id)?.name);
+  const labelOf = (record: Pick<HeldSendRecord, 'operation' | 'accountId' | 'payload'>) => heldSendLabel(record, (id) => accounts.byId(id)?.name);
 
   /**
    * Records a send before it leaves (the same key again keeps its first-sent time). Throws
@@ -129,18 +141,56 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     if (entry) record({ ...entry, checkFirst: true });
   }
 
-  /** The key's outcome is known: forget its record and tell every tab (once). */
-  function settle(key: string, outcome: HeldSendOutcome): void {
+  /**
+   * The key's outcome is known: forget its record and tell every tab (once). A landing is
+   * kept among the landed sends; `shownHere` says this tab's page shows its own receipt.
+   */
+  function settle(key: string, outcome: HeldSendOutcome, shownHere = false): void {
     if (outcomes.has(key)) return;
     const entry = records.value.find((held) => held.key === key);
     const label = entry ? labelOf(entry) : '';
     learn(key, outcome, label);
     const store = storage();
     if (!store || !userId.value) return;
+    if (entry && outcome.kind === 'landed') putLandedSend(store, userId.value, landedFrom(entry, outcome, shownHere));
     removeHeldSend(store, userId.value, key);
     rememberSettled(store, userId.value, key);
     reload();
     channel.post({ type: 'settled', userId: userId.value, key, outcome, label });
+  }
+
+  function landedFrom(entry: HeldSendRecord, outcome: HeldSendOutcome & { kind: 'landed' }, shownHere: boolean): LandedSend {
+    const answer = (outcome.data ?? outcome.found?.[0] ?? null) as { id?: unknown; transferId?: unknown } | null;
+    const id = answer?.transferId ?? answer?.id;
+    return {
+      key: entry.key,
+      operation: entry.operation,
+      holdAs: entry.holdAs,
+      accountId: entry.accountId,
+      payload: entry.payload,
+      landedAt: Date.now(),
+      movementId: typeof id === 'string' ? id : null,
+      shownIn: shownHere ? thisTab : null,
+      dismissed: false,
+    };
+  }
+
+  /** The landed sends whose receipt no page of this tab showed and nobody dismissed: they stand until dismissed. */
+  const receipts = computed(() => landed.value.filter((entry) => !entry.dismissed && entry.shownIn !== thisTab));
+
+  /** Dismisses `key`'s receipt, in every tab. */
+  function dismiss(key: string): void {
+    const store = storage();
+    if (!store || !userId.value) return;
+    dismissLandedSend(store, userId.value, key);
+    reload();
+    channel.post({ type: 'changed', userId: userId.value });
+  }
+
+  /** The newest send that landed within ASK_AGAIN_WITHIN_MS moving the same money to the same place as `send`, if any. */
+  function landedLike(send: SendIdentity): LandedSend | undefined {
+    const since = Date.now() - ASK_AGAIN_WITHIN_MS;
+    return landed.value.find((entry) => entry.landedAt >= since && isSameSend(entry, send));
   }
 
   /** Sends `entry`'s payload with its key, as its page would, in this tab only. */
@@ -235,6 +285,9 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     unknown,
     records,
     outcomes,
+    receipts,
+    dismiss,
+    landedLike,
     announcement,
     said,
     busy,
