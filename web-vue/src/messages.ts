@@ -83,6 +83,10 @@ export const heldMessages = {
   /** Its outcome, learnt in this tab or another. */
   landed: (label: string) => `${label}: it went through.`,
   notMoved: (label: string) => `${label}: it didn't go through, and nothing was changed.`,
+  /** The heading over those receipts. */
+  landedHeading: 'It went through',
+  /** A landed send's receipt that no page showed: under its name, until dismissed (adr/0056). */
+  landedAt: (time: string) => `It went through ${time.includes(' at ') ? 'on' : 'at'} ${time}.`,
 } as const;
 
 /** Sentences of the bank's recent sends this browser has no record of (adr/0051). */
@@ -181,6 +185,8 @@ export const reviewMessages = {
   /** The payee's name as the bank knows it, shown while a handle is typed (confirmation of payee). */
   payeeFound: (name: string) => `This handle belongs to ${name}.`,
   lookingUp: 'Looking up this handle…',
+  /** The answer to "You sent €55.55 to Everyday at 14:03 — send it again?" that lets the review's button send. */
+  sendAgainYes: 'Yes, send it again',
 } as const;
 
 /** Sentences confirming a change the visitor made (a live region says them). */
