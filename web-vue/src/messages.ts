@@ -19,8 +19,6 @@ export const waitHints = {
   slow: 'Taking longer than usual…',
   /** From 20 s. */
   still: 'Still trying…',
-  /** From 20 s on a money send that holds its key: a reload would lose the key. */
-  stillKeepOpen: 'Still trying… Keep this page open.',
   /** Said, unseen, when a read that said something loads (WCAG 4.1.3). */
   loaded: 'Loaded.',
 } as const;
@@ -54,6 +52,18 @@ export const sendMessages = {
   wentThroughUnnamed: "It went through, but we couldn't show its receipt.",
   /** Only beside a control that re-sends the same key; never during a wait; never on a deposit. */
   sameKeyIsSafe: "Retrying won't charge you twice.",
+} as const;
+
+/** A send's own words at each instant (composables/sendWords.ts, adr/0057). */
+export const sendWordsText = {
+  /** Under the review's heading while nothing has left. */
+  notSent: 'Nothing has been sent yet. Check the details, then confirm.',
+  /** After a refusal: the bank moved nothing. */
+  refused: 'Nothing was moved. Check the details, then confirm.',
+  /** From the first byte until an answer: the one sentence that it may have gone through. */
+  sending: "It's on its way, and may already have gone through. Keep this page open until we know.",
+  /** The browser went offline while a send waits. */
+  offline: "You're offline. We'll know whether it went through once you're back online.",
 } as const;
 
 /** Sentences of the look-up by key. */
@@ -174,8 +184,6 @@ export const openMessages = {
 /** The review before a send, and the receipt after it (adr/0050). */
 export const reviewMessages = {
   heading: 'Check the details',
-  /** Under the review's heading: nothing has moved yet. */
-  intro: 'Nothing has been sent yet. Check the details, then confirm.',
   /** The button of a send that goes on the PIN first. */
   toPin: 'Continue to your PIN',
   /** The send button's words while its request is out, from the first instant. */

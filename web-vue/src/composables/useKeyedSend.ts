@@ -23,7 +23,9 @@ import { judgeSendProblem, type SendVerdict } from './sendOutcome.ts';
 import { createSendState } from './sendState.ts';
 import { useBeforeUnload } from './useBeforeUnload.ts';
 import { useIdempotentMutation, type MutationOptions } from './useIdempotentMutation.ts';
-import { useSendHint } from './useSendHint.ts';
+import { sendMoment, sendWords } from './sendWords.ts';
+import { useOnline } from './useOnline.ts';
+import { useWaitPhase } from './useWaitPhase.ts';
 
 /** How a page's keyed send is held and worded. */
 export interface KeyedSendOptions<P, K> extends MutationOptions {
@@ -73,7 +75,11 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
   }
 
   const mutation = useIdempotentMutation(sendRecorded, { ...options, state });
-  const hint = useSendHint(mutation.pending, mutation.holdsKey);
+  const wait = useWaitPhase(mutation.pending);
+  const online = useOnline();
+  /** The send's words now (sendWords.ts): the review's sentence and the one hint. */
+  const words = computed(() => sendWords(sendMoment(mutation.phase.value, wait.phase.value, online.value)));
+  const hint = computed(() => words.value.hint);
   const alert = usePageAlertStore();
   useBeforeUnload(mutation.holdsKey);
 
@@ -118,5 +124,5 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
     else held.drop(options.holdAs);
   });
 
-  return { ...mutation, hint, kept, others, restored: restored !== undefined };
+  return { ...mutation, hint, words, kept, others, restored: restored !== undefined };
 }
