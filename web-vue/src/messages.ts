@@ -93,6 +93,8 @@ export const heldMessages = {
   /** Its outcome, learnt in this tab or another. */
   landed: (label: string) => `${label}: it went through.`,
   notMoved: (label: string) => `${label}: it didn't go through, and nothing was changed.`,
+  /** A review of the same money as a held send in doubt: it sends nothing (adr/0058). */
+  sameInDoubt: (label: string, started: string) => `${label} (${started}) isn't confirmed yet. Check it or send it again safely above: it can't go through twice that way.`,
   /** The heading over those receipts. */
   landedHeading: 'It went through',
   /** A landed send's receipt that no page showed: under its name, until dismissed (adr/0056). */

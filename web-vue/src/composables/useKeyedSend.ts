@@ -9,7 +9,7 @@
  * goes only while no other tab sends its key; its known outcome forgets the record and is
  * told to every tab; an outcome learnt elsewhere settles this page's send too. The page's
  * `others` are the held sends of the same page that this state does not hold (a reload, a
- * tab, a sign-in ago): the page shows them (HeldSendNotices) in place of its form.
+ * tab, a sign-in ago): the page shows them (HeldSendNotices) above its form.
  */
 import { computed, onScopeDispose, watch } from 'vue';
 import type { ApiProblem } from '../api/apiProblem.ts';

@@ -73,8 +73,10 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
   const announcement = ref('');
   /** What each record's own controls last said, by key. */
   const said = shallowReactive(new Map<string, string>());
-  /** Keys this tab is checking or sending now. */
+  /** Keys this tab is checking or sending now, at the visitor's word. */
   const busy = shallowReactive(new Set<string>());
+  /** Keys useHeldSendResolver is looking up now. */
+  const lookingQuietly = new Set<string>();
 
   /** The sends this browser learnt had landed, newest first. */
   const landed = ref<LandedSend[]>([]);
@@ -236,21 +238,26 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
   /**
    * "Check whether it went through": asks the bank what it holds for the key, sends nothing.
    * Nothing held before the send could have settled (65 s) is not final: it may still arrive.
+   * `quiet`: said nothing but an outcome (the look-ups nobody asked for).
    */
-  async function check(entry: HeldSendRecord): Promise<void> {
-    if (busy.has(entry.key)) return;
-    busy.add(entry.key);
-    said.delete(entry.key);
+  async function check(entry: HeldSendRecord, options: { quiet?: boolean } = {}): Promise<void> {
+    // A quiet look-up never marks the record busy: the visitor's own buttons stay usable meanwhile.
+    const running = options.quiet ? lookingQuietly : busy;
+    if (busy.has(entry.key) || running.has(entry.key)) return;
+    running.add(entry.key);
+    if (!options.quiet) said.delete(entry.key);
+    // A quiet look-up (useHeldSendResolver's) says only an outcome; the visitor's own says every answer.
+    const say = (words: string) => void (options.quiet || said.set(entry.key, words));
     try {
       const { data, error } = await transfers.keyStatus(entry.key);
-      if (error) return void said.set(entry.key, problemMessage(error, 'read'));
+      if (error) return say(problemMessage(error, 'read'));
       if (data.state === 'landed') return settle(entry.key, data.answer ? { kind: 'landed', data: data.answer.body } : { kind: 'landed' });
       if (data.state === 'refused') return settle(entry.key, { kind: 'notMoved' });
-      if (data.state === 'inFlight') return void said.set(entry.key, entry.operation === 'openAccount' ? openMessages.inFlight : sendMessages.inFlight);
-      if (Date.now() < entry.firstSentAt + SEND_SETTLES_AFTER_MS) return void said.set(entry.key, checkMessages.notYet);
+      if (data.state === 'inFlight') return say(entry.operation === 'openAccount' ? openMessages.inFlight : sendMessages.inFlight);
+      if (Date.now() < entry.firstSentAt + SEND_SETTLES_AFTER_MS) return say(checkMessages.notYet);
       settle(entry.key, { kind: 'notMoved' });
     } finally {
-      busy.delete(entry.key);
+      running.delete(entry.key);
     }
   }
 
