@@ -19,7 +19,7 @@
  * customer, until their outcome is known or they expire (the trade-off: adr/0051).
  */
 import { defineStore } from 'pinia';
-import { computed, onScopeDispose, ref, shallowReactive, watch } from 'vue';
+import { computed, onScopeDispose, ref, shallowReactive, shallowRef, watch } from 'vue';
 import type { ApiProblem } from '../api/apiProblem.ts';
 import type { Result } from '../api/result.ts';
 import type { SendState } from '../composables/sendState.ts';
@@ -69,8 +69,12 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
   const outcomes = shallowReactive(new Map<string, HeldSendOutcome>());
   /** The customer's held sends; one whose outcome a tab told is gone before the storage says so. */
   const records = computed(() => stored.value.filter((record) => !outcomes.has(record.key)));
-  /** The last outcome said, for the notices' status region. */
-  const announcement = ref('');
+  /**
+   * The last outcome learnt that no page of this tab shows itself, for the notices' status
+   * region: a new object each time, so the page on screen when it is learnt says it (and
+   * no later page does).
+   */
+  const announcement = shallowRef<{ text: string } | null>(null);
   /** What each record's own controls last said, by key. */
   const said = shallowReactive(new Map<string, string>());
   /** Keys this tab is checking or sending now, at the visitor's word. */
@@ -104,7 +108,7 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
       if (id === null) {
         held.clear();
         said.clear();
-        announcement.value = '';
+        announcement.value = null;
       }
       reload();
     },
@@ -117,10 +121,10 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     reload();
   }
 
-  function learn(key: string, outcome: HeldSendOutcome, label: string): void {
+  function learn(key: string, outcome: HeldSendOutcome, label: string, announce = true): void {
     outcomes.set(key, outcome);
     said.delete(key);
-    announcement.value = outcome.kind === 'landed' ? heldMessages.landed(label) : heldMessages.notMoved(label);
+    if (announce) announcement.value = { text: outcome.kind === 'landed' ? heldMessages.landed(label) : heldMessages.notMoved(label) };
   }
 
   const labelOf = (record: Pick<HeldSendRecord, 'operation' | 'accountId' | 'payload'>) => heldSendLabel(record, (id) => accounts.byId(id)?.name);
@@ -151,7 +155,7 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     if (outcomes.has(key)) return;
     const entry = records.value.find((held) => held.key === key);
     const label = entry ? labelOf(entry) : '';
-    learn(key, outcome, label);
+    learn(key, outcome, label, !shownHere); // a page that shows its own outcome says it there
     const store = storage();
     if (!store || !userId.value) return;
     if (entry && outcome.kind === 'landed') putLandedSend(store, userId.value, landedFrom(entry, outcome, shownHere));
