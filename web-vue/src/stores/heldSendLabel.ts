@@ -3,6 +3,7 @@
  * payee (adr/0051). Account names come from the accounts the page has read; an account
  * not read yet is "your account".
  */
+import { ibanShown } from '../composables/ibanField.ts';
 import { formatMinor } from '../money.ts';
 import type { HeldSendRecord } from './heldSendRecords.ts';
 
@@ -26,7 +27,7 @@ export function heldSendLabel(record: Pick<HeldSendRecord, 'operation' | 'accoun
       return `Opening the account ${payload.name ?? ''}`.trim();
     case 'transfer': {
       const body = payload.body ?? {};
-      const to = body.toHandle ? `@${body.toHandle}` : body.iban ? `${body.beneficiaryName ?? ''} (${body.iban})`.trim() : named(body.toAccountId);
+      const to = body.toHandle ? `@${body.toHandle}` : body.iban ? `${body.beneficiaryName ?? ''} (${ibanShown(body.iban)})`.trim() : named(body.toAccountId);
       return `Transfer of ${formatMinor(body.amountMinor ?? 0)} from ${named(body.fromAccountId)} to ${to}`;
     }
   }
