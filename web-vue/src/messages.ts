@@ -195,6 +195,8 @@ export const reviewMessages = {
   /** The payee's name as the bank knows it, shown while a handle is typed (confirmation of payee). */
   payeeFound: (name: string) => `This handle belongs to ${name}.`,
   lookingUp: 'Looking up this handle…',
+  /** As typed, before "Continue": nobody has the handle so far (neutral: the visitor may still be typing). */
+  payeeUnknown: 'No customer has this handle yet.',
   /** The answer to "You sent €55.55 to Everyday at 14:03 — send it again?" that lets the review's button send. */
   sendAgainYes: 'Yes, send it again',
 } as const;
