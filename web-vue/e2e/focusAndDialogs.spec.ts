@@ -2,9 +2,10 @@
  * Focus and what a page says (issue 52 item 4; focus rules of adr/0013 and adr/0054):
  * "New account" moves focus to its name field, Escape closes it and focus returns to the
  * button, and once opened focus is on the new account; an outcome said on one page does
- * not follow the visitor to the next. At desktop and phone sizes.
+ * not follow the visitor to the next (desktop and phone sizes). A handle being typed is
+ * looked up quietly: nobody having it is no error until "Continue".
  */
-import { expect, expectNoSeriousA11yViolations, saveScreenshot, test } from './fixtures.ts';
+import { depositViaBff, expect, expectNoSeriousA11yViolations, saveScreenshot, test } from './fixtures.ts';
 
 const sizes = [
   { name: 'desktop', width: 1280, height: 900 },
@@ -40,3 +41,18 @@ for (const size of sizes) {
     await expect(page.getByText(/Holiday savings/)).toHaveCount(0);
   });
 }
+
+test('a handle nobody has is said in neutral words as it is typed, and is an error only on Continue', async ({ page, signUpViaBff }) => {
+  await signUpViaBff();
+  await depositViaBff(page, 500);
+  await page.goto('/transfer');
+  await page.getByLabel('Another Tidewater customer').check();
+  await page.getByLabel('Their handle').fill('nobody_has_th');
+  await expect(page.getByTestId('payee-name')).toHaveText('No customer has this handle yet.');
+  await expect(page.locator('.field__error')).toHaveCount(0);
+  await expect(page.getByLabel('Their handle')).not.toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel('Amount in euros').fill('1.00');
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await expect(page.getByLabel('Their handle')).toBeFocused();
+  await expect(page.getByLabel('Their handle')).toHaveAccessibleDescription(/No customer has this handle\. Check it and try again\./);
+});
