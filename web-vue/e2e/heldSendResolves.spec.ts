@@ -1,5 +1,5 @@
 /**
- * A held send resolves when the bank is back (issue 52 item 3, adr/0058). A deposit of
+ * A held send resolves when the bank is back (issue 52 item 3, adr/0063). A deposit of
  * €12.34 commits on the real API while its answer is held back in the browser; the
  * database is paused and the page reloaded: the deposit page names the held send above a
  * form that still takes any other amount, and a review of the same €12.34 sends nothing.

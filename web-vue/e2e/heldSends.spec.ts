@@ -45,7 +45,7 @@ async function depositWithAnswerHeldBack(page: Page): Promise<Staged> {
 /**
  * Holds every look-up of a key from now on (never answered): the held send then waits for
  * the visitor's own button, not for the look-ups that settle it by themselves
- * (useHeldSendResolver, adr/0058; heldSendResolves.spec.ts walks those).
+ * (useHeldSendResolver, adr/0063; heldSendResolves.spec.ts walks those).
  */
 async function holdKeyLookUps(target: Page | BrowserContext): Promise<void> {
   await target.route((url) => /\/api\/idempotency-keys\/[^/]+$/.test(url.pathname), () => undefined);

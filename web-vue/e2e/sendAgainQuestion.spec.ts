@@ -1,5 +1,5 @@
 /**
- * One truth about a send across tabs and reloads (issue 52 item 1, adr/0056). Two ways the
+ * One truth about a send across tabs and reloads (issue 52 item 1, adr/0061). Two ways the
  * issue paid twice, each at desktop and phone sizes on the real stack:
  *
  * - two tabs review the same deposit; the database pauses while tab 1 sends it and comes

@@ -1,5 +1,5 @@
 /**
- * A send's words at every instant (issue 52 item 2, adr/0057), read off the page on the
+ * A send's words at every instant (issue 52 item 2, adr/0062), read off the page on the
  * real stack: every set of lines the main region showed is recorded as it changes, from the
  * review to the outcome, for a send through a hung database (paused), a stopped one, and a
  * browser that goes offline mid-send. From the instant the button says "Sending €22.22…"
@@ -39,7 +39,7 @@ async function screensSinceSending(page: Page, amount: string): Promise<string[]
   return screens.slice(from);
 }
 
-/** What the issue saw and adr/0057 forbids, on every screen since the send left. */
+/** What the issue saw and adr/0062 forbids, on every screen since the send left. */
 function expectTrueAtEveryInstant(screens: string[][]): void {
   for (const lines of screens) {
     expect(lines, 'a screen after the send left').not.toContain(NOT_SENT);

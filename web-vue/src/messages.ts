@@ -54,7 +54,7 @@ export const sendMessages = {
   sameKeyIsSafe: "Retrying won't charge you twice.",
 } as const;
 
-/** A send's own words at each instant (composables/sendWords.ts, adr/0057). */
+/** A send's own words at each instant (composables/sendWords.ts, adr/0062). */
 export const sendWordsText = {
   /** Under the review's heading while nothing has left. */
   notSent: 'Nothing has been sent yet. Check the details, then confirm.',
@@ -93,11 +93,11 @@ export const heldMessages = {
   /** Its outcome, learnt in this tab or another. */
   landed: (label: string) => `${label}: it went through.`,
   notMoved: (label: string) => `${label}: it didn't go through, and nothing was changed.`,
-  /** A review of the same money as a held send in doubt: it sends nothing (adr/0058). */
+  /** A review of the same money as a held send in doubt: it sends nothing (adr/0063). */
   sameInDoubt: (label: string, started: string) => `${label} (${started}) isn't confirmed yet. Check it or send it again safely above: it can't go through twice that way.`,
   /** The heading over those receipts. */
   landedHeading: 'It went through',
-  /** A landed send's receipt that no page showed: under its name, until dismissed (adr/0056). */
+  /** A landed send's receipt that no page showed: under its name, until dismissed (adr/0061). */
   landedAt: (time: string) => `It went through ${time.includes(' at ') ? 'on' : 'at'} ${time}.`,
 } as const;
 

@@ -1,5 +1,5 @@
 /**
- * A send's words at every instant, as one table (adr/0057): where the send stands → the
+ * A send's words at every instant, as one table (adr/0062): where the send stands → the
  * sentence under the review's heading and the one wait hint under its button. "Nothing has been sent yet" only while nothing has left;
  * from the first byte, one sentence that it may already have gone through; offline named
  * as offline at once. Whatever an answer said stands in the page's one alert, so a send in

@@ -1,5 +1,5 @@
 /**
- * Held sends resolve by themselves when the bank is back (adr/0058): while the signed-in
+ * Held sends resolve by themselves when the bank is back (adr/0063): while the signed-in
  * customer has held sends, each is looked up by its key (heldSends.check, quietly: only an
  * outcome is said) with back-off, and at once whenever a read succeeds again (the accounts
  * were read), so a send held through an outage is known within seconds of the database's

@@ -1,6 +1,6 @@
 /**
  * Whether the browser says it is online (`navigator.onLine` and its `online`/`offline`
- * events): an offline browser is named as offline at once, not as a slow bank (adr/0057).
+ * events): an offline browser is named as offline at once, not as a slow bank (adr/0062).
  */
 import { onScopeDispose, ref } from 'vue';
 

@@ -1,8 +1,8 @@
 /**
- * The "send it again?" question of a review (adr/0056): when the send under review moves
+ * The "send it again?" question of a review (adr/0061): when the send under review moves
  * the same money to the same place as one that landed within the last minutes, in this tab
  * or another, the review asks before its button sends. When it is the same as a held send
- * still in doubt (adr/0058) the review does not send at all: that send's own "Send it again
+ * still in doubt (adr/0063) the review does not send at all: that send's own "Send it again
  * safely" goes with its key; any other amount or payee goes as usual.
  */
 import { computed } from 'vue';

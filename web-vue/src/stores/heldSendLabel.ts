@@ -42,7 +42,7 @@ export function timeOf(at: number, now = Date.now()): string {
 
 /**
  * The question a review asks when the same money went to the same place a moment ago
- * (adr/0056): "You sent €55.55 to Everyday at 14:03 — send it again?".
+ * (adr/0061): "You sent €55.55 to Everyday at 14:03 — send it again?".
  */
 export function sendAgainQuestion(landed: Pick<HeldSendRecord, 'operation' | 'accountId' | 'payload'> & { landedAt: number }, accountName: (id: string) => string | undefined, now = Date.now()): string {
   const payload = (landed.payload ?? {}) as Payload;

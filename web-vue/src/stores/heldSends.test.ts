@@ -107,7 +107,7 @@ describe('a held send outlives its page (adr/0051)', () => {
   });
 });
 
-describe('a landed send is one truth for every tab (adr/0056)', () => {
+describe('a landed send is one truth for every tab (adr/0061)', () => {
   it('the page that showed its answer shows no second receipt; a review of the same deposit is asked', async () => {
     const page = depositPage(async () => ({ data: { id: 'tx-1' } }));
     await page.send.submit({ amountMinor: 5555 });

@@ -13,7 +13,7 @@
  *
  * - **landed**: what this browser learnt had landed (landedSends.ts), shared by the tabs
  *   like the records: a review of the same money to the same payee asks before it sends
- *   again, and an outcome no page showed stands as a receipt until dismissed (adr/0056).
+ *   again, and an outcome no page showed stands as a receipt until dismissed (adr/0061).
  *
  * Signing out drops what is kept in the tab; the records stay in the browser, per
  * customer, until their outcome is known or they expire (the trade-off: adr/0051).

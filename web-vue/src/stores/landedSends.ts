@@ -1,6 +1,6 @@
 /**
  * Sends this browser learnt had landed, kept for one customer and read by every tab
- * (adr/0056): one localStorage entry per customer (`tidewater:landed-sends:<userId>`). Two
+ * (adr/0061): one localStorage entry per customer (`tidewater:landed-sends:<userId>`). Two
  * things read it. A review whose money and payee match a send that landed within
  * ASK_AGAIN_WITHIN_MS asks "send it again?" before its button works, whichever tab sent it.
  * An outcome the sending page did not show itself (learnt after a reload, a sign-in or in

@@ -1,5 +1,5 @@
 /**
- * Whether two sends move the same money to the same place (adr/0056): the operation, the
+ * Whether two sends move the same money to the same place (adr/0061): the operation, the
  * amount, and the account and payee; the note and the key do not count. Two deposits of
  * €55.55 into Everyday are the same send; €55.55 into Savings, or €55.50, is another.
  */
