@@ -14,9 +14,9 @@ import { useHeldSendsStore } from '../stores/heldSends.ts';
  * 5 s ceiling keeps "known within 10 s of the database's return" with a look-up's own
  * time included; a held send is rare, so the reads it costs are few.
  */
-export const RESOLVE_BACKOFF_MS = [1000, 2000, 4000, 5000] as const;
+const RESOLVE_BACKOFF_MS = [1000, 2000, 4000, 5000] as const;
 /** A send younger than this is left to the page that sends it (its answer is usually milliseconds away). */
-export const RESOLVE_AFTER_MS = 2000;
+const RESOLVE_AFTER_MS = 2000;
 
 /** Starts resolving this customer's held sends for the caller's scope. */
 export function useHeldSendResolver(): void {
