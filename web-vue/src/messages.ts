@@ -19,8 +19,6 @@ export const waitHints = {
   slow: 'Taking longer than usual…',
   /** From 20 s. */
   still: 'Still trying…',
-  /** From 20 s on a money send that holds its key: a reload would lose the key. */
-  stillKeepOpen: 'Still trying… Keep this page open.',
   /** Said, unseen, when a read that said something loads (WCAG 4.1.3). */
   loaded: 'Loaded.',
 } as const;
@@ -56,6 +54,18 @@ export const sendMessages = {
   sameKeyIsSafe: "Retrying won't charge you twice.",
 } as const;
 
+/** A send's own words at each instant (composables/sendWords.ts, adr/0066). */
+export const sendWordsText = {
+  /** Under the review's heading while nothing has left. */
+  notSent: 'Nothing has been sent yet. Check the details, then confirm.',
+  /** After a refusal: the bank moved nothing. */
+  refused: 'Nothing was moved. Check the details, then confirm.',
+  /** From the first byte until an answer: the one sentence that it may have gone through. */
+  sending: "It's on its way, and may already have gone through. Keep this page open until we know.",
+  /** The browser went offline while a send waits. */
+  offline: "You're offline. We'll know whether it went through once you're back online.",
+} as const;
+
 /** Sentences of the look-up by key. */
 export const checkMessages = {
   /** Kept on the receipt the listing by key returned, and focused. */
@@ -83,6 +93,12 @@ export const heldMessages = {
   /** Its outcome, learnt in this tab or another. */
   landed: (label: string) => `${label}: it went through.`,
   notMoved: (label: string) => `${label}: it didn't go through, and nothing was changed.`,
+  /** A review of the same money as a held send in doubt: it sends nothing (adr/0067). */
+  sameInDoubt: (label: string, started: string) => `${label} (${started}) isn't confirmed yet. Check it or send it again safely above: it can't go through twice that way.`,
+  /** The heading over those receipts. */
+  landedHeading: 'It went through',
+  /** A landed send's receipt that no page showed: under its name, until dismissed (adr/0065). */
+  landedAt: (time: string) => `It went through ${time.includes(' at ') ? 'on' : 'at'} ${time}.`,
 } as const;
 
 /** Sentences of the bank's recent sends this browser has no record of (adr/0051). */
@@ -170,8 +186,6 @@ export const openMessages = {
 /** The review before a send, and the receipt after it (adr/0050). */
 export const reviewMessages = {
   heading: 'Check the details',
-  /** Under the review's heading: nothing has moved yet. */
-  intro: 'Nothing has been sent yet. Check the details, then confirm.',
   /** The button of a send that goes on the PIN first. */
   toPin: 'Continue to your PIN',
   /** The send button's words while its request is out, from the first instant. */
@@ -181,6 +195,10 @@ export const reviewMessages = {
   /** The payee's name as the bank knows it, shown while a handle is typed (confirmation of payee). */
   payeeFound: (name: string) => `This handle belongs to ${name}.`,
   lookingUp: 'Looking up this handle…',
+  /** As typed, before "Continue": nobody has the handle so far (neutral: the visitor may still be typing). */
+  payeeUnknown: 'No customer has this handle yet.',
+  /** The answer to "You sent €55.55 to Everyday at 14:03 — send it again?" that lets the review's button send. */
+  sendAgainYes: 'Yes, send it again',
 } as const;
 
 /** Sentences confirming a change the visitor made (a live region says them). */

@@ -38,3 +38,21 @@ describe('PinDialog while its check is with the bank', () => {
     wrapper.unmount();
   });
 });
+
+describe('PinDialog after a failed check', () => {
+  it("keeps the outage's sentence until the visitor types the PIN again, then clears it", async () => {
+    const pinia = createPinia();
+    setActivePinia(pinia);
+    vi.spyOn(useTransfersStore(), 'verifyPin').mockResolvedValue({ error: { code: 'SERVICE_UNAVAILABLE', status: 503 } as never });
+    const wrapper = mount(PinDialog, { props: { open: true, payment, fromName: 'Everyday' }, global: { plugins: [pinia] }, attachTo: document.body });
+    await flushPromises();
+    await wrapper.get('#pin-input').setValue('4821');
+    await wrapper.get('form').trigger('submit');
+    await flushPromises();
+    expect(wrapper.find('#pin-input-error').text()).toContain('temporarily unavailable');
+    await wrapper.get('#pin-input').setValue('4');
+    expect(wrapper.find('#pin-input-error').exists()).toBe(false);
+    expect(wrapper.get('#pin-input').attributes('aria-invalid')).toBeUndefined();
+    wrapper.unmount();
+  });
+});

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fieldMessages } from '../messages.ts';
-import { ibanError } from './ibanField.ts';
+import { ibanError, ibanShown } from './ibanField.ts';
 
 describe('ibanError', () => {
   it.each([
@@ -13,5 +13,15 @@ describe('ibanError', () => {
     ['empty', '', fieldMessages.iban],
   ])('%s', (_name, typed, want) => {
     expect(ibanError(typed)).toBe(want);
+  });
+});
+
+describe('ibanShown', () => {
+  it.each([
+    ['de89370400440532013000', 'DE89 3704 0044 0532 0130 00'],
+    [' DE89 3704 0044 0532 0130 00 ', 'DE89 3704 0044 0532 0130 00'],
+    ['nl91abna0417164300', 'NL91 ABNA 0417 1643 00'],
+  ])('%s → %s', (typed, shown) => {
+    expect(ibanShown(typed)).toBe(shown);
   });
 });

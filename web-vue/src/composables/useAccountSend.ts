@@ -26,7 +26,8 @@ export function useAccountSend<B>(props: { accountId: string }, sendTo: (body: B
   const accounts = useAccountsStore();
   const account = computed(() => accounts.byId(props.accountId));
   const accountRead = useRead((signal) => accounts.loadOne(props.accountId, signal));
-  useReadAlert([accountRead]);
+  /** The account read's wait: its alert, and Stop from 20 s. */
+  const wait = useReadAlert([accountRead]);
   onMounted(() => void accountRead.run());
 
   const operation = options.kind === 'deposit' ? 'deposit' : 'withdraw';
@@ -110,7 +111,7 @@ export function useAccountSend<B>(props: { accountId: string }, sendTo: (body: B
     form.description = '';
   }
 
-  return { account, accountRead, send, form, errors, reviewing, review, submit, change, after, another };
+  return { account, accountRead, wait, send, form, errors, reviewing, review, submit, change, after, another };
 }
 
 type AnyAccountSend = ReturnType<typeof useAccountSend<never>>;

@@ -9,7 +9,7 @@
  * goes only while no other tab sends its key; its known outcome forgets the record and is
  * told to every tab; an outcome learnt elsewhere settles this page's send too. The page's
  * `others` are the held sends of the same page that this state does not hold (a reload, a
- * tab, a sign-in ago): the page shows them (HeldSendNotices) in place of its form.
+ * tab, a sign-in ago): the page shows them (HeldSendNotices) above its form.
  */
 import { computed, onScopeDispose, watch } from 'vue';
 import type { ApiProblem } from '../api/apiProblem.ts';
@@ -23,7 +23,9 @@ import { judgeSendProblem, type SendVerdict } from './sendOutcome.ts';
 import { createSendState } from './sendState.ts';
 import { useBeforeUnload } from './useBeforeUnload.ts';
 import { useIdempotentMutation, type MutationOptions } from './useIdempotentMutation.ts';
-import { useSendHint } from './useSendHint.ts';
+import { sendMoment, sendWords } from './sendWords.ts';
+import { useOnline } from './useOnline.ts';
+import { useWaitPhase } from './useWaitPhase.ts';
 
 /** How a page's keyed send is held and worded. */
 export interface KeyedSendOptions<P, K> extends MutationOptions {
@@ -62,18 +64,22 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
     const result = await inThisTabOnly(key, () => send(payload, key));
     if (result === SENDING_ELSEWHERE) return { error: { code: 'SENDING_ELSEWHERE', status: null } };
     if (pageIsLeaving()) return result; // the unload ended it: the record stays as it was
-    if (!result.error) held.settle(key, { kind: 'landed', data: result.data });
+    if (!result.error) held.settle(key, { kind: 'landed', data: result.data }, true);
     else {
       const verdict = judge(result.error);
       if (verdict === 'rejected') held.settle(key, { kind: 'notMoved' });
-      else if (verdict === 'wentThrough') held.settle(key, { kind: 'landed' });
+      else if (verdict === 'wentThrough') held.settle(key, { kind: 'landed' }, true);
       else if (verdict === 'verifyRequired') held.mustCheck(key);
     }
     return result;
   }
 
   const mutation = useIdempotentMutation(sendRecorded, { ...options, state });
-  const hint = useSendHint(mutation.pending, mutation.holdsKey);
+  const wait = useWaitPhase(mutation.pending);
+  const online = useOnline();
+  /** The send's words now (sendWords.ts): the review's sentence and the one hint. */
+  const words = computed(() => sendWords(sendMoment(mutation.phase.value, wait.phase.value, online.value)));
+  const hint = computed(() => words.value.hint);
   const alert = usePageAlertStore();
   useBeforeUnload(mutation.holdsKey);
 
@@ -95,7 +101,7 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
   watch(mutation.phase, (phase) => {
     const lost = state.lostKey.value;
     if (lost === null) return;
-    if (phase === 'confirmed') held.settle(lost, { kind: 'landed', found: state.found.value });
+    if (phase === 'confirmed') held.settle(lost, { kind: 'landed', found: state.found.value }, true);
     else if (phase === 'idle') held.settle(lost, { kind: 'notMoved' });
   });
 
@@ -118,5 +124,5 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
     else held.drop(options.holdAs);
   });
 
-  return { ...mutation, hint, kept, others, restored: restored !== undefined };
+  return { ...mutation, hint, words, kept, others, restored: restored !== undefined };
 }

@@ -17,4 +17,4 @@ export function useMoneySend<P, T, K>(
 }
 
 /** What the send's own controls (SendFooter, SendCheck) read of a money send, whatever its payload. */
-export type MoneySendView = Pick<ReturnType<typeof useMoneySend<never, unknown, unknown>>, 'phase' | 'pending' | 'resendsSameKey' | 'hint' | 'lostKey' | 'lostKeySentAt' | 'checked' | 'others'>;
+export type MoneySendView = Pick<ReturnType<typeof useMoneySend<never, unknown, unknown>>, 'phase' | 'pending' | 'resendsSameKey' | 'hint' | 'words' | 'lostKey' | 'lostKeySentAt' | 'checked' | 'others'>;

@@ -3,6 +3,7 @@
  * payee (adr/0051). Account names come from the accounts the page has read; an account
  * not read yet is "your account".
  */
+import { ibanShown } from '../composables/ibanField.ts';
 import { formatMinor } from '../money.ts';
 import type { HeldSendRecord } from './heldSendRecords.ts';
 
@@ -14,7 +15,7 @@ type Payload = {
 };
 
 /** "Deposit of €12.34 into Everyday", "Transfer of €5.00 from Everyday to @grace_h", "Opening the account Holidays". */
-export function heldSendLabel(record: HeldSendRecord, accountName: (id: string) => string | undefined): string {
+export function heldSendLabel(record: Pick<HeldSendRecord, 'operation' | 'accountId' | 'payload'>, accountName: (id: string) => string | undefined): string {
   const payload = (record.payload ?? {}) as Payload;
   const named = (id: string | null | undefined) => (id ? accountName(id) : undefined) ?? 'your account';
   switch (record.operation) {
@@ -26,18 +27,47 @@ export function heldSendLabel(record: HeldSendRecord, accountName: (id: string) 
       return `Opening the account ${payload.name ?? ''}`.trim();
     case 'transfer': {
       const body = payload.body ?? {};
-      const to = body.toHandle ? `@${body.toHandle}` : body.iban ? `${body.beneficiaryName ?? ''} (${body.iban})`.trim() : named(body.toAccountId);
+      const to = body.toHandle ? `@${body.toHandle}` : body.iban ? `${body.beneficiaryName ?? ''} (${ibanShown(body.iban)})`.trim() : named(body.toAccountId);
       return `Transfer of ${formatMinor(body.amountMinor ?? 0)} from ${named(body.fromAccountId)} to ${to}`;
+    }
+  }
+}
+
+/** "14:03" today, else "4 Dec at 21:07". */
+export function timeOf(at: number, now = Date.now()): string {
+  const when = new Date(at);
+  const time = when.toLocaleTimeString('en-IE', { hour: '2-digit', minute: '2-digit' });
+  return when.toDateString() === new Date(now).toDateString() ? time : `${when.toLocaleDateString('en-IE', { day: 'numeric', month: 'short' })} at ${time}`;
+}
+
+/**
+ * The question a review asks when the same money went to the same place a moment ago
+ * (adr/0065): "You sent €55.55 to Everyday at 14:03 — send it again?".
+ */
+export function sendAgainQuestion(landed: Pick<HeldSendRecord, 'operation' | 'accountId' | 'payload'> & { landedAt: number }, accountName: (id: string) => string | undefined, now = Date.now()): string {
+  const payload = (landed.payload ?? {}) as Payload;
+  const named = (id: string | null | undefined) => (id ? accountName(id) : undefined) ?? 'your account';
+  const at = timeOf(landed.landedAt, now);
+  const on = at.includes(' at ') ? `on ${at}` : `at ${at}`;
+  switch (landed.operation) {
+    case 'deposit':
+      return `You sent ${formatMinor(payload.amountMinor ?? 0)} to ${named(landed.accountId)} ${on} — send it again?`;
+    case 'withdraw':
+      return `You withdrew ${formatMinor(payload.amountMinor ?? 0)} from ${named(landed.accountId)} ${on} — withdraw it again?`;
+    case 'openAccount':
+      return `You opened the account ${payload.name ?? ''} ${on} — open another?`;
+    case 'transfer': {
+      const body = payload.body ?? {};
+      const to = body.toHandle ? `@${body.toHandle}` : body.iban ? (body.beneficiaryName ?? body.iban) : named(body.toAccountId);
+      return `You sent ${formatMinor(body.amountMinor ?? 0)} to ${to} ${on} — send it again?`;
     }
   }
 }
 
 /** "started at 09:31" today, else "started on 4 Dec at 21:07". */
 export function startedAt(firstSentAt: number, now = Date.now()): string {
-  const sent = new Date(firstSentAt);
-  const time = sent.toLocaleTimeString('en-IE', { hour: '2-digit', minute: '2-digit' });
-  if (sent.toDateString() === new Date(now).toDateString()) return `started at ${time}`;
-  return `started on ${sent.toLocaleDateString('en-IE', { day: 'numeric', month: 'short' })} at ${time}`;
+  const at = timeOf(firstSentAt, now);
+  return at.includes(' at ') ? `started on ${at}` : `started at ${at}`;
 }
 
 /** A key the bank listed (listIdempotencyKeys), as far as this label needs it. */
@@ -73,5 +103,5 @@ export function bankKeyLabel(item: BankKey, accountName: (id: string) => string 
         ? { name: body.name }
         : { amountMinor };
   const accountId = typeof body.accountId === 'string' ? body.accountId : null;
-  return heldSendLabel({ key: item.key, operation, holdAs: '', accountId, payload, firstSentAt: 0, checkFirst: false }, accountName);
+  return heldSendLabel({ operation, accountId, payload }, accountName);
 }

@@ -107,6 +107,32 @@ describe('a held send outlives its page (adr/0051)', () => {
   });
 });
 
+describe('a landed send is one truth for every tab (adr/0065)', () => {
+  it('the page that showed its answer shows no second receipt; a review of the same deposit is asked', async () => {
+    const page = depositPage(async () => ({ data: { id: 'tx-1' } }));
+    await page.send.submit({ amountMinor: 5555 });
+    const held = useHeldSendsStore();
+    expect(held.receipts).toEqual([]);
+    expect(held.landedLike({ operation: 'deposit', accountId: 'a1', payload: { amountMinor: 5555 } })).toMatchObject({ key: 'key-1', movementId: 'tx-1' });
+    expect(held.landedLike({ operation: 'deposit', accountId: 'a1', payload: { amountMinor: 5556 } })).toBeUndefined();
+  });
+
+  it('an outcome learnt by a check stands as a receipt until dismissed, also after a reload', async () => {
+    const page = depositPage(async () => outage);
+    await page.send.submit({ amountMinor: 1234 });
+    page.leave();
+    const held = useHeldSendsStore();
+    held.settle('key-1', { kind: 'landed', found: [{ id: 'mv-1' }] });
+    expect(held.receipts).toMatchObject([{ key: 'key-1', movementId: 'mv-1', dismissed: false }]);
+    setActivePinia(createPinia()); // a reload
+    await signIn('u1');
+    expect(useHeldSendsStore().receipts.map((entry) => entry.key)).toEqual(['key-1']);
+    useHeldSendsStore().dismiss('key-1');
+    expect(useHeldSendsStore().receipts).toEqual([]);
+    expect(useHeldSendsStore().landedLike({ operation: 'deposit', accountId: 'a1', payload: { amountMinor: 1234 } })?.key).toBe('key-1');
+  });
+});
+
 describe('heldSendRecords', () => {
   const record: HeldSendRecord = { key: 'k', operation: 'deposit', holdAs: 'deposit:a', accountId: 'a', payload: { amountMinor: 1 }, firstSentAt: 1_000, checkFirst: false };
   it('drops a record past its lifetime, and keeps the first-sent time of a key sent again', () => {

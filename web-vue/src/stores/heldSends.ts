@@ -11,11 +11,15 @@
  *   told to every tab (heldSendTabs.ts) and forgets the record; no two tabs send one key
  *   at once.
  *
+ * - **landed**: what this browser learnt had landed (landedSends.ts), shared by the tabs
+ *   like the records: a review of the same money to the same payee asks before it sends
+ *   again, and an outcome no page showed stands as a receipt until dismissed (adr/0065).
+ *
  * Signing out drops what is kept in the tab; the records stay in the browser, per
  * customer, until their outcome is known or they expire (the trade-off: adr/0051).
  */
 import { defineStore } from 'pinia';
-import { computed, onScopeDispose, ref, shallowReactive, watch } from 'vue';
+import { computed, onScopeDispose, ref, shallowReactive, shallowRef, watch } from 'vue';
 import type { ApiProblem } from '../api/apiProblem.ts';
 import type { Result } from '../api/result.ts';
 import type { SendState } from '../composables/sendState.ts';
@@ -26,12 +30,15 @@ import { checkMessages, heldMessages, openMessages, problemMessage, sendMessages
 import { useAccountsStore } from './accounts.ts';
 import { heldSendLabel } from './heldSendLabel.ts';
 import { heldSendsEntry, putHeldSend, readHeldSends, rememberSettled, removeHeldSend, settledKeys, type HeldSendRecord } from './heldSendRecords.ts';
+import { dismissLandedSend, landedSendsEntry, putLandedSend, readLandedSends, sendingTab, ASK_AGAIN_WITHIN_MS, type LandedSend } from './landedSends.ts';
+import { isSameSend, type SendIdentity } from './sameSend.ts';
 import { inThisTabOnly, openHeldSendChannel, SENDING_ELSEWHERE, type HeldSendMessage, type HeldSendOutcome } from './heldSendTabs.ts';
 import { useSessionStore } from './session.ts';
 import { useTransfersStore, type DepositBody, type ExternalTransferBody, type InternalTransferBody, type WithdrawalBody } from './transfers.ts';
 
 export type { HeldSendRecord } from './heldSendRecords.ts';
 export type { HeldSendOutcome } from './heldSendTabs.ts';
+export type { LandedSend } from './landedSends.ts';
 
 /** One send kept in this tab: its state and the page's own. */
 export interface HeldSend<P = unknown, T = unknown, K = unknown> {
@@ -62,22 +69,33 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
   const outcomes = shallowReactive(new Map<string, HeldSendOutcome>());
   /** The customer's held sends; one whose outcome a tab told is gone before the storage says so. */
   const records = computed(() => stored.value.filter((record) => !outcomes.has(record.key)));
-  /** The last outcome said, for the notices' status region. */
-  const announcement = ref('');
+  /**
+   * The last outcome learnt that no page of this tab shows itself, for the notices' status
+   * region: a new object each time, so the page on screen when it is learnt says it (and
+   * no later page does).
+   */
+  const announcement = shallowRef<{ text: string } | null>(null);
   /** What each record's own controls last said, by key. */
   const said = shallowReactive(new Map<string, string>());
-  /** Keys this tab is checking or sending now. */
+  /** Keys this tab is checking or sending now, at the visitor's word. */
   const busy = shallowReactive(new Set<string>());
+  /** Keys useHeldSendResolver is looking up now. */
+  const lookingQuietly = new Set<string>();
+
+  /** The sends this browser learnt had landed, newest first. */
+  const landed = ref<LandedSend[]>([]);
+  const thisTab = sendingTab();
 
   const storage = (): Storage | null => (typeof localStorage === 'undefined' ? null : localStorage);
   function reload(): void {
     const store = storage();
     stored.value = store && userId.value ? readHeldSends(store, userId.value) : [];
+    landed.value = store && userId.value ? readLandedSends(store, userId.value) : [];
   }
   const channel = openHeldSendChannel(heard);
   // Another tab's write reaches this one's storage after its message may have: read again then too.
   const storageChanged = (event: StorageEvent) => {
-    if (userId.value && event.key === heldSendsEntry(userId.value)) reload();
+    if (userId.value && (event.key === heldSendsEntry(userId.value) || event.key === landedSendsEntry(userId.value))) reload();
   };
   if (typeof window !== 'undefined') window.addEventListener('storage', storageChanged);
   onScopeDispose(() => {
@@ -90,7 +108,7 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
       if (id === null) {
         held.clear();
         said.clear();
-        announcement.value = '';
+        announcement.value = null;
       }
       reload();
     },
@@ -103,13 +121,13 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     reload();
   }
 
-  function learn(key: string, outcome: HeldSendOutcome, label: string): void {
+  function learn(key: string, outcome: HeldSendOutcome, label: string, announce = true): void {
     outcomes.set(key, outcome);
     said.delete(key);
-    announcement.value = outcome.kind === 'landed' ? heldMessages.landed(label) : heldMessages.notMoved(label);
+    if (announce) announcement.value = { text: outcome.kind === 'landed' ? heldMessages.landed(label) : heldMessages.notMoved(label) };
   }
 
-  const labelOf = (record: HeldSendRecord) => heldSendLabel(record, (id) => accounts.byId(id)?.name);
+  const labelOf = (record: Pick<HeldSendRecord, 'operation' | 'accountId' | 'payload'>) => heldSendLabel(record, (id) => accounts.byId(id)?.name);
 
   /**
    * Records a send before it leaves (the same key again keeps its first-sent time). Throws
@@ -129,18 +147,56 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     if (entry) record({ ...entry, checkFirst: true });
   }
 
-  /** The key's outcome is known: forget its record and tell every tab (once). */
-  function settle(key: string, outcome: HeldSendOutcome): void {
+  /**
+   * The key's outcome is known: forget its record and tell every tab (once). A landing is
+   * kept among the landed sends; `shownHere` says this tab's page shows its own receipt.
+   */
+  function settle(key: string, outcome: HeldSendOutcome, shownHere = false): void {
     if (outcomes.has(key)) return;
     const entry = records.value.find((held) => held.key === key);
     const label = entry ? labelOf(entry) : '';
-    learn(key, outcome, label);
+    learn(key, outcome, label, !shownHere); // a page that shows its own outcome says it there
     const store = storage();
     if (!store || !userId.value) return;
+    if (entry && outcome.kind === 'landed') putLandedSend(store, userId.value, landedFrom(entry, outcome, shownHere));
     removeHeldSend(store, userId.value, key);
     rememberSettled(store, userId.value, key);
     reload();
     channel.post({ type: 'settled', userId: userId.value, key, outcome, label });
+  }
+
+  function landedFrom(entry: HeldSendRecord, outcome: HeldSendOutcome & { kind: 'landed' }, shownHere: boolean): LandedSend {
+    const answer = (outcome.data ?? outcome.found?.[0] ?? null) as { id?: unknown; transferId?: unknown } | null;
+    const id = answer?.transferId ?? answer?.id;
+    return {
+      key: entry.key,
+      operation: entry.operation,
+      holdAs: entry.holdAs,
+      accountId: entry.accountId,
+      payload: entry.payload,
+      landedAt: Date.now(),
+      movementId: typeof id === 'string' ? id : null,
+      shownIn: shownHere ? thisTab : null,
+      dismissed: false,
+    };
+  }
+
+  /** The landed sends whose receipt no page of this tab showed and nobody dismissed: they stand until dismissed. */
+  const receipts = computed(() => landed.value.filter((entry) => !entry.dismissed && entry.shownIn !== thisTab));
+
+  /** Dismisses `key`'s receipt, in every tab. */
+  function dismiss(key: string): void {
+    const store = storage();
+    if (!store || !userId.value) return;
+    dismissLandedSend(store, userId.value, key);
+    reload();
+    channel.post({ type: 'changed', userId: userId.value });
+  }
+
+  /** The newest send that landed within ASK_AGAIN_WITHIN_MS moving the same money to the same place as `send`, if any. */
+  function landedLike(send: SendIdentity): LandedSend | undefined {
+    const since = Date.now() - ASK_AGAIN_WITHIN_MS;
+    return landed.value.find((entry) => entry.landedAt >= since && isSameSend(entry, send));
   }
 
   /** Sends `entry`'s payload with its key, as its page would, in this tab only. */
@@ -186,21 +242,26 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
   /**
    * "Check whether it went through": asks the bank what it holds for the key, sends nothing.
    * Nothing held before the send could have settled (65 s) is not final: it may still arrive.
+   * `quiet`: said nothing but an outcome (the look-ups nobody asked for).
    */
-  async function check(entry: HeldSendRecord): Promise<void> {
-    if (busy.has(entry.key)) return;
-    busy.add(entry.key);
-    said.delete(entry.key);
+  async function check(entry: HeldSendRecord, options: { quiet?: boolean } = {}): Promise<void> {
+    // A quiet look-up never marks the record busy: the visitor's own buttons stay usable meanwhile.
+    const running = options.quiet ? lookingQuietly : busy;
+    if (busy.has(entry.key) || running.has(entry.key)) return;
+    running.add(entry.key);
+    if (!options.quiet) said.delete(entry.key);
+    // A quiet look-up (useHeldSendResolver's) says only an outcome; the visitor's own says every answer.
+    const say = (words: string) => void (options.quiet || said.set(entry.key, words));
     try {
       const { data, error } = await transfers.keyStatus(entry.key);
-      if (error) return void said.set(entry.key, problemMessage(error, 'read'));
+      if (error) return say(problemMessage(error, 'read'));
       if (data.state === 'landed') return settle(entry.key, data.answer ? { kind: 'landed', data: data.answer.body } : { kind: 'landed' });
       if (data.state === 'refused') return settle(entry.key, { kind: 'notMoved' });
-      if (data.state === 'inFlight') return void said.set(entry.key, entry.operation === 'openAccount' ? openMessages.inFlight : sendMessages.inFlight);
-      if (Date.now() < entry.firstSentAt + SEND_SETTLES_AFTER_MS) return void said.set(entry.key, checkMessages.notYet);
+      if (data.state === 'inFlight') return say(entry.operation === 'openAccount' ? openMessages.inFlight : sendMessages.inFlight);
+      if (Date.now() < entry.firstSentAt + SEND_SETTLES_AFTER_MS) return say(checkMessages.notYet);
       settle(entry.key, { kind: 'notMoved' });
     } finally {
-      busy.delete(entry.key);
+      running.delete(entry.key);
     }
   }
 
@@ -235,6 +296,9 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
     unknown,
     records,
     outcomes,
+    receipts,
+    dismiss,
+    landedLike,
     announcement,
     said,
     busy,
