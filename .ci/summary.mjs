@@ -4,9 +4,10 @@
 //   `npm test`, the server's real-time files, and the suite on npm's PostgreSQL binaries), playwright.json (Playwright's), schemathesis.log
 //   (its "Test cases" line), soak.log (its "soak: N checks passed, M failed" line), bench.log
 //   (`npm run bench -- --smoke`: its "bench: N checks passed, M failed" line, one per scenario),
-//   failover-sync.log and failover-async.log (the failover drills' soak line); then
+//   failover-sync.log and failover-async.log (the failover drills' soak line), every
+//   check-<name>.log (a drill or check that ends with "<name>: N checks passed, M failed"); then
 //   the run's exit status and its last step, so that a failed run never reads as clean.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const [dir, exitStatus = '0', lastStep = ''] = process.argv.slice(2);
@@ -65,6 +66,12 @@ for (const [file, suite] of [
   add(suite, Number(match?.[1] ?? 0), Number(match?.[2] ?? 1), 0);
   const measured = /failover \((?:a?sync)\): .*/.exec(drill);
   if (measured) console.log(measured[0]);
+}
+// The drills and checks of the operators' and integrators' setups: one line each, the last such line of the log.
+for (const file of readdirSync(dir).filter((name) => /^check-.+\.log$/.test(name)).sort()) {
+  const lines = [...read(file).matchAll(/^(.+): (\d+) checks passed, (\d+) failed/gm)];
+  const last = lines.at(-1);
+  add(last?.[1] ?? file, Number(last?.[2] ?? 0), Number(last?.[3] ?? 1), 0);
 }
 // A run that failed never reads as clean: a step that ended it without a test to show for it counts as one failure.
 if (exitStatus !== '0' && totals.failed === 0) {

@@ -60,10 +60,17 @@ const startedAt = Date.now();
 const load = () => loadavg().map((n) => n.toFixed(1)).join(' ');
 matrix.notes.push(`load average at start: ${load()} (2 cores: timings above ~2 are another suite's noise)`);
 
-/** A request for `operation` from its own customer (sign-up's is an identity nobody registered yet). */
+/** Operations that end the session whose access token they carry: its tokens die with it (adr/0064). */
+const endsSession = new Set(['logout']);
+
+/**
+ * A request for `operation` from its own customer (sign-up's is an identity nobody registered
+ * yet); one that ends its session signs in afresh, so each of its requests has a live token.
+ */
 async function requestFor(operation: SpecOperation): Promise<{ request: BuiltRequest; notes: string[] }> {
-  const values =
-    operation.operationId === BOOTSTRAP.signUp ? customers.valuesFor(newIdentity()) : customers.valuesFor(owners.get(operation.operationId)!, payee);
+  const owner = owners.get(operation.operationId);
+  const caller = owner && endsSession.has(operation.operationId) ? await customers.signInAgain(owner) : owner;
+  const values = operation.operationId === BOOTSTRAP.signUp ? customers.valuesFor(newIdentity()) : customers.valuesFor(caller!, payee);
   return { request: await buildRequest(operation, values), notes: values.notes };
 }
 

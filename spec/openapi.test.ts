@@ -56,7 +56,7 @@ const ERROR_CODES = [
   ...['HANDLE_TAKEN', 'IDEMPOTENCY_IN_FLIGHT', 'IDEMPOTENCY_RESULT_UNKNOWN', 'IDEMPOTENCY_KEY_REUSED'],
   ...['INSUFFICIENT_FUNDS', 'BALANCE_LIMIT_EXCEEDED', 'DAILY_LIMIT_EXCEEDED', 'INVALID_IBAN', 'SAME_ACCOUNT', 'ACCOUNT_CLOSED'],
   ...['ACCOUNT_NOT_EMPTY', 'ACCOUNT_IS_PRIMARY', 'PAYEE_HAS_NO_OPEN_ACCOUNT', 'ACCOUNT_LIMIT_REACHED', 'TOO_MANY_REQUESTS'],
-  ...['INTERNAL', 'SERVICE_UNAVAILABLE'],
+  ...['CLIENT_CLOSED_REQUEST', 'INTERNAL', 'SERVICE_UNAVAILABLE'],
 ];
 const TAGS = ['auth', 'accounts', 'step-up', 'money', 'transactions', 'idempotency', 'health'];
 
@@ -117,6 +117,20 @@ describe('spec/openapi.yaml', () => {
 
   it('lists exactly the error codes of the design, in order', () => {
     expect(document.components.schemas.ErrorCode.enum).toEqual(ERROR_CODES);
+  });
+
+  it("shows cursors in the shape the API gives them out (a signed position), and says an example is only a shape", () => {
+    const cursor = document.components.parameters.Cursor;
+    const transactionPage = document.components.examples;
+    const examples = [cursor.example, ...Object.values(transactionPage as Record<string, { value?: { nextCursor?: unknown } }>).map((example) => example.value?.nextCursor).filter((value) => typeof value === 'string')];
+    expect(examples.length).toBeGreaterThanOrEqual(2);
+    for (const example of examples) {
+      const [payload, signature, ...rest] = String(example).split('.');
+      expect([rest, signature]).toEqual([[], expect.stringMatching(/^[A-Za-z0-9_-]{22}$/)]);
+      const [at, id] = JSON.parse(Buffer.from(payload!, 'base64url').toString('utf8'));
+      expect([new Date(at).toISOString(), id]).toEqual([at, expect.stringMatching(/^[0-9a-f-]{36}$/)]);
+    }
+    expect(cursor.description.replace(/\s+/g, ' ')).toContain('the example only shows its shape: every customer\'s request with it is refused');
   });
 
   it('is copied whole into generated/openapi.json', () => {

@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { errorCatalog, problemType } from '@tidewater/contract/errors';
+import { withCodeSamples } from '../../spec/scripts/codeSamples.mjs';
 import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
 import { Browser } from '@tidewater/test-support/browser';
 import { startFakeApi, type FakeApi } from './support/fakeApi.ts';
@@ -25,7 +27,7 @@ let withoutSpa: BffProcess;
 let distDir: string;
 
 beforeAll(async () => {
-  if (!existsSync(docsFile) || !existsSync(join(repoRoot, 'spec/docs/openapi.samples.json'))) {
+  if (!existsSync(docsFile) || !existsSync(join(repoRoot, 'spec/docs/openapi.samples.json')) || !existsSync(join(repoRoot, 'spec/docs/CHANGELOG.md'))) {
     const scripts =
       (
         JSON.parse(readFileSync(join(repoRoot, 'spec/package.json'), 'utf8')) as {
@@ -122,13 +124,35 @@ describe('/docs', () => {
     expect(html).not.toContain('https://cdn.redoc.ly/redoc/logo');
   });
 
-  it('serves the document the docs render at /docs/openapi.yaml, for download', async (context) => {
+  it('serves the document the docs render at /docs/openapi.yaml, for download, with its code samples', async (context) => {
     if (docsSkipReason) context.skip(docsSkipReason);
     const answer = await fetch(`${withSpa.url}/docs/openapi.yaml`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toMatch(/^application\/yaml/);
-    expect(await answer.text()).toBe(readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8'));
+    const served = parse(await answer.text());
+    expect(served).toEqual(withCodeSamples(parse(readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8'))));
+    expect(served.paths['/api/accounts/{accountId}/deposits'].post['x-codeSamples'].map((sample: { lang: string }) => sample.lang)).toEqual(['Shell', 'TypeScript']);
   });
+
+  it('serves the changelog and the client tarball the introduction names', async (context) => {
+    if (docsSkipReason) context.skip(docsSkipReason);
+    const changelog = await fetch(`${withSpa.url}/docs/CHANGELOG.md`);
+    expect([changelog.status, changelog.headers.get('content-type')]).toEqual([200, 'text/markdown; charset=utf-8']);
+    expect(await changelog.text()).toBe(readFileSync(join(repoRoot, 'CHANGELOG.md'), 'utf8'));
+    const { version } = parse(readFileSync(join(repoRoot, 'spec/openapi.yaml'), 'utf8')).info;
+    const tarball = await fetch(`${withSpa.url}/docs/client/tidewater-client-${version}.tgz`);
+    expect([tarball.status, tarball.headers.get('content-type')]).toEqual([200, 'application/gzip']);
+    expect(Buffer.from(await tarball.arrayBuffer()).subarray(0, 2)).toEqual(Buffer.from([0x1f, 0x8b]));
+  });
+
+  it.each(['/docs/CHANGELOG', '/docs/changelog.md', '/docs/index.html', '/docs/nothing/here', '/docs/client/tidewater-client-0.0.0.tgz', '/docs/client/..%2Findex.html', '/docs/problems/x/y'])(
+    'answers %s, a path the docs do not have, 404 problem+json',
+    async (path) => {
+      const answer = await fetch(`${withSpa.url}${path}`, { headers: { accept: 'text/html' } });
+      expect([answer.status, answer.headers.get('content-type')]).toEqual([404, 'application/problem+json; charset=utf-8']);
+      expect((await answer.json()).errorCode).toBe('NOT_FOUND');
+    },
+  );
 
   it('serves the error reference and a page for every code a problem type names; an unknown code is 404', async () => {
     const reference = await fetch(`${withSpa.url}/docs/problems`);

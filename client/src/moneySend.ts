@@ -14,7 +14,7 @@
  *   `not-applied` (the last word was that nothing moved: a new send may take a new key) or
  *   `unknown` (keep the key; resend it later or read the key).
  */
-import type { components, paths } from '@tidewater/spec/openapi';
+import type { components, paths } from './generated/openapi.ts';
 import type { TidewaterClient } from './tidewaterClient.ts';
 
 /** The money sends' paths. */

@@ -4,7 +4,7 @@
  * document's. Errors are values (`{ data } | { error }`), as openapi-fetch gives them.
  */
 import createClient, { type Client } from 'openapi-fetch';
-import type { paths } from '@tidewater/spec/openapi';
+import type { paths } from './generated/openapi.ts';
 
 /** The client: every operation of the spec, typed. */
 export type TidewaterClient = Client<paths>;

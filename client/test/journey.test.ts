@@ -7,9 +7,8 @@
  * money exactly once (from the database).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { components } from '@tidewater/spec/openapi';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
-import { moneySend, type MoneySendResult, type MoneySendPath, type Simulation } from '../src/index.ts';
+import { moneySend, type components, type MoneySendResult, type MoneySendPath, type Simulation } from '../src/index.ts';
 import { approve, balanceOf, movedUnder, signUp, type TestCustomer } from './testBank.ts';
 
 const iban = 'DE89370400440532013000';

@@ -6,8 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { query } from '@tidewater/test-support/bankDatabase';
-import type { components } from '@tidewater/spec/openapi';
-import { createTidewaterClient, type TidewaterClient } from '../src/index.ts';
+import { createTidewaterClient, type components, type TidewaterClient } from '../src/index.ts';
 
 /** A signed-in customer and their client. */
 export interface TestCustomer {

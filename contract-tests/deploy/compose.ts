@@ -3,10 +3,11 @@
  * make the deployment wrong or unsafe, each named. The API and the BFF are built from
  * their Dockerfiles and set only variables their code reads; no secret has a value in the
  * file; every `${VAR}` is named in .env.example (which gives none a value); the standby is
- * synchronous; both of the API's URLs name both database hosts; metrics stay on the
- * compose network.
+ * synchronous, and its servers give up on a stalled peer as the Patroni drill's do
+ * (`ops/patroni/node1.yml`'s wal_sender_timeout and wal_receiver_timeout); both of the API's
+ * URLs name both database hosts; metrics stay on the compose network.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import type { Service } from './codeNames.ts';
@@ -109,6 +110,13 @@ export function composeProblems(composeText: string, envExampleText: string, con
   if (!standbyName || !waitsFor.split(/[\s,()]+/).includes(standbyName)) problems.push(`the primary's synchronous_standby_names ("${waitsFor}") must name the standby's cluster_name (${standbyName ?? 'unset'})`);
   const commitLevel = /synchronous_commit\s*=\s*'(\w+)'/.exec(init)?.[1] ?? 'on';
   if (!['on', 'remote_apply'].includes(commitLevel)) problems.push(`synchronous_commit = ${commitLevel} acknowledges a commit the standby may not have`);
+
+  // The replication timeouts the Patroni drill proves (docs/operations.md): a stalled peer is let go as soon.
+  const drilled = (parse(readFileSync(join(context.repoRoot, 'ops/patroni/node1.yml'), 'utf8')) as { bootstrap: { dcs: { postgresql: { parameters: Record<string, string> } } } }).bootstrap.dcs.postgresql.parameters;
+  for (const [service, setting] of [['db-primary', 'wal_sender_timeout'], ['db-standby', 'wal_receiver_timeout']] as const) {
+    const value = new RegExp(`-c ${setting}=(\\w+)`).exec([services[service]?.command ?? ''].flat().join(' '))?.[1];
+    if (value !== drilled[setting]) problems.push(`${service}'s ${setting} (${value ?? 'unset'}) must be the drilled ${drilled[setting]} of ops/patroni/node1.yml`);
+  }
 
   // Failover wiring (adr/0019): both hosts in both URLs, the primary by its role.
   const apiEnv = services.api?.environment ?? {};

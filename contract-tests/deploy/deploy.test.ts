@@ -75,6 +75,8 @@ describe('docker-compose.yml and .env.example', () => {
     ['a variable .env.example does not name', [/GRAFANA_ADMIN_PASSWORD:\?/, 'GRAFANA_PASSWORD:?'], 'docker-compose.yml uses ${GRAFANA_PASSWORD}, which .env.example does not name'],
     ['an asynchronous standby', ["synchronous_standby_names = 'FIRST 1 (db_standby, db_primary)'", "synchronous_standby_names = ''"], `the primary's synchronous_standby_names ("") must name the standby's cluster_name (db_standby)`],
     ['a commit acknowledged locally', ["synchronous_commit = 'on'", "synchronous_commit = 'local'"], 'synchronous_commit = local acknowledges a commit the standby may not have'],
+    ['a primary that waits the default 60 s for a stalled standby', [' -c wal_sender_timeout=10s', ''], "db-primary's wal_sender_timeout (unset) must be the drilled 10s of ops/patroni/node1.yml"],
+    ['a standby that waits longer than the drill for its primary', ['-c wal_receiver_timeout=10s', '-c wal_receiver_timeout=60s'], "db-standby's wal_receiver_timeout (60s) must be the drilled 10s of ops/patroni/node1.yml"],
     ['one host in the primary URL', ['@db-primary:5432,db-standby:5432/', '@db-primary:5432/'], "api's DATABASE_URL must name db-primary and db-standby with target_session_attrs=read-write"],
     ['a published metrics port', ['      - "8080:8080"\n', '      - "8080:8080"\n      - "9465:9465"\n'], 'bff publishes the metrics port 9465:9465; metrics stay on the compose network'],
     ['Grafana on every interface', ['"127.0.0.1:3000:3000"', '"3000:3000"'], 'grafana publishes 3000:3000 on every interface'],

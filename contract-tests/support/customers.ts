@@ -80,6 +80,12 @@ export class Customers {
     return customer;
   }
 
+  /** The customer with a new session's access token: for a request that ends its session (logout, adr/0064). */
+  async signInAgain(customer: Customer): Promise<Customer> {
+    const tokens = await callFor(this.baseUrl, operationById(this.operations, BOOTSTRAP.signIn), this.valuesFor(customer));
+    return { ...customer, accessToken: String(tokens.accessToken) };
+  }
+
   /** Registers `count` customers, at most `limit` at a time (sign-up hashes a password and a PIN: CPU-bound). */
   async registerMany(count: number, limit = 3): Promise<Customer[]> {
     const made: Customer[] = [];

@@ -45,8 +45,9 @@ export const errorCatalog = {
   PAYEE_HAS_NO_OPEN_ACCOUNT: { status: 422, title: 'The payee has no open account' },
   ACCOUNT_LIMIT_REACHED: { status: 422, title: 'The customer holds as many open accounts as they may' },
   PIN_LOCKED: { status: 423, title: 'The PIN is locked after too many attempts' },
-  PIN_BLOCKED: { status: 423, title: 'The PIN is blocked until the next password sign-in' },
+  PIN_BLOCKED: { status: 423, title: 'The PIN is blocked until the bank unblocks it' },
   TOO_MANY_REQUESTS: { status: 429, title: 'Too many requests' },
+  CLIENT_CLOSED_REQUEST: { status: 499, title: 'The client hung up before the answer' },
   INTERNAL: { status: 500, title: 'Something went wrong on our side' },
   SERVICE_UNAVAILABLE: { status: 503, title: 'The service is temporarily unavailable' },
 } as const satisfies Record<string, { status: number; title: string }>;

@@ -7,7 +7,7 @@
  * pages, so a `type` resolves on whichever host answered. Plain HTML, no script, no style.
  */
 import { errorCatalog, problemSlug, problemType, type ErrorCode } from './errors.ts';
-import { errorReference } from './errorReference.ts';
+import { errorReference, stepUpSends } from './errorReference.ts';
 
 const codes = Object.keys(errorCatalog) as ErrorCode[];
 const bySlug = new Map(codes.map((code) => [problemSlug(code), code]));
@@ -31,7 +31,7 @@ export function errorReferencePage(): string {
   });
   return page(
     'Tidewater API: error reference',
-    `<h1>Error reference</h1>\n<p>Every error is <code>application/problem+json</code> with an <code>errorCode</code> from this table; its <code>type</code> is the link of its row. <em>Retryable</em>: the same request (on a money send, the same Idempotency-Key) may succeed later, after <code>Retry-After</code> when the answer has one. <a href="/docs">The API docs</a>.</p>\n<table>\n<thead><tr><th>errorCode</th><th>status</th><th>meaning</th><th>retryable</th><th>what to do</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`,
+    `<h1>Error reference</h1>\n<p>Every error is <code>application/problem+json</code> with an <code>errorCode</code> from this table; its <code>type</code> is the link of its row. <em>Retryable</em>: the same request (on a money send, the same Idempotency-Key) may succeed later, after <code>Retry-After</code> when the answer has one. <a href="/docs">The API docs</a>.</p>\n<p>${html(stepUpSends)}</p>\n<table>\n<thead><tr><th>errorCode</th><th>status</th><th>meaning</th><th>retryable</th><th>what to do</th></tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>`,
   );
 }
 
@@ -43,6 +43,6 @@ export function problemPage(slug: string): string | undefined {
   const { meaning, retryable, action } = errorReference[code];
   return page(
     `${code}: ${title}`,
-    `<h1><code>${code}</code>: ${html(title)}</h1>\n<dl>\n<dt>type</dt><dd><code>${problemType(code)}</code></dd>\n<dt>status</dt><dd>${status}</dd>\n<dt>meaning</dt><dd>${html(meaning)}</dd>\n<dt>retryable</dt><dd>${retryable ? 'yes' : 'no'}</dd>\n<dt>what to do</dt><dd>${html(action)}</dd>\n</dl>\n<p><a href="/docs/problems">Every error code</a> · <a href="/docs">The API docs</a></p>`,
+    `<h1><code>${code}</code>: ${html(title)}</h1>\n<dl>\n<dt>type</dt><dd><code>${problemType(code)}</code></dd>\n<dt>status</dt><dd>${status}</dd>\n<dt>meaning</dt><dd>${html(meaning)}</dd>\n<dt>retryable</dt><dd>${retryable ? 'yes' : 'no'}</dd>\n<dt>what to do</dt><dd>${html(action)}</dd>\n</dl>\n<p>${html(stepUpSends)}</p>\n<p><a href="/docs/problems">Every error code</a> · <a href="/docs">The API docs</a></p>`,
   );
 }

@@ -65,7 +65,6 @@ import type { ServerConfig } from './config.ts';
 import { type ConnectionLayers, type Database, databaseMarks, memoryMarks, openBankDatabase, resilientConnections } from './data/connections/index.ts';
 import { createDataLayer, databaseRetryPolicy } from './data/createDataLayer.ts';
 import type { RetryPolicy } from './data/retry/index.ts';
-import { sqlOf } from './data/statements.ts';
 import { accessTokens } from './domain/identity/accessTokens.ts';
 import type { DomainDeps } from './domain/deps.ts';
 import { healthHandlers } from './domain/healthHandlers.ts';
@@ -83,6 +82,7 @@ import { bearerAuthentication } from './http/authenticate.ts';
 import { transactionCursors } from './domain/accounts/transactionCursor.ts';
 import { secretHashing } from './domain/identity/secrets.ts';
 import { pinVerifiers, type PinPeppers } from './domain/identity/pinVerifier.ts';
+import { liveSessions } from './domain/identity/liveSessions.ts';
 import type { Handlers } from './contract/operations.ts';
 import { mountOperations } from './http/operationRouter.ts';
 import { problemHandler } from './http/problems.ts';
@@ -154,10 +154,9 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
     cursors: transactionCursors(signingSecret),
     secrets,
     pins: pinVerifiers(options.pinPeppers, secrets),
+    sessions: liveSessions(data, config.accessTokenRecheckSeconds, config.accessTokenCacheEntries),
   };
-  const authenticate = bearerAuthentication(deps.tokens, async (userId) =>
-    (await data.read((db) => sqlOf(db).query`SELECT 1 FROM users WHERE id = ${userId}::uuid`)).length > 0,
-  );
+  const authenticate = bearerAuthentication(deps.tokens, deps.sessions);
   const handlers: Handlers = {
     ...userHandlers(deps),
     ...sessionHandlers(deps),

@@ -89,6 +89,17 @@ describe('the config table', () => {
     expect(() => loadConfig({ API_SANDBOX: 'yes' })).toThrow(ConfigError);
   });
 
+  it('sends startup parameters and names statements by default; behind a pooler, neither, and nothing else is taken (adr/0060)', () => {
+    expect(loadConfig({})).toMatchObject({ dbSessionSettings: 'startup', dbPreparedStatements: 'named', databaseReadOnlyUrl: undefined });
+    expect(loadConfig({ DB_SESSION_SETTINGS: 'role', DB_PREPARED_STATEMENTS: 'unnamed', DATABASE_READ_ONLY_URL: 'postgres://reader@pooler/tidewater' })).toMatchObject({
+      dbSessionSettings: 'role',
+      dbPreparedStatements: 'unnamed',
+      databaseReadOnlyUrl: 'postgres://reader@pooler/tidewater',
+    });
+    expect(() => loadConfig({ DB_SESSION_SETTINGS: 'pgbouncer' })).toThrow('DB_SESSION_SETTINGS must be "startup" or "role", got "pgbouncer"');
+    expect(() => loadConfig({ DB_PREPARED_STATEMENTS: 'none' })).toThrow('DB_PREPARED_STATEMENTS must be "named" or "unnamed", got "none"');
+  });
+
   it('holds the scaled-down chain the tests run on', () => {
     const scaled = { REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1500', DB_RETRY_BASE_DELAY_MS: '50', DB_RETRY_MAX_DELAY_MS: '400', ACCOUNT_LOCK_WAIT_MS: '200', BFF_UPSTREAM_TIMEOUT_MS: '15000' };
     expect(timeoutChainViolations(loadConfig(scaled))).toEqual([]);

@@ -38,6 +38,12 @@ export interface ServerConfig extends Config {
   retryAfterSeconds: number;
   databaseUrl: string | undefined;
   databaseReplicaUrl: string | undefined;
+  /**
+   * DATABASE_READ_ONLY_URL: the login of the primary's read-only pool; default DATABASE_URL.
+   * With DB_SESSION_SETTINGS=role it names a role whose sessions are read-only
+   * (ALTER ROLE … SET default_transaction_read_only = on), else the start check refuses.
+   */
+  databaseReadOnlyUrl: string | undefined;
   replicaFallbackToPrimary: boolean;
   /**
    * API_SANDBOX=true: money sends take the `Tidewater-Simulate` header (sandbox/, adr/0044).
@@ -137,6 +143,11 @@ function sandboxOf(env: NodeJS.ProcessEnv): boolean {
   return value === 'true';
 }
 
+/** Throws a ConfigError unless `value` is one of `allowed`. */
+function oneOf(name: string, value: string, allowed: readonly string[]): void {
+  if (!allowed.includes(value)) throw new ConfigError(`${name} must be ${allowed.map((one) => `"${one}"`).join(' or ')}, got "${value}"`);
+}
+
 /** Resolves the table against an environment (process.env by default) and checks the chain. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const resolved = resolveSettings(defaults, envNames, env, parseValue);
@@ -147,6 +158,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     ...(resolved as unknown as Config),
     databaseUrl: env.DATABASE_URL || undefined,
     databaseReplicaUrl: env.DATABASE_REPLICA_URL || undefined,
+    databaseReadOnlyUrl: env.DATABASE_READ_ONLY_URL || undefined,
     replicaFallbackToPrimary: env.DATABASE_REPLICA_FALLBACK === '1',
     apiSandbox: sandboxOf(env),
     jwtSecret: env.JWT_SECRET || undefined,
@@ -161,9 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     throw new ConfigError(`JWT_SECRET must be at least ${MIN_SECRET_LENGTH} characters (256 bits of a random secret), got ${config.jwtSecret.length}`);
   }
   if (!Number.isInteger(config.accountSendsAtOnce)) throw new ConfigError(`ACCOUNT_SENDS_AT_ONCE must be a whole number, got ${config.accountSendsAtOnce}`);
-  if (!['memory', 'database'].includes(config.readYourWritesStore)) {
-    throw new ConfigError(`READ_YOUR_WRITES_STORE must be "memory" or "database", got "${config.readYourWritesStore}"`);
-  }
+  oneOf('READ_YOUR_WRITES_STORE', config.readYourWritesStore, ['memory', 'database']);
+  oneOf('DB_PREPARED_STATEMENTS', config.dbPreparedStatements, ['named', 'unnamed']);
+  oneOf('DB_SESSION_SETTINGS', config.dbSessionSettings, ['startup', 'role']);
   resolveWorkers(config, env);
   checkTimeoutChain(config, env);
   return config;

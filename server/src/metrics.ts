@@ -37,6 +37,7 @@ export type UnavailableCause =
   | 'pool_wait'
   | 'connect_timeout'
   | 'transient_sqlstate'
+  | 'insufficient_resources'
   | 'connection'
   | 'database_unavailable'
   | 'commit_outcome_unknown'

@@ -11,10 +11,16 @@
  *   process must check what the others made.
  * - On the embedded default, one is made the first time and kept beside the data in
  *   `pin-pepper` (mode 0600), so `npm start` just works and PINs survive a restart.
+ * - At start the API counts the verifiers by key id and refuses to start while any names a
+ *   key it is not given (`refuseMissingPinKeys`): an entry removed too early, or a rollback
+ *   after re-keying, would otherwise make every step-up of those customers fail, right PIN
+ *   or wrong (issue 54, adr/0064). A database that cannot be read at start (an outage the
+ *   API starts into) is counted once it answers, and a missing key then stops the process.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ConfigError, type ServerConfig } from './config.ts';
+import type { Statements } from './data/statements.ts';
 import type { PinPeppers } from './domain/identity/pinVerifier.ts';
 import { keptBesideData } from './signingSecret.ts';
 
@@ -50,4 +56,61 @@ export function pinPeppers(config: Pick<ServerConfig, 'pinPepper' | 'dataDir' | 
   }
   const kept = keptBesideData(config.dataDir, 'pin-pepper', () => `p1:${randomBytes(48).toString('base64url')}`, 'PIN pepper', logger);
   return parsePinPepper(kept);
+}
+
+/** How many PIN verifiers name each key id (HMAC verifiers only: scrypt ones need no pepper). */
+async function pinVerifiersByKeyId(sql: Statements): Promise<Map<string, number>> {
+  const rows = await sql.query<{ keyId: string; verifiers: string | number }>`
+    SELECT split_part(pin_hash, '$', 2) AS "keyId", count(*) AS verifiers
+    FROM users WHERE starts_with(pin_hash, 'hmac-sha256$') GROUP BY 1`;
+  return new Map(rows.map((row) => [row.keyId, Number(row.verifiers)]));
+}
+
+/**
+ * Refuses to start (a ConfigError naming each missing key id and its verifiers) while a
+ * stored verifier names a key id `peppers` lacks. One scan of `users` at start: about 0.1 s
+ * per million customers.
+ */
+async function refuseMissingPinKeys(sql: Statements, peppers: PinPeppers, logger?: Logger): Promise<void> {
+  const counts = await pinVerifiersByKeyId(sql);
+  logger?.info({ pinVerifiersByKeyId: Object.fromEntries(counts) }, 'PIN verifiers by key id');
+  const missing = [...counts].filter(([keyId]) => !peppers.byKeyId.has(keyId));
+  if (missing.length === 0) return;
+  const named = missing.map(([keyId, verifiers]) => `${keyId} (${verifiers} verifier${verifiers === 1 ? '' : 's'})`).join(', ');
+  throw new ConfigError(
+    `PIN_PEPPER lacks key id ${named}: those customers could never pass a step-up. Put the entry back (after the current one); remove it only once no verifier names it.`,
+  );
+}
+
+/** How often the count is tried again while the database cannot be read. */
+const RECOUNT_EVERY_MS = 5_000;
+
+/**
+ * `refuseMissingPinKeys` at start; when the database cannot be read yet, it warns, starts
+ * anyway (an outage is not a configuration error) and counts again every few seconds until
+ * it can, calling `stop` with the refusal if a key is missing then.
+ */
+export async function refuseMissingPinKeysWhenReadable(
+  sql: Statements,
+  peppers: PinPeppers,
+  logger: Logger,
+  stop: (error: ConfigError) => void,
+): Promise<void> {
+  try {
+    return await refuseMissingPinKeys(sql, peppers, logger);
+  } catch (error) {
+    if (error instanceof ConfigError) throw error;
+    logger.warn({ err: error }, 'could not count the PIN verifiers by key id: counting again once the database answers');
+  }
+  const retry = setInterval(() => {
+    refuseMissingPinKeys(sql, peppers, logger).then(
+      () => clearInterval(retry),
+      (error: unknown) => {
+        if (!(error instanceof ConfigError)) return;
+        clearInterval(retry);
+        stop(error);
+      },
+    );
+  }, RECOUNT_EVERY_MS);
+  retry.unref();
 }

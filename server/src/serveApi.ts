@@ -2,7 +2,8 @@
  * Starts the API composed with the layers it is given (main.ts: every resilience layer; the
  * bench's layers-off API: pass-through ones): guard the process (processGuard.ts), load and
  * check the config (the timeout chain), open the database (a connection service,
- * DATABASE_URL, else the embedded PGlite), apply migrations, export spans when
+ * DATABASE_URL, else the embedded PGlite), apply migrations, refuse a PIN_PEPPER that lacks a
+ * key id stored verifiers name (pinPepper.ts), export spans when
  * OTEL_EXPORTER_OTLP_ENDPOINT is set, listen, and close everything cleanly on SIGINT/SIGTERM.
  *
  * With API_WORKERS above 1 (adr/0016) this process is a node:cluster primary that serves
@@ -18,7 +19,7 @@ import { ConfigError, loadConfig, type ServerConfig } from './config.ts';
 import { composeApi, type ResilienceLayers } from './app.ts';
 import { guardProcess } from './processGuard.ts';
 import { signingSecret } from './signingSecret.ts';
-import { pinPeppers } from './pinPepper.ts';
+import { pinPeppers, refuseMissingPinKeysWhenReadable } from './pinPepper.ts';
 import { answerClientError } from './http/requestShape.ts';
 import { serverLogger, startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
 import { clusterMetrics, registry, shareWithClusterPrimary } from './metrics.ts';
@@ -32,6 +33,13 @@ async function serve(config: ServerConfig, layers: ResilienceLayers, logger: Log
   const peppers = pinPeppers(config, logger);
   const { app, database, applied } = await composeApi(layers, { config, logger, signingSecret: secret, pinPeppers: peppers, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
   logger.info({ applied, kind: database.kind }, 'database ready');
+  await refuseMissingPinKeysWhenReadable(database.primaryStatements, peppers, logger, (error) => {
+    logger.fatal(`stopping: ${error.message}`);
+    process.exit(1);
+  }).catch(async (error: unknown) => {
+    await database.close().catch(() => {});
+    throw error;
+  });
   // A worker's metrics are served by the primary, summed over the workers (metrics.ts).
   if (cluster.isWorker) shareWithClusterPrimary();
   else if (config.apiMetricsPort > 0) await startMetricsListener(registry, { host: config.apiMetricsHost, port: config.apiMetricsPort, logger });

@@ -237,6 +237,7 @@ export interface components {
       | 'PAYEE_HAS_NO_OPEN_ACCOUNT'
       | 'ACCOUNT_LIMIT_REACHED'
       | 'TOO_MANY_REQUESTS'
+      | 'CLIENT_CLOSED_REQUEST'
       | 'INTERNAL'
       | 'SERVICE_UNAVAILABLE';
     /** @description An error, as RFC 9457 problem details. Clients ignore members they do not know. */
@@ -530,14 +531,26 @@ export interface components {
     };
     /**
      * @description Client Closed Request: the visitor hung up before the answer was ready. The BFF
-     *     aborts its call to the API and logs the request with its trace id; no body is
-     *     ever written, because nobody is listening.
+     *     aborts its call to the API and logs the request with its trace id; nobody is
+     *     listening, so no body reaches anyone. Its shape is every error's problem, so a
+     *     typed client handles it as any error.
      */
     ClientClosedRequest: {
       headers: {
         [name: string]: unknown;
       };
-      content?: never;
+      content: {
+        /**
+         * @example {
+         *       "type": "/docs/problems/client-closed-request",
+         *       "title": "The client hung up before the answer",
+         *       "status": 499,
+         *       "errorCode": "CLIENT_CLOSED_REQUEST",
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
     };
   };
   parameters: never;

@@ -67,8 +67,9 @@ export interface paths {
     /**
      * Refresh the token pair
      * @description Exchanges a refresh token for a new pair; the old refresh token is spent
-     *     (rotation). An unknown, spent, revoked or expired token is `401 TOKEN_INVALID`.
-     *     A hang-up does not cancel it (`x-no-deadline`); the request deadline still bounds it.
+     *     (rotation). An unknown, spent, revoked or expired token is `401 TOKEN_INVALID`;
+     *     a spent one coming back ends its whole session (it was stolen or replayed), whose
+     *     access tokens are then refused within 2 seconds. A hang-up does not cancel it (`x-no-deadline`); the request deadline still bounds it.
      */
     post: operations['refreshToken'];
     delete?: never;
@@ -88,8 +89,9 @@ export interface paths {
     put?: never;
     /**
      * Revoke a refresh token
-     * @description Revokes one refresh token. Idempotent: an unknown or already revoked token is
-     *     also `204`. A hang-up does not cancel it (`x-no-deadline`); the request deadline
+     * @description Revokes one refresh token. Revoking a session's current refresh token ends the
+     *     session: its access tokens are refused (`401`) within 2 seconds (RFC 7009 §2.1).
+     *     Idempotent: an unknown or already revoked token is also `204`. A hang-up does not cancel it (`x-no-deadline`); the request deadline
      *     still bounds it.
      */
     post: operations['revokeToken'];
@@ -110,8 +112,9 @@ export interface paths {
     put?: never;
     /**
      * Sign out everywhere
-     * @description Revokes every refresh token of the signed-in customer. Access tokens already
-     *     issued stay valid until they expire. A hang-up does not cancel it
+     * @description Revokes every refresh token of the signed-in customer and so ends every session:
+     *     access tokens already issued are refused (`401`) within 2 seconds, not at their
+     *     expiry. A hang-up does not cancel it
      *     (`x-no-deadline`); the request deadline still bounds it.
      */
     post: operations['logout'];
@@ -278,8 +281,9 @@ export interface paths {
      *     A wrong PIN is `403 PIN_INCORRECT`; the fifth wrong PIN in a row locks the PIN
      *     (`423 PIN_LOCKED`, with `Retry-After` and `retryAfterSeconds`): the first lock for
      *     15 minutes, the second, within a day of the first, for 30; the third blocks step-up
-     *     until the customer signs in with their password again (`423 PIN_BLOCKED`, no
-     *     `Retry-After`: waiting does not lift it). A right PIN ends the streak.
+     *     until the bank unblocks it after checking who the customer is (`423 PIN_BLOCKED`, no
+     *     `Retry-After`: waiting does not lift it). A right PIN ends the streak; a sign-in
+     *     lifts no lock or block and forgets no wrong PIN.
      */
     post: operations['verifyPin'];
     delete?: never;
@@ -359,7 +363,11 @@ export interface paths {
      *     the daily ceiling (`422 DAILY_LIMIT_EXCEEDED`). Errors: `422 INSUFFICIENT_FUNDS`, `422 SAME_ACCOUNT`,
      *     `422 PAYEE_HAS_NO_OPEN_ACCOUNT` (the payee has no open account left),
      *     `404 ACCOUNT_NOT_FOUND` (one of your accounts is closed, absent or not yours),
-     *     `404 PAYEE_NOT_FOUND`. A money send: see Idempotency in the introduction.
+     *     `404 PAYEE_NOT_FOUND`. By handle, the authorization and the account are checked
+     *     before the payee is looked up, so no answer tells whether a handle exists before
+     *     the send is authorised; the look-up then counts toward the same per-customer limit
+     *     as `getPayee` (`429 TOO_MANY_REQUESTS`, nothing moved, the key not spent).
+     *     A money send: see Idempotency in the introduction.
      */
     post: operations['createInternalTransfer'];
     delete?: never;
@@ -481,9 +489,13 @@ export interface paths {
      * List the customer's recent keyed sends
      * @description The keyed sends (money sends and keyed account openings) this customer made since
      *     `since` (default: 15 minutes ago; an earlier `since` reads the last 24 hours), newest
-     *     first, at most 50, each with its state as `getIdempotencyKey` gives it. A client that
-     *     lost its own record of a send (cleared storage, another device) learns here whether
-     *     one is still in flight or landed before it sends anything new. Read from the primary
+     *     first, at most 50, each with its state as `getIdempotencyKey` gives it. The list is
+     *     partial: it has no cursor, so 50 keys may leave older ones out, and a window leaves
+     *     out what came before it. A key missing here is never proof that its send did not
+     *     land: to learn one key's fate, read `GET /api/idempotency-keys/{key}`, and before
+     *     sending anything new for a payment whose outcome you do not know, read its key that
+     *     way (or resend it with the same key). A client that lost its own record of a send
+     *     (cleared storage, another device) finds recent keys here. Read from the primary
      *     database. A `since` that is no instant (a leap second) is `400 VALIDATION_FAILED`.
      */
     get: operations['listIdempotencyKeys'];
@@ -551,7 +563,7 @@ export interface paths {
     };
     /**
      * Readiness
-     * @description The database is reachable; `503 SERVICE_UNAVAILABLE` otherwise.
+     * @description The database is reachable and has not refused a write for lack of resources (a full disk) within the last Retry-After; `503 SERVICE_UNAVAILABLE` otherwise.
      */
     get: operations['getReady'];
     put?: never;
@@ -607,6 +619,7 @@ export interface components {
       | 'PAYEE_HAS_NO_OPEN_ACCOUNT'
       | 'ACCOUNT_LIMIT_REACHED'
       | 'TOO_MANY_REQUESTS'
+      | 'CLIENT_CLOSED_REQUEST'
       | 'INTERNAL'
       | 'SERVICE_UNAVAILABLE';
     /** @description An error, as RFC 9457 problem details. Clients ignore members they do not know. */
@@ -1008,7 +1021,10 @@ export interface components {
      *       (unknown, spent, someone else's or too old), with
      *       `error="insufficient_user_authentication"` (RFC 9470): the access token is fine;
      *       check the PIN again and send the same request, same Idempotency-Key, with the new
-     *       `authorizationId`. Do not refresh or sign in for these.
+     *       `authorizationId`. If that answers `422 IDEMPOTENCY_KEY_REUSED`, the key already
+     *       holds the outcome of an earlier request of this payment: read it
+     *       (`GET /api/idempotency-keys/{key}`) and take that outcome; never send the payment
+     *       under a new key. Do not refresh or sign in for these.
      */
     Unauthorized: {
       headers: {
@@ -1154,8 +1170,10 @@ export interface components {
      *     `DAILY_LIMIT_EXCEEDED`, `INVALID_IBAN`, `SAME_ACCOUNT`, `ACCOUNT_CLOSED`,
      *     `ACCOUNT_NOT_EMPTY`, `ACCOUNT_IS_PRIMARY`, `PAYEE_HAS_NO_OPEN_ACCOUNT`,
      *     `ACCOUNT_LIMIT_REACHED` (the customer holds as many open accounts as they may), or
-     *     `IDEMPOTENCY_KEY_REUSED` (the key was used with another payload). On a money send,
-     *     the key stores every one of these but `IDEMPOTENCY_KEY_REUSED` (see Idempotency).
+     *     `IDEMPOTENCY_KEY_REUSED` (the key was used with another payload: read the key's
+     *     state first, `GET /api/idempotency-keys/{key}`, and never send the same payment
+     *     under a new key). On a money send, the key stores every one of these but
+     *     `IDEMPOTENCY_KEY_REUSED` (see Idempotency).
      */
     UnprocessableEntity: {
       headers: {
@@ -1170,7 +1188,7 @@ export interface components {
      * @description `PIN_LOCKED`: too many wrong PINs in a row; step-up is locked for `Retry-After`
      *     seconds (also `retryAfterSeconds`), each lock of a streak twice as long as the one
      *     before. `PIN_BLOCKED`: the PIN locked too often; step-up is blocked until the
-     *     customer signs in with their password again (no `Retry-After`).
+     *     bank unblocks it after checking who the customer is (no `Retry-After`; a sign-in does not lift it).
      */
     Locked: {
       headers: {
@@ -1242,14 +1260,29 @@ export interface components {
     };
     /**
      * @description Never received: the status the server logs for a request whose client hung up
-     *     before the answer was ready (no body is written; nobody is listening). Set your
-     *     client's timeout to at least 55 s, above the server's 51 s bound on every answer.
+     *     before the answer was ready (`CLIENT_CLOSED_REQUEST`; nobody is listening, so no
+     *     body reaches anyone). Its body is the problem every other error carries, so a
+     *     typed client treats it as any error. A hang-up cancels nothing that already
+     *     started: on a money send the outcome is unknown (see "A hang-up" under
+     *     Idempotency). Set your client's timeout to at least 55 s, above the server's 51 s
+     *     bound on every answer.
      */
     ClientClosedRequest: {
       headers: {
         [name: string]: unknown;
       };
-      content?: never;
+      content: {
+        /**
+         * @example {
+         *       "type": "/docs/problems/client-closed-request",
+         *       "title": "The client hung up before the answer",
+         *       "status": 499,
+         *       "errorCode": "CLIENT_CLOSED_REQUEST",
+         *       "traceId": "0af7651916cd43dd8448eb211c80319c"
+         *     }
+         */
+        'application/problem+json': components['schemas']['Problem'];
+      };
     };
   };
   parameters: {
@@ -1303,9 +1336,12 @@ export interface components {
      */
     IdempotencyKeyQuery: components['schemas']['IdempotencyKey'];
     /**
-     * @description The opaque `nextCursor` of the previous page. A cursor this API did not give out
-     *     is refused with 400 `VALIDATION_FAILED` (start again without one).
-     * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ
+     * @description The opaque `nextCursor` of the previous page. A cursor is signed for the list it
+     *     was given out for (the account's movements, the customer's accounts), so the
+     *     example only shows its shape: every customer's request with it is refused. A cursor
+     *     this API did not give out for that list is refused with 400 `VALIDATION_FAILED`
+     *     (start again without one).
+     * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ.CJ2KWuoSHQ1eVlyXTrFDiA
      */
     Cursor: string;
     /**
@@ -1543,9 +1579,12 @@ export interface operations {
     parameters: {
       query?: {
         /**
-         * @description The opaque `nextCursor` of the previous page. A cursor this API did not give out
-         *     is refused with 400 `VALIDATION_FAILED` (start again without one).
-         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ
+         * @description The opaque `nextCursor` of the previous page. A cursor is signed for the list it
+         *     was given out for (the account's movements, the customer's accounts), so the
+         *     example only shows its shape: every customer's request with it is refused. A cursor
+         *     this API did not give out for that list is refused with 400 `VALIDATION_FAILED`
+         *     (start again without one).
+         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ.CJ2KWuoSHQ1eVlyXTrFDiA
          */
         cursor?: components['parameters']['Cursor'];
         /**
@@ -1988,6 +2027,7 @@ export interface operations {
       413: components['responses']['PayloadTooLarge'];
       415: components['responses']['UnsupportedMediaType'];
       422: components['responses']['UnprocessableEntity'];
+      429: components['responses']['TooManyRequests'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -2132,9 +2172,12 @@ export interface operations {
          */
         idempotencyKey?: components['parameters']['IdempotencyKeyQuery'];
         /**
-         * @description The opaque `nextCursor` of the previous page. A cursor this API did not give out
-         *     is refused with 400 `VALIDATION_FAILED` (start again without one).
-         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ
+         * @description The opaque `nextCursor` of the previous page. A cursor is signed for the list it
+         *     was given out for (the account's movements, the customer's accounts), so the
+         *     example only shows its shape: every customer's request with it is refused. A cursor
+         *     this API did not give out for that list is refused with 400 `VALIDATION_FAILED`
+         *     (start again without one).
+         * @example WyIyMDI2LTExLTI5VDEwOjE1OjMwLjAwMFoiLCIzZjFjMmE5ZS02YjdkLTRjMWUtOWEzYi0yZjVlOGQ3YzZiMWEiXQ.CJ2KWuoSHQ1eVlyXTrFDiA
          */
         cursor?: components['parameters']['Cursor'];
         /**

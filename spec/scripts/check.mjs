@@ -1,12 +1,13 @@
 /**
- * Fails (exit 1) when spec/generated/ is not what spec/openapi.yaml and spec/bff.yaml generate
+ * Fails (exit 1) when spec/generated/ (or the client's copy of the types,
+ * client/src/generated/openapi.ts) is not what spec/openapi.yaml and spec/bff.yaml generate
  * (`npm run check -w spec`, run by CI): regenerates into a temporary directory and
  * compares every file byte for byte, in both directions.
  */
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { generate, generatedDir } from './generate.mjs';
+import { clientGeneratedDir, generate, generatedDir } from './generate.mjs';
 
 async function readOrNull(filePath) {
   return readFile(filePath, 'utf8').catch(() => null);
@@ -14,7 +15,7 @@ async function readOrNull(filePath) {
 
 const freshDir = await mkdtemp(path.join(tmpdir(), 'tidewater-spec-'));
 try {
-  const fresh = await generate(freshDir);
+  const fresh = await generate(freshDir, path.join(freshDir, 'client'));
   const committed = await readdir(generatedDir).catch(() => []);
   const names = [...new Set([...fresh, ...committed])].sort();
   const stale = [];
@@ -24,6 +25,8 @@ try {
     if (want !== have)
       stale.push(`spec/generated/${name}${want === null ? ' (not generated any more)' : ''}`);
   }
+  const clientCopy = await readOrNull(path.join(clientGeneratedDir, 'openapi.ts'));
+  if (clientCopy !== (await readOrNull(path.join(freshDir, 'client', 'openapi.ts')))) stale.push('client/src/generated/openapi.ts');
   if (stale.length > 0) {
     console.error(
       `spec/generated/ is out of date; run \`npm run generate -w spec\`:\n  ${stale.join('\n  ')}`,

@@ -4,7 +4,7 @@
  * required query parameters' examples, its request body's first example, a fresh
  * Idempotency-Key where the operation takes one, and the bearer token where it is secured.
  * Not written by hand, so a sample cannot drift from the contract. The TypeScript sample
- * uses @tidewater/client (client/, adr/0044): openapi-fetch on this document's types, and
+ * uses @tidewater/client (client/, adr/0044; the docs serve its tarball, adr/0059): openapi-fetch on this document's types, and
  * for a money send its `moneySend`, which keeps the key, honours Retry-After and reads the
  * key on an unknown outcome as the introduction says.
  */
@@ -87,7 +87,7 @@ function typescriptSample(request) {
         `const { data, error } = await api.${request.method}('${request.path}'${options.length > 0 ? `, {\n${options.join('\n')}\n}` : ''});`,
       ];
   return [
-    `import { createTidewaterClient${request.moneySend ? ', moneySend' : ''} } from '@tidewater/client'; // client/ of the Tidewater repository`,
+    `import { createTidewaterClient${request.moneySend ? ', moneySend' : ''} } from '@tidewater/client'; // installed as the introduction's "The official client" says`,
     '',
     `const api = createTidewaterClient({ baseUrl: 'http://localhost:8081'${request.secured ? ', accessToken: () => accessToken' : ''} });`,
     ...call,

@@ -11,6 +11,8 @@
  *                 (contract/src/errorReference.ts): what the lint rule holds the problem
  *                 examples to, and what the docs' error reference is made of. Run by tsx,
  *                 since the catalog is TypeScript.
+ * And client/src/generated/openapi.ts, the same types as openapi.ts: the official client
+ * carries its own copy, so its package installs outside this workspace (adr/0059).
  * The output is formatted with the repository's Prettier config, so it is stable and
  * `scripts/check.mjs` can diff it byte for byte.
  */
@@ -31,6 +33,8 @@ export const specPath = path.join(specDir, 'openapi.yaml');
 export const bffSpecPath = path.join(specDir, 'bff.yaml');
 /** Where the committed output lives. */
 export const generatedDir = path.join(specDir, 'generated');
+/** Where the client's copy of the API's types lives (client/src/generated/openapi.ts). */
+export const clientGeneratedDir = path.join(specDir, '../client/src/generated');
 
 /** The first line of a generated file from `source` (spec/openapi.yaml or spec/bff.yaml). */
 function header(source) {
@@ -118,8 +122,8 @@ function renderErrorCatalog() {
   return JSON.stringify({ 'x-generated': 'DO NOT EDIT: generated from contract/src/errors.ts and errorReference.ts', codes });
 }
 
-/** Writes every generated file into `outDir` and returns their names. */
-export async function generate(outDir = generatedDir) {
+/** Writes every generated file into `outDir` (the client's copy into `clientOutDir`) and returns their names. */
+export async function generate(outDir = generatedDir, clientOutDir = clientGeneratedDir) {
   const document = parse(await readFile(specPath, 'utf8'));
   const files = {
     'openapi.ts': await renderTypes(specPath),
@@ -132,6 +136,8 @@ export async function generate(outDir = generatedDir) {
   for (const [name, source] of Object.entries(files)) {
     await writeFile(path.join(outDir, name), await format(source, name));
   }
+  await mkdir(clientOutDir, { recursive: true });
+  await writeFile(path.join(clientOutDir, 'openapi.ts'), await format(files['openapi.ts'], 'openapi.ts'));
   return Object.keys(files);
 }
 
@@ -140,5 +146,5 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     if (await writeProblemExamples(documentPath)) console.log(`rewrote the problem examples of spec/${path.basename(documentPath)} from the error catalog`);
   }
   const names = await generate();
-  console.log(`generated ${names.map((name) => `spec/generated/${name}`).join(', ')}`);
+  console.log(`generated ${names.map((name) => `spec/generated/${name}`).join(', ')}, client/src/generated/openapi.ts`);
 }

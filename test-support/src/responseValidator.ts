@@ -4,7 +4,7 @@
  * fits its schema; the content type is one declared (problem+json is not JSON); the
  * body fits the schema (JSON Schema 2020-12 through AJV, formats checked, `$ref`s
  * resolved where the schema stands in the document); a response that declares no
- * content (204, 499) has no body.
+ * content (204) has no body.
  *
  * Answers the list of violations: empty means the answer keeps the contract.
  */

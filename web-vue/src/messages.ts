@@ -223,7 +223,7 @@ const codeMessages: Partial<Record<ProblemCode, string>> = {
   HANDLE_TAKEN: 'That handle is taken. Choose another.',
   PIN_INCORRECT: "That PIN isn't right.",
   PIN_LOCKED: 'Your PIN is locked after too many wrong tries. Try again later.',
-  PIN_BLOCKED: 'Your PIN is blocked after too many wrong tries. Sign out and sign in with your password again to use it.',
+  PIN_BLOCKED: 'Your PIN is blocked after too many wrong tries. Contact Tidewater support to unblock it; signing in again does not.',
   AUTHORIZATION_INVALID: 'Your PIN check is no longer valid. Enter your PIN again. Nothing was changed.',
   AUTHORIZATION_EXPIRED: 'Your PIN check has expired. Enter your PIN again. Nothing was changed.',
   AUTHORIZATION_MISMATCH: 'Your PIN approved a different payment. Enter your PIN again for this one. Nothing was changed.',

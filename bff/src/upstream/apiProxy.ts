@@ -5,6 +5,10 @@
  *
  * - never retried: the visitor's request reaches the API at most once; the SPA decides;
  * - streamed both ways (undici), with only the headers the API reads (forwardedHeaders.ts);
+ *   the visitor's body goes through a PassThrough of its own, so when the API answers before
+ *   it has read the whole body (a 413, a 404 for an unknown path, adr/0064) and drops the
+ *   rest, undici ends only that copy, never the visitor's connection: the refusal is passed
+ *   on, and 499 stays the log of a visitor who left;
  * - the API's answer as it is: status, body, Retry-After, Cache-Control, X-Trace-Id;
  * - no answer within BFF_UPSTREAM_TIMEOUT_MS (55 s), or a refused/reset connection: the
  *   BFF's own 503 SERVICE_UNAVAILABLE (Retry-After, no-store) without `applied`, since
@@ -16,6 +20,7 @@
  * `/api/auth/*` is not offered here: its answers carry tokens, which never reach the
  * browser. The SPA signs in, up and out through `/bff/*`.
  */
+import { PassThrough } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import type { Request, RequestHandler, Response } from 'express';
 import { request } from 'undici';
@@ -58,7 +63,8 @@ async function forward(
     const answer = await request(`${api.apiUrl}${target}`, {
       method: req.method as 'GET',
       headers: headersTowardsApi(req.headers, upstreamTraceOf(res), accessToken, req.ip),
-      body: hasRequestBody(req.method, req.headers) ? req : undefined,
+      // Not `req` itself: undici destroys the body it was given when the API stops reading it.
+      body: hasRequestBody(req.method, req.headers) ? req.pipe(new PassThrough()) : undefined,
       signal: abort.signal,
       dispatcher: api.dispatcher,
     });

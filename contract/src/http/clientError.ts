@@ -20,6 +20,7 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
   const text = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${body.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-      `Content-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`,
+      // X-Trace-Id as on every other answer (the introduction's Errors), the body's traceId.
+      `Content-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nX-Trace-Id: ${body.traceId}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${text}`,
   );
 }

@@ -39,6 +39,20 @@ export const databaseDefaults = {
   dbConnectionBackoffMs: [2_000, 3_000, 5_000] as readonly number[],
   /** 5 s (DB_CONNECTION_ATTEMPT_TIMEOUT_MS): one attempt at the connection service. */
   dbConnectionAttemptTimeoutMs: 5_000,
+  /**
+   * named (DB_PREPARED_STATEMENTS): each direct statement is prepared once per connection
+   * under its own name (preparedStatements.ts). `unnamed` names none, so PgBouncer's
+   * transaction pooling (which moves a client between server connections) works (adr/0060).
+   */
+  dbPreparedStatements: 'named',
+  /**
+   * startup (DB_SESSION_SETTINGS): the statement timeout, the idle-in-transaction timeout
+   * and the read-only sessions are startup parameters of each login. `role`: none is sent
+   * (a pooler refuses or drops them); the operator sets them per role (ALTER ROLE … SET),
+   * and behind that pooler the pid a connection reports is not its server process (adr/0060).
+   * Either way the API checks at start that they hold (sessionSettings.ts).
+   */
+  dbSessionSettings: 'startup',
 } as const;
 
 /** The environment variable of each of databaseDefaults' values. */
@@ -60,4 +74,6 @@ export const databaseEnvNames: { [K in keyof typeof databaseDefaults]?: string }
   dbConnectionAttempts: 'DB_CONNECTION_ATTEMPTS',
   dbConnectionBackoffMs: 'DB_CONNECTION_BACKOFF_MS',
   dbConnectionAttemptTimeoutMs: 'DB_CONNECTION_ATTEMPT_TIMEOUT_MS',
+  dbPreparedStatements: 'DB_PREPARED_STATEMENTS',
+  dbSessionSettings: 'DB_SESSION_SETTINGS',
 };

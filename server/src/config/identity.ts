@@ -7,6 +7,8 @@ export const identityDefaults = {
   accessTokenTtlSeconds: 900,
   /** 10,000 (ACCESS_TOKEN_CACHE_ENTRIES): verified tokens remembered until their expiry, per process (adr/0016); 0 verifies every time. ~1 MB. */
   accessTokenCacheEntries: 10_000,
+  /** 2 s (ACCESS_TOKEN_RECHECK_SECONDS): how long a process trusts that an access token's session is alive before it reads again; the seconds a token may outlive a sign-out made on another process (adr/0064). */
+  accessTokenRecheckSeconds: 2,
   /** 30 days (REFRESH_TOKEN_TTL_SECONDS): a rotating refresh token's lifetime. */
   refreshTokenTtlSeconds: 30 * 24 * 3600,
   /** 5 min (STEP_UP_TTL_SECONDS): a step-up authorisation's lifetime (single use); long enough to confirm one send, short enough that a stolen one is soon useless. */
@@ -45,7 +47,7 @@ export const identityDefaults = {
   pinMaxAttempts: 5,
   /** 15 min (PIN_LOCK_SECONDS): how long the first lock of a streak lasts; each further one lasts twice the one before (adr/0047). */
   pinLockSeconds: 900,
-  /** 3 (PIN_LOCKS_BEFORE_BLOCK): the lock of a streak that blocks step-up until a password sign-in: 15 guesses per sign-in, not about 480 a day (adr/0047, PSD2 RTS Art. 4). */
+  /** 3 (PIN_LOCKS_BEFORE_BLOCK): the lock of a streak that blocks step-up until the bank unblocks it (`npm run pin:unblock`): 15 guesses in all, however often the password signs in, not about 480 a day (adr/0047, adr/0064, PSD2 RTS Art. 4). */
   pinLocksBeforeBlock: 3,
   /** 1 day (PIN_LOCK_MEMORY_SECONDS): a streak whose last lock ended this long ago is forgotten; also the longest one lock lasts. */
   pinLockMemorySeconds: 86_400,
@@ -59,6 +61,7 @@ export const identityDefaults = {
 export const identityEnvNames: { [K in keyof typeof identityDefaults]?: string } = {
   accessTokenTtlSeconds: 'ACCESS_TOKEN_TTL_SECONDS',
   accessTokenCacheEntries: 'ACCESS_TOKEN_CACHE_ENTRIES',
+  accessTokenRecheckSeconds: 'ACCESS_TOKEN_RECHECK_SECONDS',
   refreshTokenTtlSeconds: 'REFRESH_TOKEN_TTL_SECONDS',
   stepUpTtlSeconds: 'STEP_UP_TTL_SECONDS',
   signInFailureLimit: 'SIGN_IN_FAILURE_LIMIT',

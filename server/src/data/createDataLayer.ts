@@ -127,7 +127,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     }
   }
 
-  const transact = transactWith({ execute, underSignal, noteWrite, logger });
+  const transact = transactWith({ execute, underSignal, noteWrite, logger, behindPooler: config.dbSessionSettings === 'role' });
 
   /** Prisma's interactive transaction, its adapter transaction's direct statements registered on its client. */
   function runInTransaction<T>(fn: (tx: Tx) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {

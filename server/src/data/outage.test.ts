@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeadlineExceeded } from '../request/deadlineExceeded.ts';
 import { CommitOutcomeUnknown } from './commitGate/index.ts';
-import { unavailableCauseOf } from './outage.ts';
+import { outageOf, unavailableCauseOf } from './outage.ts';
 
 const pgError = (code: string) => Object.assign(new Error(`sqlstate ${code}`), { code });
 
@@ -22,9 +22,18 @@ describe('the cause of a 503', () => {
     expect(unavailableCauseOf(new Error('Connection terminated due to connection timeout'))).toBe('connect_timeout');
     expect(unavailableCauseOf(pgError('40P01'))).toBe('transient_sqlstate');
     expect(unavailableCauseOf(pgError('57P03'))).toBe('transient_sqlstate');
+    expect(unavailableCauseOf(pgError('53100'))).toBe('insufficient_resources');
+    expect(unavailableCauseOf(pgError('53200'))).toBe('insufficient_resources');
+    expect(unavailableCauseOf(pgError('53300'))).toBe('insufficient_resources');
     expect(unavailableCauseOf(Object.assign(new Error('refused'), { code: 'ECONNREFUSED', syscall: 'connect' }))).toBe('connection');
     expect(unavailableCauseOf(Object.assign(new Error('gate closed'), { code: 'DATABASE_UNAVAILABLE' }))).toBe('database_unavailable');
     expect(unavailableCauseOf(new CommitOutcomeUnknown(500))).toBe('commit_outcome_unknown');
     expect(unavailableCauseOf(new Error('something else'))).toBe('other');
+  });
+
+  it('is a full disk or exhausted memory (SQLSTATE class 53): an outage, never a 500', () => {
+    expect(outageOf(pgError('53100'))).toBe('insufficientResources');
+    expect(outageOf(pgError('53200'))).toBe('insufficientResources');
+    expect(outageOf(pgError('53300'))).toBe('tooManyConnections');
   });
 });

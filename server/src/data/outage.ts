@@ -2,7 +2,7 @@
  * Is this error an outage? An outage is answered 503 with a wait, never 500: a fired
  * deadline, spent retries, a pool-wait or connect timeout, a COMMIT that did not answer
  * in time, or any database error the transient classifier names (a statement timeout
- * included: the database was too slow).
+ * included: the database was too slow; a full disk too: the operator's to fix, not a bug).
  */
 import { CommitOutcomeUnknown } from './commitGate/index.ts';
 import { classify } from './retry/index.ts';
@@ -33,6 +33,7 @@ export function unavailableCauseOf(error: unknown, noted?: string): UnavailableC
   if (classification.kind === 'poolTimeout') return 'pool_wait';
   if (classification.code === 'CONNECT_TIMEOUT') return 'connect_timeout';
   if (classification.code === 'DATABASE_UNAVAILABLE') return 'database_unavailable';
+  if (/^53[0-9A-Z]{3}$/.test(classification.code)) return 'insufficient_resources'; // a full disk, memory, connection slots
   if (/^[0-9A-Z]{5}$/.test(classification.code) && !/^P\d{4}$/.test(classification.code)) return 'transient_sqlstate';
   return 'connection';
 }

@@ -1,7 +1,9 @@
 /**
  * The names direct statements (statements.ts) are prepared under, shared by the adapter
  * (its `statementNameGenerator`) and the commit gate's statement that is its own commit,
- * which sends on the pool's connection itself.
+ * which sends on the pool's connection itself. With DB_PREPARED_STATEMENTS=unnamed neither
+ * uses them (database.ts, commitGate/ownCommitConnections.ts): behind a transaction pooler a
+ * name prepared on one server connection is missing on the next (adr/0060).
  */
 import type { SqlQuery } from '@prisma/driver-adapter-utils';
 

@@ -20,6 +20,12 @@ export interface TransactSteps {
   /** This request wrote (read-your-writes). */
   noteWrite(): void;
   readonly logger: Logger;
+  /**
+   * Behind a pooler (DB_SESSION_SETTINGS=role, adr/0060) the pid a connection reports is the
+   * pooler's, not the server process's that got the COMMIT: nothing can wait for that process,
+   * so a look that finds nothing proves nothing and the outcome stays unknown.
+   */
+  readonly behindPooler: boolean;
 }
 
 /** Runs one attempt of the work and hands what it committed to `answered`. */
@@ -102,16 +108,17 @@ async function settleFailedAttempt<T>(
   try {
     const { verifyCommitted } = options;
     if (!landedValue || !verifyCommitted || !canBeLookedInto(commit.state) || classify(error)?.confirmedNotApplied) throw error;
-    if (await verifyCommitted(lostCommitOf(commit.state))) {
+    if (await verifyCommitted(lostCommitOf(commit.state, steps.behindPooler))) {
       commit.provenLanded();
       (currentContext()?.log ?? steps.logger).info({ label: options.label }, 'a commit whose answer was lost had landed');
       steps.noteWrite();
       return landedValue();
     }
     // Not visible, but the COMMIT has not settled (a paused synchronous standby holds it,
-    // adr/0019), or it answered meanwhile: it may have landed, so the outcome stays unknown.
+    // adr/0019), or it answered meanwhile, or no one could wait for its server process (a
+    // pooler): it may have landed, so the outcome stays unknown.
     const now = commit.state;
-    if (now.kind !== 'in-doubt' || now.stillRunning || now.unconfirmed) throw error;
+    if (now.kind !== 'in-doubt' || now.stillRunning || now.unconfirmed || steps.behindPooler) throw error;
     commit.provenNotLanded();
     throw error;
   } finally {
@@ -129,6 +136,7 @@ function canBeLookedInto(state: CommitOutcome): boolean {
   return state.kind === 'landed' || (state.kind === 'in-doubt' && !state.unconfirmed);
 }
 
-function lostCommitOf(state: CommitOutcome): LostCommit {
-  return state.kind === 'in-doubt' && state.backendPid !== undefined ? { backendPid: state.backendPid } : {};
+/** The lost commit as the look sees it: its server process, unless a pooler's pid stands in for it. */
+function lostCommitOf(state: CommitOutcome, behindPooler: boolean): LostCommit {
+  return !behindPooler && state.kind === 'in-doubt' && state.backendPid !== undefined ? { backendPid: state.backendPid } : {};
 }

@@ -5,6 +5,7 @@
 import type { ServerConfig } from '../config.ts';
 import type { DataLayer } from '../data/dataLayer.ts';
 import type { AccessTokens } from './identity/accessTokens.ts';
+import type { LiveSessions } from './identity/liveSessions.ts';
 import type { PinVerifiers } from './identity/pinVerifier.ts';
 import type { SecretHashing } from './identity/secrets.ts';
 import type { TransactionCursors } from './accounts/transactionCursor.ts';
@@ -15,6 +16,8 @@ export interface DomainDeps {
   readonly data: DataLayer;
   readonly config: ServerConfig;
   readonly tokens: AccessTokens;
+  /** Whether an access token's session (its refresh family) is still alive, cached per process (adr/0064). */
+  readonly sessions: LiveSessions;
   /** listTransactions' signed cursors. */
   readonly cursors: TransactionCursors;
   /** Password hashing (scrypt), a few at a time in a queue of its own. */

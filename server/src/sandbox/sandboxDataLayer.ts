@@ -11,7 +11,9 @@
  * - `busy`: every attempt lost its lock wait (`ContentionExhausted`): the runner re-checks
  *   and answers 503 busy, the claim released;
  * - `unavailable-unknown-landed`: the send commits, then its COMMIT's answer is lost
- *   (`CommitOutcomeUnknown`): 503 without `applied`, and the key replays the 201;
+ *   (`CommitOutcomeUnknown`): 503 without `applied`, and the key replays the 201. A send the
+ *   bank refused (a missing account) landed nothing: its claim stays and goes stale in
+ *   `holdMs`, as for `unavailable-unknown-not-landed`, then the key runs again to its refusal;
  * - `unavailable-unknown-not-landed`: a COMMIT starts and its answer is lost, but the send's
  *   work was never in it: 503 without `applied`; the claim stays, as after a real lost
  *   COMMIT, only its age is set to go stale in `holdMs` (not 120 s), then the key runs again;
@@ -41,6 +43,13 @@ export function sandboxDataLayer(data: DataLayer, config: ServerConfig): DataLay
   const heldAgeMs = Math.max(0, Math.round(config.idempotencyStaleAfterMs) - holdMs);
   const staleAgeMs = Math.round(config.idempotencyStaleAfterMs) + 1_000;
 
+  /** Leaves `send`'s claim, when nothing landed under it, as a lost COMMIT leaves it: held, stale in `holdMs`. */
+  async function holdUnlandedClaim(send: SimulatedSend): Promise<void> {
+    await data.write((db) => sqlOf(db).execute`
+      UPDATE idempotency_records SET claimed_at = now() - ${heldAgeMs}::int * interval '1 millisecond'
+      WHERE user_id = ${send.userId ?? ''}::uuid AND key = ${send.key} AND landed_at IS NULL`);
+  }
+
   /** The failure of `send`, placed around `run` (the real transaction or statement). */
   async function meet<T>(send: SimulatedSend, run: () => Promise<T>): Promise<T> {
     switch (send.simulation) {
@@ -50,13 +59,12 @@ export function sandboxDataLayer(data: DataLayer, config: ServerConfig): DataLay
         throw new ContentionExhausted(config.accountWriteAttempts);
       case 'unavailable-unknown-landed':
         await run();
+        await holdUnlandedClaim(send);
         throw lostCommit('the COMMIT landed and its answer was lost');
       case 'unavailable-unknown-not-landed':
         // A real COMMIT (of nothing): the request knows a commit started, as after a real lost one.
         await data.runStatementAsCommit((sql) => sql.query`SELECT 1 AS simulated`, { label: 'simulated', verifyCommitted: async () => true, landedAnswer: () => [] });
-        await data.write((db) => sqlOf(db).execute`
-          UPDATE idempotency_records SET claimed_at = now() - ${heldAgeMs}::int * interval '1 millisecond'
-          WHERE user_id = ${send.userId ?? ''}::uuid AND key = ${send.key} AND landed_at IS NULL`);
+        await holdUnlandedClaim(send);
         throw lostCommit('a COMMIT was sent and its answer lost; the send was not in it');
       case 'result-unknown': {
         await run();

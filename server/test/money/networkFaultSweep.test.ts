@@ -49,12 +49,14 @@ type Needle = (send: Send) => string;
 
 /** The statements of an internal transfer, and of the paths a fault opens, as the proxy finds them. */
 const statements = {
-  'the user look-up (authentication)': () => 'SELECT 1 FROM users WHERE id = $1::uuid',
+  'the session check (authentication)': () => 'SELECT 1 FROM refresh_tokens WHERE family_id',
   'the read-your-writes mark read': () => 'SELECT primary_until AS "primaryUntil" FROM read_your_writes_marks',
   'the claim': (send) => send.key,
   'the read-your-writes mark write': () => 'INSERT INTO read_your_writes_marks',
   "the payee's handle look-up": () => 'SELECT primary_account_id AS "primaryAccountId" FROM users WHERE handle',
-  'money_send': (send) => `"operation":"createInternalTransfer","amountMinor":${send.amountMinor},`,
+  // A transfer by handle checks its authorisation and account before its payee: money_send in check-only mode, without the payee's account.
+  'the check before the payee': (send) => `"operation":"createInternalTransfer","amountMinor":${send.amountMinor},"toAccountId":null`,
+  'money_send': (send) => `"operation":"createInternalTransfer","amountMinor":${send.amountMinor},"toAccountId":"`,
   'the look for the landed claim': () => 'SELECT response_body AS "responseBody" FROM idempotency_records',
   "the wait for the lost commit's backend": () => 'FROM pg_stat_activity',
   'the release of the claim': () => 'DELETE FROM idempotency_records',
@@ -96,9 +98,9 @@ const partitions: RuleAction[] = ['partitionBefore', 'partitionAfter'];
 const byForm: Record<Form, Statement[]> = {
   own: ['the read-your-writes mark read', 'the claim', 'the read-your-writes mark write', 'money_send', 'the look for the landed claim',
     "the wait for the lost commit's backend", 'the release of the claim', "the key's status (GET /api/idempotency-keys/{key})", 'the replay read'],
-  handle: ['the read-your-writes mark read', 'the claim', 'the read-your-writes mark write', "the payee's handle look-up", 'money_send',
+  handle: ['the read-your-writes mark read', 'the claim', 'the read-your-writes mark write', 'the check before the payee', "the payee's handle look-up", 'money_send',
     'the look for the landed claim', "the wait for the lost commit's backend"],
-  fresh: ['the user look-up (authentication)'],
+  fresh: ['the session check (authentication)'],
 };
 /** Where a partition starts: the request's own statements and the look that settles a lost commit. */
 const partitionedAt: Record<Form, Statement[]> = {
@@ -210,7 +212,7 @@ describe('an internal transfer meets every network fault at every statement it s
     const sender = sweepCase.form === 'fresh' ? await b.signUpPatiently() : ada;
     const body = await bodyOf(sweepCase.form, sender, send);
     const totalBefore = await totalBalance(stack.url);
-    // Not read for a new customer: that would be its first request, and the transfer's user look-up would not run.
+    // Not read for a new customer: that would be its first request, and the transfer's session check would not run.
     const balanceBefore = sweepCase.form === 'fresh' ? 0 : await b.balance(ada, ada.accountId);
     const [logFrom, answersFrom, resetsBefore] = [stack.api.logLines.length, answers.length, stack.proxy.stats().resets];
 

@@ -1,12 +1,12 @@
 /**
- * `tidewater/problem-json`: every 4xx and 5xx response (except 499, which has no body)
- * is `application/problem+json` and nothing else (RFC 9457; Zalando's guideline).
+ * `tidewater/problem-json`: every 4xx and 5xx response (499, which is only logged, too: typed
+ * clients need its body) is `application/problem+json` and nothing else (RFC 9457; Zalando's guideline).
  */
 const PROBLEM_JSON = 'application/problem+json';
 
 /** True for 4xx/5xx status keys, including the `4XX`/`5XX` ranges. */
 function isErrorStatus(status) {
-  return /^[45]([0-9]{2}|XX)$/i.test(status) && status !== '499';
+  return /^[45]([0-9]{2}|XX)$/i.test(status);
 }
 
 /** Redocly rule factory (visitor on each Operation). */

@@ -22,8 +22,12 @@ const madeBy = new WeakMap<object, RequestContext>();
 /** PostgreSQL's CancelRequest code (protocol §55.2.7): 1234 in the high half, 5678 in the low. */
 const CANCEL_REQUEST_CODE = 80877102;
 
-/** Sends a CancelRequest for a connected client's backend, on a socket of its own. */
-function sendCancelRequest(client: pg.Client): void {
+/**
+ * Sends a CancelRequest for a connected client's backend, on a socket of its own, and leaves
+ * that socket open until the server closes it (bounded): PgBouncer drops a cancel whose
+ * socket the client half-closed before it forwarded it ("client unexpected eof", adr/0060).
+ */
+export function sendCancelRequest(client: pg.Client): void {
   const { processID, secretKey } = client as unknown as { processID: number | null; secretKey: number | null };
   const { host, port } = (client as unknown as { connectionParameters: { host: string; port: number } }).connectionParameters;
   if (processID === null || secretKey === null) return;
@@ -35,7 +39,7 @@ function sendCancelRequest(client: pg.Client): void {
   const socket = host.startsWith('/') ? connect(`${host}/.s.PGSQL.${port}`) : connect(port, host);
   socket.setTimeout(2_000, () => socket.destroy());
   socket.on('error', () => socket.destroy());
-  socket.on('connect', () => socket.end(message));
+  socket.on('connect', () => socket.write(message));
 }
 
 const neverCancelled = /^\s*(COMMIT|ROLLBACK|END|ABORT)\b/i;

@@ -7,6 +7,8 @@ export interface CommitGateOptions {
    * their own commits take (ownCommit.ts); without one (PGlite) they run on the adapter.
    */
   ownCommitPool?: pg.Pool;
+  /** `unnamed` (DB_PREPARED_STATEMENTS): those statements are sent unnamed, as behind a transaction pooler; default `named`. */
+  preparedStatements?: 'named' | 'unnamed';
   /** Bounds each COMMIT and ROLLBACK round trip (the config's DB_COMMIT_TIMEOUT_MS). */
   commitTimeoutMs: number;
   /** How long a statement that is its own commit may take to answer once cancelled at the deadline (the chain's cancelAcknowledgeMs). */

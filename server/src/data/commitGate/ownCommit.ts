@@ -124,7 +124,7 @@ class OwnCommit {
       if (client?.processID != null) this.commit.sentTo(client.processID);
       // The gate times and cancels this statement itself: no request's signal does (cancellableClient.ts).
       if (client) client.timedByGate = true;
-      if (client) queryOn(client, this.query, (error, rows) => (error ? this.failedAtDatabase(error) : this.answered(rows!)));
+      if (client) queryOn(client, this.query, options.preparedStatements !== 'unnamed', (error, rows) => (error ? this.failedAtDatabase(error) : this.answered(rows!)));
       else
         this.connections.inner.queryRaw(this.query).then(
           (rows) => this.answered(rows),

@@ -45,12 +45,12 @@ const asText = { getTypeParser: () => (value: string) => value };
 
 /**
  * Sends `query` on `client` with pg's own API, prepared under its direct statement's name
- * (preparedStatements.ts), and calls `done` once with its rows as the adapter's result set
+ * (preparedStatements.ts) when `named`, else unnamed (DB_PREPARED_STATEMENTS), and calls `done` once with its rows as the adapter's result set
  * (every column text) or with pg's error (a `DatabaseError` with its SQLSTATE, which the
  * classifier reads). pg's callback form: no promise of its own (adr/0030).
  */
-export function queryOn(client: pg.PoolClient, query: SqlQuery, done: (error: Error | undefined, rows?: SqlResultSet) => void): void {
-  const name = preparedNameOf(query);
+export function queryOn(client: pg.PoolClient, query: SqlQuery, named: boolean, done: (error: Error | undefined, rows?: SqlResultSet) => void): void {
+  const name = named ? preparedNameOf(query) : undefined;
   const config: pg.QueryArrayConfig = { text: query.sql, values: query.args as unknown[], rowMode: 'array', types: asText, ...(name ? { name } : {}) };
   client.query(config, (error: Error | undefined, result: pg.QueryArrayResult) => {
     if (error) return done(error);

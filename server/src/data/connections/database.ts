@@ -10,6 +10,8 @@
  * request or user that just wrote). Read-only connections are read-only sessions
  * (`default_transaction_read_only`; read-only transactions on PGlite), so a write that
  * sneaks onto one fails on a developer's machine too, not only where a replica exists.
+ * Those sessions' guards come from the login or from the role (DB_SESSION_SETTINGS), and are
+ * checked at start either way (sessionSettings.ts, adr/0060).
  */
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
@@ -30,6 +32,7 @@ import { withReplicaFallback } from './replicaFallback.ts';
 import { watchBreaker, watchPool } from '../../metrics.ts';
 import { committingStatementsOn, noteTransactionsOnAttempts, statementsOn, type Statements } from '../statements.ts';
 import { preparedNameOf } from '../preparedStatements.ts';
+import { checkSessionSettings, startupSettings } from './sessionSettings.ts';
 import type { DatabaseKind } from '../databaseKind.ts';
 
 /** An open database. */
@@ -57,6 +60,8 @@ export interface Database {
   readonly breakers: readonly CircuitBreaker[];
   /** Applies pending migrations; answers their names. */
   migrate(): Promise<string[]>;
+  /** Refuses (a ConfigError) when a pool's sessions miss a guard: its timeouts, or read-only on a read pool (sessionSettings.ts). */
+  checkSessions(): Promise<void>;
   /** Closes every client and engine (PGlite keeps timers alive until closed). */
   close(): Promise<void>;
 }
@@ -76,6 +81,9 @@ export type DatabaseConfig = Pick<
   | 'dbStatementTimeoutMs'
   | 'requestDeadlineMs'
   | 'dbReadinessProbeMs'
+  | 'databaseReadOnlyUrl'
+  | 'dbPreparedStatements'
+  | 'dbSessionSettings'
 >;
 
 /**
@@ -110,26 +118,11 @@ function poolConfig(url: string, config: DatabaseConfig, Client: typeof pg.Clien
     max: options.max ?? config.dbPoolMax,
     // pg's connectionTimeoutMillis bounds both a new login and the wait for a pooled client.
     connectionTimeoutMillis: Math.min(config.dbPoolWaitMs, config.dbConnectTimeoutMs),
-    statement_timeout: config.dbStatementTimeoutMs,
-    idle_in_transaction_session_timeout: config.requestDeadlineMs + 20_000,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
     Client,
-    ...(options.readOnly ? readOnlySession(url) : {}),
+    ...startupSettings(url, config, options.readOnly === true),
   };
-}
-
-/**
- * A read-only session for `url`: pg lets a URL's `options=` replace the config's, so the
- * operator's options are taken out of the URL and ours appended to them (both apply).
- */
-function readOnlySession(url: string): Pick<pg.PoolConfig, 'connectionString' | 'options'> {
-  const readOnly = '-c default_transaction_read_only=on';
-  const parsed = new URL(url);
-  const own = parsed.searchParams.get('options');
-  if (own === null) return { options: readOnly };
-  parsed.searchParams.delete('options');
-  return { connectionString: parsed.toString(), options: `${own} ${readOnly}` };
 }
 
 /** The circuit breaker's probe: one login of its own (bounded by the connect timeout) and `SELECT 1`; on a host list, a probe of every host. */
@@ -153,7 +146,7 @@ async function probeLogin(servers: Servers, connectTimeoutMs: number): Promise<v
 export interface OpenOptions {
   logger?: Logger;
   /** Test seams of the commit gate; its timeout is always the config's connect timeout. */
-  commitGate?: Omit<CommitGateOptions, 'commitTimeoutMs' | 'cancelAcknowledgeMs' | 'ownCommitPool'>;
+  commitGate?: Omit<CommitGateOptions, 'commitTimeoutMs' | 'cancelAcknowledgeMs' | 'ownCommitPool' | 'preparedStatements'>;
   /** Default: the production layers (connectionLayers.ts); the bench's layers-off API passes through ones. */
   layers?: ConnectionLayers;
 }
@@ -169,6 +162,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
       ...options.commitGate,
       commitTimeoutMs: config.dbCommitTimeoutMs,
       cancelAcknowledgeMs: config.cancelAcknowledgeMs,
+      preparedStatements: config.dbPreparedStatements === 'unnamed' ? 'unnamed' : 'named',
       ...(ownCommitPool ? { ownCommitPool } : {}),
     });
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config, layers, gate, options.logger);
@@ -195,6 +189,8 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     pools: [],
     breakers: [],
     migrate: () => migrateUp({ dbClient: pgliteMigrationClient(pglite) }),
+    // In process: the read-only client is read-only by construction, and no statement runs away from a request's deadline there.
+    checkSessions: async () => {},
     close: async () => {
       await Promise.all([prisma.$disconnect(), readOnlyPrisma.$disconnect()]);
       await pglite.close();
@@ -228,7 +224,8 @@ async function openPostgres(
   const replicaServer = replicaServers ? serverOf('replica', replicaServers) : undefined;
   const breakers = [primaryServer.breaker, replicaServer?.breaker].filter((breaker): breaker is CircuitBreaker => breaker !== undefined);
   const primaryPool = pool(primary, primaryServer);
-  const primaryReadOnlyPool = pool(primary, primaryServer, { readOnly: true, max: primaryReadOnlyPoolMax(config) });
+  const readOnlyServers = config.databaseReadOnlyUrl ? serversOf(config.databaseReadOnlyUrl, config.dbConnectTimeoutMs) : primary;
+  const primaryReadOnlyPool = pool(readOnlyServers, primaryServer, { readOnly: true, max: primaryReadOnlyPoolMax(config) });
   const replicaPool = replicaServers && replicaServer ? pool(replicaServers, replicaServer, { readOnly: true }) : undefined;
   const pools = [primaryPool, primaryReadOnlyPool, ...(replicaPool ? [replicaPool] : [])];
   const unwatch = [
@@ -238,14 +235,18 @@ async function openPostgres(
     ...(replicaPool ? [watchPool('replica', replicaPool)] : []),
   ];
 
+  const replicaUnchecked = (error: unknown) =>
+    logger?.warn({ err: error }, "the replica did not answer at start: its sessions' guards were not checked (its startup parameters or its roles set them)");
   const primaryReadOnly = new PrismaPg(primaryReadOnlyPool);
   let readAdapter: SqlDriverAdapterFactory = primaryReadOnly;
   if (replicaPool) {
     const replica = new PrismaPg(replicaPool);
     readAdapter = config.replicaFallbackToPrimary && logger ? withReplicaFallback(replica, primaryReadOnly, logger) : replica;
   }
-  // Direct statements are prepared once per connection (statements.ts); Prisma's own stay unnamed.
-  const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPg(primaryPool, { statementNameGenerator: preparedNameOf }), primaryPool));
+  // Direct statements are prepared once per connection (statements.ts) unless a pooler moves
+  // connections under them (DB_PREPARED_STATEMENTS=unnamed); Prisma's own stay unnamed.
+  const named = config.dbPreparedStatements === 'named';
+  const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPg(primaryPool, named ? { statementNameGenerator: preparedNameOf } : undefined), primaryPool));
   const prisma = new PrismaClient({ adapter: primaryAdapter });
   const gatedPrimaryReadOnly = gate(primaryReadOnly);
   const gatedRead = replicaPool ? gate(readAdapter) : gatedPrimaryReadOnly;
@@ -267,6 +268,15 @@ async function openPostgres(
     pools,
     breakers,
     migrate: async () => migrateUp({ databaseUrl: await primary.current() }),
+    checkSessions: () =>
+      checkSessionSettings(
+        [
+          { pool: primaryPool, urlName: 'DATABASE_URL', readOnly: false },
+          { pool: primaryReadOnlyPool, urlName: config.databaseReadOnlyUrl ? 'DATABASE_READ_ONLY_URL' : 'DATABASE_URL (read-only pool; set DATABASE_READ_ONLY_URL)', readOnly: true },
+          ...(replicaPool ? [{ pool: replicaPool, urlName: 'DATABASE_REPLICA_URL', readOnly: true, unreachable: replicaUnchecked }] : []),
+        ],
+        config,
+      ),
     close: async () => {
       for (const breaker of breakers) breaker.stop();
       for (const stopWatching of unwatch) stopWatching();

@@ -10,7 +10,7 @@ import { createConnectionSource, withPasswordRotation } from '../connectionSourc
 import type { ConnectionLayers } from './connectionLayers.ts';
 import { openDatabase, type Database } from './database.ts';
 
-/** Opens (through `layers`, default the production ones) and migrates; answers the database and the migrations it applied. */
+/** Opens (through `layers`, default the production ones), migrates and checks the sessions' guards (sessionSettings.ts); answers the database and the migrations it applied. */
 export async function openBankDatabase(
   config: ServerConfig,
   logger: Logger,
@@ -19,7 +19,9 @@ export async function openBankDatabase(
   const openAndMigrate = async (databaseUrl: string | undefined) => {
     const database = await openDatabase({ ...config, databaseUrl }, { logger, layers });
     try {
-      return { database, applied: await database.migrate() };
+      const applied = await database.migrate();
+      await database.checkSessions();
+      return { database, applied };
     } catch (error) {
       await database.close().catch(() => {});
       throw error;

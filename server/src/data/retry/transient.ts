@@ -18,6 +18,7 @@ export type TransientKind =
   | 'deadlock' // 40P01, SQL Server 1205
   | 'lockNotAvailable' // 55P03 (lock_timeout, NOWAIT)
   | 'tooManyConnections' // 53300
+  | 'insufficientResources' // any other class 53: a full disk (53100), out of memory (53200): recognised, not retried
   | 'cannotConnectNow' // 57P03 (starting, stopping, recovering); SQL Server login-time unavailability
   | 'adminShutdown' // 57P01 (terminated, fast shutdown), 57P02 (crash shutdown)
   | 'connection' // 08xxx, socket errors, P1001, a connection that ended
@@ -45,10 +46,16 @@ export interface Classification {
 type Rule = readonly [TransientKind, boolean, boolean?];
 type Row = readonly [codes: string, ...rule: Rule];
 const CONNECTION_LOST: Rule = ['connection', false];
+// A full disk or exhausted memory stays so for longer than a request's retries: answered at once.
+const INSUFFICIENT_RESOURCES: Rule = ['insufficientResources', true, false];
 const table = (rows: Row[]) =>
   new Map(rows.flatMap(([codes, ...rule]) => codes.split(' ').map((code) => [code, rule] as const)));
 
-/** SQLSTATEs; any other class 08 code is a `connection` that may have been applied. */
+/**
+ * SQLSTATEs; any other class 08 code is a `connection` that may have been applied, and any
+ * other class 53 code `insufficientResources`: an ERROR aborted the transaction, so nothing
+ * was applied (a write that cannot reach WAL is a PANIC, met as a lost connection instead).
+ */
 const POSTGRES = table([
   ['40001', 'serialization', true],
   ['40P01', 'deadlock', true],
@@ -138,7 +145,9 @@ function nested(error: unknown): Node[] {
 function specific(node: Node): Classification | undefined {
   for (const sqlState of [node.originalCode, node.code]) {
     const rule =
-      lookup(POSTGRES, sqlState) ?? (/^08[0-9A-Z]{3}$/.test(String(sqlState)) ? CONNECTION_LOST : undefined);
+      lookup(POSTGRES, sqlState) ??
+      (/^08[0-9A-Z]{3}$/.test(String(sqlState)) ? CONNECTION_LOST : undefined) ??
+      (/^53[0-9A-Z]{3}$/.test(String(sqlState)) ? INSUFFICIENT_RESOURCES : undefined);
     if (rule) return verdict(String(sqlState), rule);
   }
   const sqlServer = typeof node.number === 'number' ? lookup(SQL_SERVER, node.number) : undefined;

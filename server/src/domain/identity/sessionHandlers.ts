@@ -5,13 +5,15 @@
  * the family's absolute lifetime (REFRESH_TOKEN_TTL_SECONDS from sign-in: a rotation never
  * extends it, so a stolen token dies with its family, adr/0045) and, when a spent token
  * comes back, revokes its whole family (it was stolen or replayed);
- * `revokeToken` and `logout` end sessions and are idempotent.
+ * `revokeToken` and `logout` end sessions and are idempotent; an ended session's access
+ * tokens die with it (liveSessions.ts, adr/0064).
  */
 import { randomUUID } from 'node:crypto';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
 import { sqlOf, type Statements } from '../../data/statements.ts';
 import type { DomainDeps } from '../deps.ts';
+import { addressKey } from './addressKey.ts';
 import { deviceHashOf, knownDevices } from './knownDevices.ts';
 import { hashToken, newOpaqueToken } from './secrets.ts';
 import { signInLimits } from './signInLimits.ts';
@@ -20,7 +22,6 @@ import { signInLimits } from './signInLimits.ts';
 interface SignInUserRow {
   id: string;
   passwordHash: string;
-  pinLocks: number;
 }
 
 /** A presented refresh token; `expiresAt` as the adapter gives a timestamptz (ISO text). */
@@ -33,7 +34,7 @@ interface PresentedTokenRow {
 }
 
 /** The handlers of sign-in, refresh, revoke and logout. */
-export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): Pick<
+export function sessionHandlers({ data, config, tokens, secrets, sessions }: DomainDeps): Pick<
   Handlers,
   'createToken' | 'refreshToken' | 'revokeToken' | 'logout'
 > {
@@ -65,11 +66,12 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
   return {
     async createToken({ body, clientAddress }) {
       const email = body.email.trim().toLowerCase();
-      const address = clientAddress ?? 'unknown';
+      // Counted and remembered by its key: an IPv6 address by its /64 (adr/0064).
+      const address = addressKey(clientAddress ?? 'unknown');
       const deviceHash = deviceHashOf(body.deviceToken);
       const { failuresHere, deviceFailures } = await limits.refuseIfLimited(email, address, deviceHash);
       const [user] = await data.read((db) => sqlOf(db).query<SignInUserRow>`
-        SELECT id, password_hash AS "passwordHash", pin_locks AS "pinLocks" FROM users WHERE email = ${email}::text`);
+        SELECT id, password_hash AS "passwordHash" FROM users WHERE email = ${email}::text`);
       const valid = await secrets.verify(body.password, user?.passwordHash ?? (await decoyHash));
       if (!user || !valid) {
         // The refusal is told only once it is counted: an outage here is a 503 that tells nothing.
@@ -78,11 +80,6 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
       }
       if (failuresHere > 0 || deviceFailures > 0) await limits.clearFailures(email, address, deviceHash);
       const deviceToken = await devices.remember(user.id, body.deviceToken, address);
-      // The password is the secure procedure that gives back a blocked or locked PIN (adr/0047, PSD2 RTS Art. 4(5)).
-      if (user.pinLocks > 0) {
-        await data.write((db) => sqlOf(db).execute`
-          UPDATE users SET pin_locks = 0, pin_failed_attempts = 0, pin_locked_until = NULL WHERE id = ${user.id}::uuid`);
-      }
       // A new row with a fresh id: rerunning it after a confirmed failure cannot duplicate it.
       data.writesFor(user.id);
       const { pair } = await data.runInTransaction(
@@ -111,6 +108,7 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
         // A spent token came back: whoever holds the family is not to be trusted.
         await data.write((db) => sqlOf(db).execute`
           UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = ${presented.familyId}::uuid AND revoked_at IS NULL`);
+        sessions.ended([presented.familyId]);
         // Say what happened to this token: spent by a rotation, or ended with its session (signed out, or another token of it came back).
         throw new ApiProblem(
           'TOKEN_INVALID',
@@ -124,14 +122,19 @@ export function sessionHandlers({ data, config, tokens, secrets }: DomainDeps): 
 
     async revokeToken({ body }) {
       const tokenHash = hashToken(body.refreshToken);
-      await data.write((db) => sqlOf(db).execute`
-        UPDATE refresh_tokens SET revoked_at = now() WHERE token_hash = ${tokenHash}::text AND revoked_at IS NULL`);
+      const revoked = await data.write((db) => sqlOf(db).query<{ familyId: string }>`
+        UPDATE refresh_tokens SET revoked_at = now() WHERE token_hash = ${tokenHash}::text AND revoked_at IS NULL
+        RETURNING family_id AS "familyId"`);
+      // The family's live token revoked ends its session (RFC 7009 §2.1: its access tokens too).
+      sessions.ended(revoked.map((row) => row.familyId));
       return { status: 204, body: undefined };
     },
 
     async logout({ caller }) {
-      await data.write((db) => sqlOf(db).execute`
-        UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = ${caller.userId}::uuid AND revoked_at IS NULL`);
+      const revoked = await data.write((db) => sqlOf(db).query<{ familyId: string }>`
+        UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = ${caller.userId}::uuid AND revoked_at IS NULL
+        RETURNING family_id AS "familyId"`);
+      sessions.ended([caller.familyId, ...new Set(revoked.map((row) => row.familyId))]);
       return { status: 204, body: undefined };
     },
   };

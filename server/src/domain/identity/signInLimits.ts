@@ -19,8 +19,11 @@
  *   from a **known address** (one this customer's live devices last signed in from) that
  *   has not failed this email (adr/0045): the owner at home is no one a stranger can lock
  *   out, while spraying from many fresh addresses meets the delay at every one;
- * - all emails: past SIGN_IN_GLOBAL_LIMIT (1,000) any address that already failed in the
- *   window is refused.
+ * - all emails: past SIGN_IN_GLOBAL_LIMIT (1,000) failures in the window (a spray), every
+ *   address is refused, a fresh one included (adr/0064: a spray from many fresh addresses
+ *   met no refusal before), except a known device and a known address that has not failed:
+ *   the customers the bank already knows still get in.
+ * Addresses are counted by addressKey.ts (an IPv6 address by its /64).
  * A right password clears that email's failures from that address and the device's own
  * (others' stay: a guesser elsewhere does not get a fresh count because the owner signed in).
  */
@@ -110,8 +113,8 @@ export function signInLimits(data: DataLayer, config: SignInLimitConfig) {
       if (Number(counts.knownDevice) === 1 && standing.deviceFailures === 0) return standing;
       if (pair >= config.signInFailureLimit) throw tooMany(seconds(counts.pairClearsIn), 'Too many failed sign-ins for this email from here. Try again later.');
       if (Number(counts.address) >= config.signInAddressLimit) throw tooMany(seconds(counts.addressClearsIn), 'Too many failed sign-ins from here. Try again later.');
-      if (Number(counts.all) >= config.signInGlobalLimit && Number(counts.address) > 0) throw tooMany(60, 'Too many failed sign-ins. Try again later.');
       const spared = Number(counts.knownAddress) === 1 && pair === 0;
+      if (Number(counts.all) >= config.signInGlobalLimit && (Number(counts.address) > 0 || !spared)) throw tooMany(60, 'Too many failed sign-ins. Try again later.');
       const emailFailures = Number(counts.email);
       if (emailFailures >= config.signInEmailLimit && !spared) {
         const waitSeconds = Math.min(config.signInDelayCapMs / 1000, 2 ** (emailFailures - config.signInEmailLimit + 1));

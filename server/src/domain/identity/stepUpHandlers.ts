@@ -12,7 +12,8 @@
  * - A wrong PIN answers 403 PIN_INCORRECT; the PIN_MAX_ATTEMPTS-th in a row locks the PIN
  *   (423 PIN_LOCKED, Retry-After): the first lock of a streak for PIN_LOCK_SECONDS, each
  *   further one twice as long, and the PIN_LOCKS_BEFORE_BLOCK-th blocks step-up until the
- *   customer signs in with their password (423 PIN_BLOCKED; adr/0047). Parallel guesses
+ *   bank lifts it (423 PIN_BLOCKED; adr/0047, adr/0064: `npm run pin:unblock`). A password
+ *   sign-in lifts neither a lock nor a block, nor forgets a wrong PIN (adr/0064). Parallel guesses
  *   queue on the row lock, so at most PIN_MAX_ATTEMPTS wrong verdicts are told per lock.
  * - The authorisation lives STEP_UP_TTL_SECONDS (database clock). A send reads it before
  *   its first attempt (401 AUTHORIZATION_INVALID: unknown, another customer's or spent;
@@ -45,12 +46,12 @@ export function stepUpHandlers({ data, config, pins }: DomainDeps): Pick<Handler
       case 'wrong':
         return new ApiProblem('PIN_INCORRECT', `The PIN is not right; ${row.attemptsLeft} ${row.attemptsLeft === 1 ? 'try' : 'tries'} left before it locks.`);
       case 'locked': {
-        // PSD2 RTS Art. 4(4): the payer is told before the block that only a password sign-in lifts.
-        const warning = row.locks >= config.pinLocksBeforeBlock - 1 ? ' After the next lock, only signing in with your password again unlocks it.' : '';
+        // PSD2 RTS Art. 4(4): the payer is told before the block, and what lifts it.
+        const warning = row.locks >= config.pinLocksBeforeBlock - 1 ? ' After the next lock, the PIN is blocked until Tidewater support unblocks it.' : '';
         return new ApiProblem('PIN_LOCKED', `Too many wrong PINs: try again in ${Math.ceil(row.waitSeconds / 60)} min.${warning}`, { retryAfterSeconds: row.waitSeconds });
       }
       case 'blocked':
-        return new ApiProblem('PIN_BLOCKED', 'Too many wrong PINs: sign in with your password again to use your PIN.');
+        return new ApiProblem('PIN_BLOCKED', 'Too many wrong PINs: your PIN is blocked. Contact Tidewater support to unblock it; signing in again does not.');
       case 'unknown':
         return new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
       default:

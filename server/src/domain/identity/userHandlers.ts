@@ -11,13 +11,15 @@ import { toAccount, toUser, type AccountView, type UserView } from '../wireViews
 import { isUniqueViolation } from '../../data/retry/index.ts';
 import { sqlOf } from '../../data/statements.ts';
 import { writtenText } from '../writtenText.ts';
+import { addressKey } from './addressKey.ts';
 import { signUpLimits } from './signUpLimits.ts';
-import { refuseReservedHandle } from './handleRules.ts';
+import { handleRules } from './handleRules.ts';
 import { refuseCommonPassword, refuseWeakPin } from './weakSecrets.ts';
 
 /** The handlers of registration and the profile. */
 export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<Handlers, 'register' | 'getMe'> {
   const limits = signUpLimits(data, config);
+  const handles = handleRules(data);
   /** 409 for a taken email, or a handle taken or a payer could mistake for a taken one (the same skeleton: handleRules.ts). */
   async function refuseTaken(email: string, handle: string): Promise<void> {
     const taken = await data.read((db) => sqlOf(db).query<{ email: string; handle: string }>`
@@ -30,12 +32,13 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
 
   return {
     async register({ body, clientAddress }) {
-      await limits.countOrRefuse(clientAddress ?? 'unknown');
+      const attempt = await limits.countOrRefuse(addressKey(clientAddress ?? 'unknown'));
       const email = body.email.trim().toLowerCase();
       refuseWeakPin(body.pin);
       refuseCommonPassword(body.password);
-      refuseReservedHandle(body.handle);
+      await handles.refuseReservedHandle(body.handle);
       await refuseTaken(email, body.handle);
+      await limits.hashing(attempt);
       const passwordHash = await secrets.hash(body.password);
       const pinHash = pins.make(body.pin);
       const userId = randomUUID();
@@ -58,7 +61,7 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
         }, { label: 'register' });
         return { status: 201, body: { user: toUser(user), account: toAccount(account, user.primaryAccountId) } };
       } catch (error) {
-        // Another registration took the email or handle between our check and our insert.
+        // Another registration took the email, the handle or its skeleton (a UNIQUE index) between our check and our insert.
         if (isUniqueViolation(error)) await refuseTaken(email, body.handle);
         throw error;
       }

@@ -3,6 +3,7 @@ import type { components } from '@tidewater/spec/openapi';
 import type { Handlers } from '../../contract/operations.ts';
 import type { DomainDeps } from '../deps.ts';
 import { moneySendRunner } from './runMoneySend.ts';
+import { payeeLookups } from '../identity/payeeLookups.ts';
 import { depositOrder, externalTransferOrder, internalTransferOrder, withdrawOrder } from './sendOrders.ts';
 
 type Transaction = components['schemas']['Transaction'];
@@ -11,10 +12,11 @@ type Transfer = components['schemas']['Transfer'];
 /** The handlers of deposit, withdraw and both transfers. */
 export function moneyHandlers(deps: DomainDeps): Pick<Handlers, 'deposit' | 'withdraw' | 'createInternalTransfer' | 'createExternalTransfer'> {
   const run = moneySendRunner(deps);
+  const lookups = payeeLookups(deps.data, deps.config);
   return {
     deposit: (input) => run<'deposit', Transaction>(input, { accountId: input.path.accountId }, depositOrder(input.path.accountId, input.body)),
     withdraw: (input) => run<'withdraw', Transaction>(input, { accountId: input.path.accountId }, withdrawOrder(input.path.accountId, input.body)),
-    createInternalTransfer: (input) => run<'createInternalTransfer', Transfer>(input, {}, internalTransferOrder(deps.data, input.body)),
+    createInternalTransfer: (input) => run<'createInternalTransfer', Transfer>(input, {}, internalTransferOrder(deps.data, lookups, input.body)),
     createExternalTransfer: (input) => run<'createExternalTransfer', Transfer>(input, {}, externalTransferOrder(input.body)),
   };
 }

@@ -34,6 +34,12 @@ export interface SendOrder {
 interface MoneySend {
   /** For logs and the data layer ("deposit"). */
   readonly label: string;
+  /**
+   * An order the rules check (check-only) before `prepare`: a transfer by handle without its
+   * payee's account, so the authorisation and the account's ownership are settled before
+   * any answer can tell whether a handle exists (adr/0064).
+   */
+  readonly checkFirst?: SendOrder;
   prepare(): Promise<SendOrder>;
 }
 
@@ -62,12 +68,14 @@ type Row = { verdict: string; body: unknown; detail: unknown };
 
 /**
  * Runs `order` as one `money_send` statement under `claim`. The order is one jsonb value,
- * its operation and amount first: every send is the same statement text, and a send shows
- * on the wire as `"operation":"deposit","amountMinor":1234` (what the fault tests cut).
+ * its operation, amount and destination first: every send is the same statement text, and a
+ * send shows on the wire as `"operation":"deposit","amountMinor":1234,"toAccountId":…`
+ * (what the fault tests cut; a transfer by handle's check before its payee has
+ * `"toAccountId":null`).
  */
 export async function sendStatement<Body>(sql: Statements, order: SendOrder, claim: Claim, traceId: string | null, mode: SendMode): Promise<Verdict<Body>> {
   const { operation, amountMinor, fromAccountId, toAccountId, toHandle, iban, beneficiaryName, authorizationId, description } = order;
-  const wire = JSON.stringify({ operation, amountMinor, fromAccountId, toAccountId, toHandle, iban, beneficiaryName, authorizationId, description });
+  const wire = JSON.stringify({ operation, amountMinor, toAccountId, fromAccountId, toHandle, iban, beneficiaryName, authorizationId, description });
   const rows = await sql.query<Row>`
     SELECT verdict, body, detail FROM money_send(${claim.id}::uuid, ${claim.ownerToken}::uuid, ${claim.userId}::uuid, ${claim.key}::text,
       ${traceId}::text, ${lockWait(mode.lockWaitMs)}::text, ${mode.checkOnly}::boolean, ${Math.floor(mode.dailyLimitMinor)}::bigint, ${wire}::jsonb)`;

@@ -2,7 +2,9 @@
  * Drives every money send the same way (adr/0041, adr/0042):
  *
  * 1. claim the key (idempotency.ts): a replay, a 409 or a 422 ends here;
- * 2. `prepare` once: the send's order (moneySend.ts; input checks and a payee's handle only);
+ * 2. `prepare` once: the send's order (moneySend.ts; input checks and a payee's handle only),
+ *    after the rules have checked its `checkFirst` order when it has one (a transfer by
+ *    handle: the authorisation and the account before the payee, adr/0064);
  * 3. wait in this process's account bulkhead for a permit (adr/0024), then ONE statement that is its
  *    own commit (adr/0027), up to ACCOUNT_WRITE_ATTEMPTS attempts when it loses its lock
  *    waits: the database's `money_send` locks, checks every rule, moves the money and lands
@@ -88,10 +90,15 @@ export function moneySendRunner({ data, config }: DomainDeps) {
    * the same rules, checked on fresh rows without a lock, refuse the send, or busy ("send it again").
    */
   async function busyAfterLook(order: SendOrder, claim: Claim, attempts: number): Promise<never> {
+    await refuseUnlessAllowed(order, claim);
+    throw new AccountBusy(attempts);
+  }
+
+  /** The rules, checked on fresh rows without a lock: the refusal they name, if any. */
+  async function refuseUnlessAllowed(order: SendOrder, claim: Claim): Promise<void> {
     const mode = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor, checkOnly: true };
     const look = await data.read((db) => sendStatement(sqlOf(db), order, claim, traceId(), mode));
     if (look.verdict !== 'ok') throw refusalOf(look.verdict, look.detail);
-    throw new AccountBusy(attempts);
   }
 
   async function moveMoneyWithPermit<Body>(label: string, order: SendOrder, claim: Claim, attempts: number): Promise<Body> {
@@ -148,6 +155,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     const { claim } = outcome;
     const send = factory({ userId });
     try {
+      if (send.checkFirst) await refuseUnlessAllowed(send.checkFirst, claim);
       const order = await send.prepare();
       return { status: 201, body: await moveMoney<Body>(send.label, order, claim) };
     } catch (error) {

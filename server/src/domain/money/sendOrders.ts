@@ -1,14 +1,17 @@
 /**
  * What each money send asks of the database (moneySend.ts `SendOrder`). Only the request's
  * own input is checked here (SAME_ACCOUNT, the IBAN's form) and a payee's handle resolved to
- * their primary account (a read: PAYEE_NOT_FOUND); every rule on money state is the
- * database's (adr/0041).
+ * their primary account (a read: PAYEE_NOT_FOUND), only after the database's rules have
+ * passed the send without its payee (`checkFirst`: the authorisation, the account's
+ * ownership) and the look-up has counted toward the customer's payee limit (adr/0064);
+ * every rule on money state is the database's (adr/0041).
  */
 import type { components } from '@tidewater/spec/openapi';
 import type { DataLayer } from '../../data/dataLayer.ts';
 import { sqlOf } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import { validIban } from '../identity/approvedPayment.ts';
+import type { PayeeLookups } from '../identity/payeeLookups.ts';
 import { writtenNote, writtenText } from '../writtenText.ts';
 import type { MoneySendFactory, SendOrder } from './moneySend.ts';
 
@@ -37,16 +40,24 @@ export function withdrawOrder(accountId: string, body: Schemas['WithdrawalReques
  * A transfer inside Tidewater: to another of the customer's accounts, or to another
  * customer by handle, landing in their primary account (money leaving the customer).
  */
-export function internalTransferOrder(data: DataLayer, body: Schemas['InternalTransferRequest']): MoneySendFactory {
+export function internalTransferOrder(data: DataLayer, lookups: PayeeLookups, body: Schemas['InternalTransferRequest']): MoneySendFactory {
   const base = { ...none, operation: 'createInternalTransfer', fromAccountId: body.fromAccountId, amountMinor: body.amountMinor, description: writtenNote(body.description) } as const;
-  return () => ({
+  if ('toAccountId' in body && body.toAccountId) {
+    const toAccountId = body.toAccountId;
+    return () => ({
+      label: 'createInternalTransfer',
+      async prepare() {
+        if (toAccountId === body.fromAccountId) throw sameAccount();
+        return { ...base, toAccountId };
+      },
+    });
+  }
+  const { toHandle, authorizationId } = body as { toHandle: string; authorizationId: string };
+  return ({ userId }) => ({
     label: 'createInternalTransfer',
+    checkFirst: { ...base, toHandle, authorizationId },
     async prepare() {
-      if ('toAccountId' in body && body.toAccountId) {
-        if (body.toAccountId === body.fromAccountId) throw sameAccount();
-        return { ...base, toAccountId: body.toAccountId };
-      }
-      const { toHandle, authorizationId } = body as { toHandle: string; authorizationId: string };
+      await lookups.countOrRefuse(userId);
       const [payee] = await data.read((db) => sqlOf(db).query<{ primaryAccountId: string | null }>`
         SELECT primary_account_id AS "primaryAccountId" FROM users WHERE handle = ${toHandle}::text`);
       if (!payee) throw new ApiProblem('PAYEE_NOT_FOUND', `No customer has the handle ${toHandle}.`);

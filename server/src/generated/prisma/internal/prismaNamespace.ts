@@ -1367,7 +1367,8 @@ export const UserScalarFieldEnum = {
   pinLocks: 'pinLocks',
   primaryAccountId: 'primaryAccountId',
   createdAt: 'createdAt',
-  handleSkeleton: 'handleSkeleton'
+  handleSkeleton: 'handleSkeleton',
+  handleSkeletonShared: 'handleSkeletonShared'
 } as const
 
 export type UserScalarFieldEnum = (typeof UserScalarFieldEnum)[keyof typeof UserScalarFieldEnum]
@@ -1504,7 +1505,8 @@ export type PayeeLookupScalarFieldEnum = (typeof PayeeLookupScalarFieldEnum)[key
 export const SignUpAttemptScalarFieldEnum = {
   id: 'id',
   address: 'address',
-  attemptedAt: 'attemptedAt'
+  attemptedAt: 'attemptedAt',
+  hashed: 'hashed'
 } as const
 
 export type SignUpAttemptScalarFieldEnum = (typeof SignUpAttemptScalarFieldEnum)[keyof typeof SignUpAttemptScalarFieldEnum]
@@ -1613,6 +1615,13 @@ export type DateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel
  * Reference to a field of type 'DateTime[]'
  */
 export type ListDateTimeFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'DateTime[]'>
+    
+
+
+/**
+ * Reference to a field of type 'Boolean'
+ */
+export type BooleanFieldRefInput<$PrismaModel> = FieldRefInputType<$PrismaModel, 'Boolean'>
     
 
 

@@ -93,7 +93,8 @@ export const UserScalarFieldEnum = {
   pinLocks: 'pinLocks',
   primaryAccountId: 'primaryAccountId',
   createdAt: 'createdAt',
-  handleSkeleton: 'handleSkeleton'
+  handleSkeleton: 'handleSkeleton',
+  handleSkeletonShared: 'handleSkeletonShared'
 } as const
 
 export type UserScalarFieldEnum = (typeof UserScalarFieldEnum)[keyof typeof UserScalarFieldEnum]
@@ -230,7 +231,8 @@ export type PayeeLookupScalarFieldEnum = (typeof PayeeLookupScalarFieldEnum)[key
 export const SignUpAttemptScalarFieldEnum = {
   id: 'id',
   address: 'address',
-  attemptedAt: 'attemptedAt'
+  attemptedAt: 'attemptedAt',
+  hashed: 'hashed'
 } as const
 
 export type SignUpAttemptScalarFieldEnum = (typeof SignUpAttemptScalarFieldEnum)[keyof typeof SignUpAttemptScalarFieldEnum]

@@ -38,18 +38,21 @@ export type SignUpAttemptMinAggregateOutputType = {
   id: bigint | null
   address: string | null
   attemptedAt: Date | null
+  hashed: boolean | null
 }
 
 export type SignUpAttemptMaxAggregateOutputType = {
   id: bigint | null
   address: string | null
   attemptedAt: Date | null
+  hashed: boolean | null
 }
 
 export type SignUpAttemptCountAggregateOutputType = {
   id: number
   address: number
   attemptedAt: number
+  hashed: number
   _all: number
 }
 
@@ -66,18 +69,21 @@ export type SignUpAttemptMinAggregateInputType = {
   id?: true
   address?: true
   attemptedAt?: true
+  hashed?: true
 }
 
 export type SignUpAttemptMaxAggregateInputType = {
   id?: true
   address?: true
   attemptedAt?: true
+  hashed?: true
 }
 
 export type SignUpAttemptCountAggregateInputType = {
   id?: true
   address?: true
   attemptedAt?: true
+  hashed?: true
   _all?: true
 }
 
@@ -171,6 +177,7 @@ export type SignUpAttemptGroupByOutputType = {
   id: bigint
   address: string
   attemptedAt: Date
+  hashed: boolean
   _count: SignUpAttemptCountAggregateOutputType | null
   _avg: SignUpAttemptAvgAggregateOutputType | null
   _sum: SignUpAttemptSumAggregateOutputType | null
@@ -200,12 +207,14 @@ export type SignUpAttemptWhereInput = {
   id?: Prisma.BigIntFilter<"SignUpAttempt"> | bigint | number
   address?: Prisma.StringFilter<"SignUpAttempt"> | string
   attemptedAt?: Prisma.DateTimeFilter<"SignUpAttempt"> | Date | string
+  hashed?: Prisma.BoolFilter<"SignUpAttempt"> | boolean
 }
 
 export type SignUpAttemptOrderByWithRelationInput = {
   id?: Prisma.SortOrder
   address?: Prisma.SortOrder
   attemptedAt?: Prisma.SortOrder
+  hashed?: Prisma.SortOrder
 }
 
 export type SignUpAttemptWhereUniqueInput = Prisma.AtLeast<{
@@ -215,12 +224,14 @@ export type SignUpAttemptWhereUniqueInput = Prisma.AtLeast<{
   NOT?: Prisma.SignUpAttemptWhereInput | Prisma.SignUpAttemptWhereInput[]
   address?: Prisma.StringFilter<"SignUpAttempt"> | string
   attemptedAt?: Prisma.DateTimeFilter<"SignUpAttempt"> | Date | string
+  hashed?: Prisma.BoolFilter<"SignUpAttempt"> | boolean
 }, "id">
 
 export type SignUpAttemptOrderByWithAggregationInput = {
   id?: Prisma.SortOrder
   address?: Prisma.SortOrder
   attemptedAt?: Prisma.SortOrder
+  hashed?: Prisma.SortOrder
   _count?: Prisma.SignUpAttemptCountOrderByAggregateInput
   _avg?: Prisma.SignUpAttemptAvgOrderByAggregateInput
   _max?: Prisma.SignUpAttemptMaxOrderByAggregateInput
@@ -235,54 +246,63 @@ export type SignUpAttemptScalarWhereWithAggregatesInput = {
   id?: Prisma.BigIntWithAggregatesFilter<"SignUpAttempt"> | bigint | number
   address?: Prisma.StringWithAggregatesFilter<"SignUpAttempt"> | string
   attemptedAt?: Prisma.DateTimeWithAggregatesFilter<"SignUpAttempt"> | Date | string
+  hashed?: Prisma.BoolWithAggregatesFilter<"SignUpAttempt"> | boolean
 }
 
 export type SignUpAttemptCreateInput = {
   id?: bigint | number
   address: string
   attemptedAt?: Date | string
+  hashed?: boolean
 }
 
 export type SignUpAttemptUncheckedCreateInput = {
   id?: bigint | number
   address: string
   attemptedAt?: Date | string
+  hashed?: boolean
 }
 
 export type SignUpAttemptUpdateInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   address?: Prisma.StringFieldUpdateOperationsInput | string
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  hashed?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type SignUpAttemptUncheckedUpdateInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   address?: Prisma.StringFieldUpdateOperationsInput | string
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  hashed?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type SignUpAttemptCreateManyInput = {
   id?: bigint | number
   address: string
   attemptedAt?: Date | string
+  hashed?: boolean
 }
 
 export type SignUpAttemptUpdateManyMutationInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   address?: Prisma.StringFieldUpdateOperationsInput | string
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  hashed?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type SignUpAttemptUncheckedUpdateManyInput = {
   id?: Prisma.BigIntFieldUpdateOperationsInput | bigint | number
   address?: Prisma.StringFieldUpdateOperationsInput | string
   attemptedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  hashed?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type SignUpAttemptCountOrderByAggregateInput = {
   id?: Prisma.SortOrder
   address?: Prisma.SortOrder
   attemptedAt?: Prisma.SortOrder
+  hashed?: Prisma.SortOrder
 }
 
 export type SignUpAttemptAvgOrderByAggregateInput = {
@@ -293,12 +313,14 @@ export type SignUpAttemptMaxOrderByAggregateInput = {
   id?: Prisma.SortOrder
   address?: Prisma.SortOrder
   attemptedAt?: Prisma.SortOrder
+  hashed?: Prisma.SortOrder
 }
 
 export type SignUpAttemptMinOrderByAggregateInput = {
   id?: Prisma.SortOrder
   address?: Prisma.SortOrder
   attemptedAt?: Prisma.SortOrder
+  hashed?: Prisma.SortOrder
 }
 
 export type SignUpAttemptSumOrderByAggregateInput = {
@@ -311,27 +333,31 @@ export type SignUpAttemptSelect<ExtArgs extends runtime.Types.Extensions.Interna
   id?: boolean
   address?: boolean
   attemptedAt?: boolean
+  hashed?: boolean
 }, ExtArgs["result"]["signUpAttempt"]>
 
 export type SignUpAttemptSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
   address?: boolean
   attemptedAt?: boolean
+  hashed?: boolean
 }, ExtArgs["result"]["signUpAttempt"]>
 
 export type SignUpAttemptSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
   id?: boolean
   address?: boolean
   attemptedAt?: boolean
+  hashed?: boolean
 }, ExtArgs["result"]["signUpAttempt"]>
 
 export type SignUpAttemptSelectScalar = {
   id?: boolean
   address?: boolean
   attemptedAt?: boolean
+  hashed?: boolean
 }
 
-export type SignUpAttemptOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "address" | "attemptedAt", ExtArgs["result"]["signUpAttempt"]>
+export type SignUpAttemptOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "address" | "attemptedAt" | "hashed", ExtArgs["result"]["signUpAttempt"]>
 
 export type $SignUpAttemptPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   name: "SignUpAttempt"
@@ -340,6 +366,10 @@ export type $SignUpAttemptPayload<ExtArgs extends runtime.Types.Extensions.Inter
     id: bigint
     address: string
     attemptedAt: Date
+    /**
+     * The attempt passed every check a refusal comes from and went on to hash: only these count in all (adr/0064).
+     */
+    hashed: boolean
   }, ExtArgs["result"]["signUpAttempt"]>
   composites: {}
 }
@@ -766,6 +796,7 @@ export interface SignUpAttemptFieldRefs {
   readonly id: Prisma.FieldRef<"SignUpAttempt", 'BigInt'>
   readonly address: Prisma.FieldRef<"SignUpAttempt", 'String'>
   readonly attemptedAt: Prisma.FieldRef<"SignUpAttempt", 'DateTime'>
+  readonly hashed: Prisma.FieldRef<"SignUpAttempt", 'Boolean'>
 }
     
 

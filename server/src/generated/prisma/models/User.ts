@@ -49,6 +49,7 @@ export type UserMinAggregateOutputType = {
   primaryAccountId: string | null
   createdAt: Date | null
   handleSkeleton: string | null
+  handleSkeletonShared: boolean | null
 }
 
 export type UserMaxAggregateOutputType = {
@@ -64,6 +65,7 @@ export type UserMaxAggregateOutputType = {
   primaryAccountId: string | null
   createdAt: Date | null
   handleSkeleton: string | null
+  handleSkeletonShared: boolean | null
 }
 
 export type UserCountAggregateOutputType = {
@@ -79,6 +81,7 @@ export type UserCountAggregateOutputType = {
   primaryAccountId: number
   createdAt: number
   handleSkeleton: number
+  handleSkeletonShared: number
   _all: number
 }
 
@@ -106,6 +109,7 @@ export type UserMinAggregateInputType = {
   primaryAccountId?: true
   createdAt?: true
   handleSkeleton?: true
+  handleSkeletonShared?: true
 }
 
 export type UserMaxAggregateInputType = {
@@ -121,6 +125,7 @@ export type UserMaxAggregateInputType = {
   primaryAccountId?: true
   createdAt?: true
   handleSkeleton?: true
+  handleSkeletonShared?: true
 }
 
 export type UserCountAggregateInputType = {
@@ -136,6 +141,7 @@ export type UserCountAggregateInputType = {
   primaryAccountId?: true
   createdAt?: true
   handleSkeleton?: true
+  handleSkeletonShared?: true
   _all?: true
 }
 
@@ -238,6 +244,7 @@ export type UserGroupByOutputType = {
   primaryAccountId: string | null
   createdAt: Date
   handleSkeleton: string | null
+  handleSkeletonShared: boolean
   _count: UserCountAggregateOutputType | null
   _avg: UserAvgAggregateOutputType | null
   _sum: UserSumAggregateOutputType | null
@@ -276,6 +283,7 @@ export type UserWhereInput = {
   primaryAccountId?: Prisma.UuidNullableFilter<"User"> | string | null
   createdAt?: Prisma.DateTimeFilter<"User"> | Date | string
   handleSkeleton?: Prisma.StringNullableFilter<"User"> | string | null
+  handleSkeletonShared?: Prisma.BoolFilter<"User"> | boolean
   accounts?: Prisma.AccountListRelationFilter
   refreshTokens?: Prisma.RefreshTokenListRelationFilter
   stepUps?: Prisma.StepUpAuthorizationListRelationFilter
@@ -297,6 +305,7 @@ export type UserOrderByWithRelationInput = {
   primaryAccountId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrderInput | Prisma.SortOrder
+  handleSkeletonShared?: Prisma.SortOrder
   accounts?: Prisma.AccountOrderByRelationAggregateInput
   refreshTokens?: Prisma.RefreshTokenOrderByRelationAggregateInput
   stepUps?: Prisma.StepUpAuthorizationOrderByRelationAggregateInput
@@ -321,6 +330,7 @@ export type UserWhereUniqueInput = Prisma.AtLeast<{
   primaryAccountId?: Prisma.UuidNullableFilter<"User"> | string | null
   createdAt?: Prisma.DateTimeFilter<"User"> | Date | string
   handleSkeleton?: Prisma.StringNullableFilter<"User"> | string | null
+  handleSkeletonShared?: Prisma.BoolFilter<"User"> | boolean
   accounts?: Prisma.AccountListRelationFilter
   refreshTokens?: Prisma.RefreshTokenListRelationFilter
   stepUps?: Prisma.StepUpAuthorizationListRelationFilter
@@ -342,6 +352,7 @@ export type UserOrderByWithAggregationInput = {
   primaryAccountId?: Prisma.SortOrderInput | Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrderInput | Prisma.SortOrder
+  handleSkeletonShared?: Prisma.SortOrder
   _count?: Prisma.UserCountOrderByAggregateInput
   _avg?: Prisma.UserAvgOrderByAggregateInput
   _max?: Prisma.UserMaxOrderByAggregateInput
@@ -365,6 +376,7 @@ export type UserScalarWhereWithAggregatesInput = {
   primaryAccountId?: Prisma.UuidNullableWithAggregatesFilter<"User"> | string | null
   createdAt?: Prisma.DateTimeWithAggregatesFilter<"User"> | Date | string
   handleSkeleton?: Prisma.StringNullableWithAggregatesFilter<"User"> | string | null
+  handleSkeletonShared?: Prisma.BoolWithAggregatesFilter<"User"> | boolean
 }
 
 export type UserCreateInput = {
@@ -380,6 +392,7 @@ export type UserCreateInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   accounts?: Prisma.AccountCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
@@ -401,6 +414,7 @@ export type UserUncheckedCreateInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   accounts?: Prisma.AccountUncheckedCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
@@ -422,6 +436,7 @@ export type UserUpdateInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   accounts?: Prisma.AccountUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
@@ -443,6 +458,7 @@ export type UserUncheckedUpdateInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   accounts?: Prisma.AccountUncheckedUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
@@ -464,6 +480,7 @@ export type UserCreateManyInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
 }
 
 export type UserUpdateManyMutationInput = {
@@ -479,6 +496,7 @@ export type UserUpdateManyMutationInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type UserUncheckedUpdateManyInput = {
@@ -494,6 +512,7 @@ export type UserUncheckedUpdateManyInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
 }
 
 export type UserCountOrderByAggregateInput = {
@@ -509,6 +528,7 @@ export type UserCountOrderByAggregateInput = {
   primaryAccountId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrder
+  handleSkeletonShared?: Prisma.SortOrder
 }
 
 export type UserAvgOrderByAggregateInput = {
@@ -529,6 +549,7 @@ export type UserMaxOrderByAggregateInput = {
   primaryAccountId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrder
+  handleSkeletonShared?: Prisma.SortOrder
 }
 
 export type UserMinOrderByAggregateInput = {
@@ -544,6 +565,7 @@ export type UserMinOrderByAggregateInput = {
   primaryAccountId?: Prisma.SortOrder
   createdAt?: Prisma.SortOrder
   handleSkeleton?: Prisma.SortOrder
+  handleSkeletonShared?: Prisma.SortOrder
 }
 
 export type UserSumOrderByAggregateInput = {
@@ -578,6 +600,10 @@ export type NullableStringFieldUpdateOperationsInput = {
 
 export type DateTimeFieldUpdateOperationsInput = {
   set?: Date | string
+}
+
+export type BoolFieldUpdateOperationsInput = {
+  set?: boolean
 }
 
 export type UserCreateNestedOneWithoutRefreshTokensInput = {
@@ -677,6 +703,7 @@ export type UserCreateWithoutRefreshTokensInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   accounts?: Prisma.AccountCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
@@ -697,6 +724,7 @@ export type UserUncheckedCreateWithoutRefreshTokensInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   accounts?: Prisma.AccountUncheckedCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
@@ -733,6 +761,7 @@ export type UserUpdateWithoutRefreshTokensInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   accounts?: Prisma.AccountUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
@@ -753,6 +782,7 @@ export type UserUncheckedUpdateWithoutRefreshTokensInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   accounts?: Prisma.AccountUncheckedUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
@@ -773,6 +803,7 @@ export type UserCreateWithoutAccountsInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
@@ -793,6 +824,7 @@ export type UserUncheckedCreateWithoutAccountsInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
@@ -829,6 +861,7 @@ export type UserUpdateWithoutAccountsInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
@@ -849,6 +882,7 @@ export type UserUncheckedUpdateWithoutAccountsInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
@@ -869,6 +903,7 @@ export type UserCreateWithoutIdempotencyInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   accounts?: Prisma.AccountCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
@@ -889,6 +924,7 @@ export type UserUncheckedCreateWithoutIdempotencyInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   accounts?: Prisma.AccountUncheckedCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
@@ -925,6 +961,7 @@ export type UserUpdateWithoutIdempotencyInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   accounts?: Prisma.AccountUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
@@ -945,6 +982,7 @@ export type UserUncheckedUpdateWithoutIdempotencyInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   accounts?: Prisma.AccountUncheckedUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
@@ -965,6 +1003,7 @@ export type UserCreateWithoutStepUpsInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   accounts?: Prisma.AccountCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordCreateNestedManyWithoutUserInput
@@ -985,6 +1024,7 @@ export type UserUncheckedCreateWithoutStepUpsInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   accounts?: Prisma.AccountUncheckedCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   idempotency?: Prisma.IdempotencyRecordUncheckedCreateNestedManyWithoutUserInput
@@ -1021,6 +1061,7 @@ export type UserUpdateWithoutStepUpsInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   accounts?: Prisma.AccountUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUpdateManyWithoutUserNestedInput
@@ -1041,6 +1082,7 @@ export type UserUncheckedUpdateWithoutStepUpsInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   accounts?: Prisma.AccountUncheckedUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
   idempotency?: Prisma.IdempotencyRecordUncheckedUpdateManyWithoutUserNestedInput
@@ -1061,6 +1103,7 @@ export type UserCreateWithoutPayeeLookupsInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   accounts?: Prisma.AccountCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
@@ -1081,6 +1124,7 @@ export type UserUncheckedCreateWithoutPayeeLookupsInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   accounts?: Prisma.AccountUncheckedCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
@@ -1117,6 +1161,7 @@ export type UserUpdateWithoutPayeeLookupsInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   accounts?: Prisma.AccountUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
@@ -1137,6 +1182,7 @@ export type UserUncheckedUpdateWithoutPayeeLookupsInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   accounts?: Prisma.AccountUncheckedUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
@@ -1157,6 +1203,7 @@ export type UserCreateWithoutKnownDevicesInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   accounts?: Prisma.AccountCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationCreateNestedManyWithoutUserInput
@@ -1177,6 +1224,7 @@ export type UserUncheckedCreateWithoutKnownDevicesInput = {
   primaryAccountId?: string | null
   createdAt?: Date | string
   handleSkeleton?: string | null
+  handleSkeletonShared?: boolean
   accounts?: Prisma.AccountUncheckedCreateNestedManyWithoutUserInput
   refreshTokens?: Prisma.RefreshTokenUncheckedCreateNestedManyWithoutUserInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedCreateNestedManyWithoutUserInput
@@ -1213,6 +1261,7 @@ export type UserUpdateWithoutKnownDevicesInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   accounts?: Prisma.AccountUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUpdateManyWithoutUserNestedInput
@@ -1233,6 +1282,7 @@ export type UserUncheckedUpdateWithoutKnownDevicesInput = {
   primaryAccountId?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
   createdAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   handleSkeleton?: Prisma.NullableStringFieldUpdateOperationsInput | string | null
+  handleSkeletonShared?: Prisma.BoolFieldUpdateOperationsInput | boolean
   accounts?: Prisma.AccountUncheckedUpdateManyWithoutUserNestedInput
   refreshTokens?: Prisma.RefreshTokenUncheckedUpdateManyWithoutUserNestedInput
   stepUps?: Prisma.StepUpAuthorizationUncheckedUpdateManyWithoutUserNestedInput
@@ -1329,6 +1379,7 @@ export type UserSelect<ExtArgs extends runtime.Types.Extensions.InternalArgs = r
   primaryAccountId?: boolean
   createdAt?: boolean
   handleSkeleton?: boolean
+  handleSkeletonShared?: boolean
   accounts?: boolean | Prisma.User$accountsArgs<ExtArgs>
   refreshTokens?: boolean | Prisma.User$refreshTokensArgs<ExtArgs>
   stepUps?: boolean | Prisma.User$stepUpsArgs<ExtArgs>
@@ -1351,6 +1402,7 @@ export type UserSelectCreateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   primaryAccountId?: boolean
   createdAt?: boolean
   handleSkeleton?: boolean
+  handleSkeletonShared?: boolean
 }, ExtArgs["result"]["user"]>
 
 export type UserSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetSelect<{
@@ -1366,6 +1418,7 @@ export type UserSelectUpdateManyAndReturn<ExtArgs extends runtime.Types.Extensio
   primaryAccountId?: boolean
   createdAt?: boolean
   handleSkeleton?: boolean
+  handleSkeletonShared?: boolean
 }, ExtArgs["result"]["user"]>
 
 export type UserSelectScalar = {
@@ -1381,9 +1434,10 @@ export type UserSelectScalar = {
   primaryAccountId?: boolean
   createdAt?: boolean
   handleSkeleton?: boolean
+  handleSkeletonShared?: boolean
 }
 
-export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "email" | "displayName" | "handle" | "passwordHash" | "pinHash" | "pinFailedAttempts" | "pinLockedUntil" | "pinLocks" | "primaryAccountId" | "createdAt" | "handleSkeleton", ExtArgs["result"]["user"]>
+export type UserOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "email" | "displayName" | "handle" | "passwordHash" | "pinHash" | "pinFailedAttempts" | "pinLockedUntil" | "pinLocks" | "primaryAccountId" | "createdAt" | "handleSkeleton" | "handleSkeletonShared", ExtArgs["result"]["user"]>
 export type UserInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   accounts?: boolean | Prisma.User$accountsArgs<ExtArgs>
   refreshTokens?: boolean | Prisma.User$refreshTokensArgs<ExtArgs>
@@ -1416,15 +1470,19 @@ export type $UserPayload<ExtArgs extends runtime.Types.Extensions.InternalArgs =
     pinFailedAttempts: number
     pinLockedUntil: Date | null
     /**
-     * The PIN's locks in the current streak (adr/0047): each lasts twice the one before; the last allowed blocks step-up until a password sign-in.
+     * The PIN's locks in the current streak (adr/0047): each lasts twice the one before; the last allowed blocks step-up until the bank unblocks it (adr/0064).
      */
     pinLocks: number
     primaryAccountId: string | null
     createdAt: Date
     /**
-     * The handle as a payer could misread it (1/i/l, 0/o, rn/m, vv/w folded; adr/0046): a column the database generates, never written.
+     * The handle as a payer could misread it (case, separators, look-alike characters and doubled letters folded; adr/0046, adr/0064): a column the database generates, never written; unique but for handleSkeletonShared.
      */
     handleSkeleton: string | null
+    /**
+     * The handle shared its skeleton with an earlier customer's before skeletons were unique (adr/0064): it stands outside the unique index.
+     */
+    handleSkeletonShared: boolean
   }, ExtArgs["result"]["user"]>
   composites: {}
 }
@@ -1866,6 +1924,7 @@ export interface UserFieldRefs {
   readonly primaryAccountId: Prisma.FieldRef<"User", 'String'>
   readonly createdAt: Prisma.FieldRef<"User", 'DateTime'>
   readonly handleSkeleton: Prisma.FieldRef<"User", 'String'>
+  readonly handleSkeletonShared: Prisma.FieldRef<"User", 'Boolean'>
 }
     
 
