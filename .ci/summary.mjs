@@ -1,7 +1,7 @@
 // Sums every suite .ci/run ran into its last line, alone on it: `N passed, N failed, N skipped`.
 // Reads what each suite left in the results directory (a suite that did not run left nothing):
-//   vitest.json and vitest-npm-postgres.json (Vitest's JSON reporter: `npm test`, and the
-//   suite on npm's PostgreSQL binaries), playwright.json (Playwright's), schemathesis.log
+//   vitest.json, vitest-real-time.json and vitest-npm-postgres.json (Vitest's JSON reporter:
+//   `npm test`, the server's real-time files, and the suite on npm's PostgreSQL binaries), playwright.json (Playwright's), schemathesis.log
 //   (its "Test cases" line), soak.log (its "soak: N checks passed, M failed" line), bench.log
 //   (`npm run bench -- --smoke`: its "bench: N checks passed, M failed" line, one per scenario),
 //   failover-sync.log and failover-async.log (the failover drills' soak line), every
@@ -23,6 +23,7 @@ const add = (suite, passed, failed, skipped) => {
 
 for (const [file, suite] of [
   ['vitest.json', 'vitest'],
+  ['vitest-real-time.json', 'vitest real-time'],
   ['vitest-npm-postgres.json', "vitest on npm's PostgreSQL"],
 ]) {
   const vitest = read(file);
