@@ -55,7 +55,9 @@ describe('look-alike and bank-like handles', () => {
     const outcomes = [];
     for (const [i, handle] of bankLike.entries()) outcomes.push(outcome(await register(handle, `192.0.2.${140 + i}`)));
     expect(outcomes).toEqual(bankLike.map(() => '409 HANDLE_TAKEN'));
-    // An ordinary name that merely holds a short role word inside it is not refused.
+    // An ordinary name that merely holds a short role word inside it is not refused, nor one
+    // that only starts like a folded role word would (rotate…: no rot… name is a role).
     expect(outcome(await register(`michael${tag}`, '192.0.2.160'))).toBe('201');
+    expect(outcome(await register(`rotate${tag}`, '192.0.2.161'))).toBe('201');
   }, 60_000);
 });

@@ -18,8 +18,12 @@ const RESERVED_ANYWHERE = [
   'tidewater', 'admin', 'administrator', 'system', 'support', 'helpdesk', 'service', 'security', 'fraud', 'official',
   'moderator', 'compliance', 'billing', 'payment', 'noreply', 'refund', 'customer', 'verify', 'banking',
 ];
-/** Short role words, which too many names hold inside them: refused at a handle's start or end. */
-const RESERVED_AT_ENDS = ['help', 'care', 'team', 'bank', 'desk', 'root', 'staff'];
+/**
+ * Short role words, which too many names hold inside them: refused at a handle's start or end.
+ * Compared as skeletons, whose doubled letters fold: a word like `root` (read `rot`) would
+ * refuse every name that starts with rot…, so none is here.
+ */
+const RESERVED_AT_ENDS = ['help', 'care', 'team', 'bank', 'desk', 'staff'];
 /** What drops from a skeleton to compare the bank's name by its consonants (tidewatr, tydewater). */
 const vowelsAndLookAlikes = /[aeiouyl]/g;
 
