@@ -68,6 +68,10 @@ async function forward(
       signal: abort.signal,
       dispatcher: api.dispatcher,
     });
+    // An answer before the visitor's whole body arrived is a refusal the API gave without the rest:
+    // read the rest and drop it, as Node does for a body nobody reads, so the visitor, still
+    // sending, gets the answer and not a reset connection.
+    if (!req.complete) req.unpipe().resume();
     res.status(answer.statusCode);
     for (const [name, value] of headersTowardsVisitor(answer.headers)) res.setHeader(name, value);
     // pipe, not stream.pipeline: pipeline puts seven 'close' listeners on the response, which
