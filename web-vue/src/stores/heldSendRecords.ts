@@ -52,16 +52,22 @@ function isRecord(value: unknown): value is HeldSendRecord {
   );
 }
 
-/** The customer's live records (expired and unreadable ones dropped), oldest first. */
-export function readHeldSends(storage: Storage, userId: string, now = Date.now()): HeldSendRecord[] {
-  let parsed: unknown;
+/**
+ * The JSON array kept under `entry`, or an empty one when it is missing or unreadable (written
+ * by an older version, or by hand): what every tab's records are read through.
+ */
+export function storedList(storage: Storage, entry: string): unknown[] {
   try {
-    parsed = JSON.parse(storage.getItem(heldSendsEntry(userId)) ?? '[]');
+    const parsed: unknown = JSON.parse(storage.getItem(entry) ?? '[]');
+    return Array.isArray(parsed) ? parsed : [];
   } catch {
     return [];
   }
-  if (!Array.isArray(parsed)) return [];
-  return parsed
+}
+
+/** The customer's live records (expired and unreadable ones dropped), oldest first. */
+export function readHeldSends(storage: Storage, userId: string, now = Date.now()): HeldSendRecord[] {
+  return storedList(storage, heldSendsEntry(userId))
     .filter(isRecord)
     .filter((record) => now - record.firstSentAt < HELD_SEND_LIFETIME_MS)
     .map((record) => ({ ...record, checkFirst: record.checkFirst === true }))

@@ -6,7 +6,7 @@
  * An outcome the sending page did not show itself (learnt after a reload, a sign-in or in
  * another tab) stands as a receipt until the visitor dismisses it.
  */
-import type { HeldOperation } from './heldSendRecords.ts';
+import { storedList, type HeldOperation } from './heldSendRecords.ts';
 
 /** One send that landed. */
 export interface LandedSend {
@@ -51,14 +51,7 @@ function isLanded(value: unknown): value is LandedSend {
 
 /** The customer's landed sends of the last day, newest first (unreadable ones dropped). */
 export function readLandedSends(storage: Storage, userId: string, now = Date.now()): LandedSend[] {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(storage.getItem(landedSendsEntry(userId)) ?? '[]');
-  } catch {
-    return [];
-  }
-  if (!Array.isArray(parsed)) return [];
-  return parsed
+  return storedList(storage, landedSendsEntry(userId))
     .filter(isLanded)
     .filter((entry) => now - entry.landedAt < LANDED_LIFETIME_MS)
     .map((entry) => ({ ...entry, accountId: entry.accountId ?? null, movementId: entry.movementId ?? null, shownIn: entry.shownIn ?? null, dismissed: entry.dismissed === true }))
