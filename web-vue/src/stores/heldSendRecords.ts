@@ -103,25 +103,26 @@ const settledPrefix = 'tidewater:settled-sends:';
 /** The storage entry of the keys whose outcome this browser learnt, for `userId`. */
 const settledSendsEntry = (userId: string) => `${settledPrefix}${userId}`;
 
-/** The keys whose outcome this browser learnt within the lifetime (so the bank's list of recent sends need not tell them again). */
-export function settledKeys(storage: Storage, userId: string, now = Date.now()): Set<string> {
-  try {
-    const parsed: unknown = JSON.parse(storage.getItem(settledSendsEntry(userId)) ?? '[]');
-    if (!Array.isArray(parsed)) return new Set();
-    return new Set(parsed.filter((entry) => typeof entry?.key === 'string' && typeof entry?.at === 'number' && now - entry.at < HELD_SEND_LIFETIME_MS).map((entry) => entry.key as string));
-  } catch {
-    return new Set();
-  }
+interface Settled {
+  key: string;
+  at: number;
 }
 
-/** Remembers that `key`'s outcome is known here (the last 100 are kept). */
+/** The keys this browser learnt an outcome of within the lifetime (unreadable entries dropped). */
+function liveSettled(storage: Storage, userId: string, now: number): Settled[] {
+  return storedList(storage, settledSendsEntry(userId)).filter((entry): entry is Settled => {
+    const settled = entry as Partial<Settled> | null;
+    return typeof settled?.key === 'string' && typeof settled.at === 'number' && now - settled.at < HELD_SEND_LIFETIME_MS;
+  });
+}
+
+/** The keys whose outcome this browser learnt within the lifetime (so the bank's list of recent sends need not tell them again). */
+export function settledKeys(storage: Storage, userId: string, now = Date.now()): Set<string> {
+  return new Set(liveSettled(storage, userId, now).map((entry) => entry.key));
+}
+
+/** Remembers that `key`'s outcome is known here (the last 100 are kept; an unreadable entry is replaced). */
 export function rememberSettled(storage: Storage, userId: string, key: string, now = Date.now()): void {
-  let entries: Array<{ key: string; at: number }> = [];
-  try {
-    const parsed: unknown = JSON.parse(storage.getItem(settledSendsEntry(userId)) ?? '[]');
-    if (Array.isArray(parsed)) entries = parsed.filter((entry) => typeof entry?.key === 'string' && typeof entry?.at === 'number' && now - entry.at < HELD_SEND_LIFETIME_MS);
-  } catch {
-    // an unreadable entry is replaced
-  }
-  storage.setItem(settledSendsEntry(userId), JSON.stringify([...entries.filter((entry) => entry.key !== key), { key, at: now }].slice(-100)));
+  const entries = liveSettled(storage, userId, now).filter((entry) => entry.key !== key);
+  storage.setItem(settledSendsEntry(userId), JSON.stringify([...entries, { key, at: now }].slice(-100)));
 }
