@@ -15,7 +15,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { randomBytes } from 'node:crypto';
 import { startServerProcess } from '@tidewater/test-support/serverProcess';
-import { freePort } from '@tidewater/test-support/apiProcess';
+import { freePort, testPinPepper } from '@tidewater/test-support/apiProcess';
 import { secretHashing } from '../../server/src/domain/identity/secrets.ts';
 import { signUp, type ApiCustomer } from '../contention/apiPath.ts';
 import { send } from './http.ts';
@@ -97,7 +97,8 @@ async function startOnce(databaseUrl: string, nodeArgs: string[]): Promise<{ ms:
   const api = await startServerProcess({
     name: 'the API',
     cwd: serverDir,
-    env: { ...process.env, DATABASE_URL: databaseUrl, API_PORT: String(port), API_METRICS_PORT: '0', API_WORKERS: '1', LOG_LEVEL: 'warn', JWT_SECRET: randomBytes(24).toString('hex'), PIN_PEPPER: `b1:${randomBytes(24).toString('hex')}` },
+    // PIN_PEPPER is the run's: the API refuses to start beside verifiers under a key it is not given (adr/0064).
+    env: { ...process.env, DATABASE_URL: databaseUrl, API_PORT: String(port), API_METRICS_PORT: '0', API_WORKERS: '1', LOG_LEVEL: 'warn', JWT_SECRET: randomBytes(24).toString('hex'), PIN_PEPPER: testPinPepper },
     port,
     healthPath: '/api/health',
     startTimeoutMs: 60_000,

@@ -23,7 +23,7 @@ export { freePort };
  */
 const testSigningSecret = process.env.JWT_SECRET || `test-${randomBytes(24).toString('hex')}`;
 /** PIN_PEPPER likewise (adr/0053): random per run, shared by every API process of the run. */
-const testPinPepper = process.env.PIN_PEPPER || `t1:${randomBytes(24).toString('hex')}`;
+export const testPinPepper = process.env.PIN_PEPPER || `t1:${randomBytes(24).toString('hex')}`;
 
 /**
  * Starts the API with `env` added to this process's environment; `entry`: another script
