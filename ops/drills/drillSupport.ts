@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { call } from '../../test-support/src/httpClient.ts';
 import { queryOnce } from '../../test-support/src/pgProcesses.ts';
+import { skeletonSafe } from '../../test-support/src/handles.ts';
 import { bffTransport, type Transport } from '../../contract-tests/soak/transport.ts';
 
 const run = promisify(execFile);
@@ -96,6 +97,10 @@ export function report(title: string, tag: string, summary: Summary | undefined,
   if (failed) process.exitCode = 1;
 }
 
+/** How many customers this drill process has signed up: each one's handle, distinct under the skeleton. */
+let signedUp = 0;
+const nextHandle = (prefix: string) => `${prefix}${skeletonSafe(signedUp++)}`;
+
 /** Signs one new customer (`prefix` names its email and handle) up and in on the API at `apiUrl`: its access token and first account. */
 export async function signUpAndIn(
   apiUrl: string,
@@ -107,7 +112,7 @@ export async function signUpAndIn(
     email: `${prefix}${suffix}@example.com`,
     password: 'correct horse battery',
     displayName: `${prefix} ${n}`,
-    handle: `${prefix}${suffix}`.slice(0, 20),
+    handle: nextHandle(prefix),
     pin: '2468',
   };
   const registered = await call(apiUrl, 'POST', '/api/auth/register', { body: visitor });
@@ -188,7 +193,7 @@ export async function signUpThroughBff(bffUrl: string): Promise<Customer> {
     email: `drill${suffix}@example.com`,
     password: 'correct horse battery',
     displayName: 'Drill BFF',
-    handle: `drill${suffix}`.slice(0, 20),
+    handle: nextHandle('drill'),
     pin: '2468',
   };
   const { transport } = await bffTransport(bffUrl, who, 60_000);
