@@ -2,8 +2,9 @@
  * The idempotency protocol of money sends (adr/0010 "Claim, fence, store, release", as
  * adr/0016 changed it: claim, land, release). Keys are scoped per customer. One record per (customer, key):
  *
- * 1. **Claim** first, in a one-row write of its own: `Processing`, owned by this request's
- *    `ownerToken`. Another request with the key finds the record and answers from it:
+ * 1. **Claim** first (the database's `claim_key`): `Processing`, owned by this request's
+ *    `ownerToken`, in a one-row write of its own, or in the send's own statement when it
+ *    needs no wait (`money_send_claiming`, adr/0070). Another request with the key finds the record and answers from it:
  *    another payload → 422 IDEMPOTENCY_KEY_REUSED; `Executed` → the stored answer,
  *    replayed byte for byte; `Processing` → 409 IDEMPOTENCY_IN_FLIGHT, until it is stale.
  * 2. **Land**: the money's own transaction, after its save, marks the claim `landed_at`
