@@ -11,9 +11,9 @@
  * (adr/0070), so a send that needs no wait is one statement and one commit.
  */
 import type { Statements } from '../../data/statements.ts';
-import { parseJsonColumn } from '../../data/statements.ts';
 import type { Claim } from '../idempotency/idempotency.ts';
 import { lockWait } from './accountRows.ts';
+import { verdictOf, type Verdict, type VerdictRow } from './verdict.ts';
 
 /** What a send asks the database to do: money leaves `fromAccountId` and arrives in `toAccountId`. */
 export interface SendOrder {
@@ -51,25 +51,12 @@ export interface MoneySend {
 /** Makes the send of one request. */
 export type MoneySendFactory = (request: { readonly userId: string }) => MoneySend;
 
-/**
- * What the statement answers: 'applied' (with the body it landed), 'claim_lost', 'ok' (a
- * check-only look the rules allow) or the error code of the rule that refuses the send.
- */
-export interface Verdict<Body> {
-  readonly verdict: string;
-  readonly body: Body | undefined;
-  /** The numbers a refusal's wording needs (the daily ceiling's), or null. */
-  readonly detail: Record<string, number> | null;
-}
-
 /** How the statement runs: the limits it applies and whether it only checks. */
 export interface SendMode {
   readonly lockWaitMs: number;
   readonly dailyLimitMinor: number;
   readonly checkOnly: boolean;
 }
-
-type Row = { verdict: string; body: unknown; detail: unknown };
 
 /**
  * The order as one jsonb value, its operation, amount and destination first: every send is
@@ -84,7 +71,7 @@ function wireOrder(order: SendOrder): string {
 
 /** Runs `order` as one `money_send` statement under `claim`, which the request holds already. */
 export async function sendStatement<Body>(sql: Statements, order: SendOrder, claim: Claim, traceId: string | null, mode: SendMode): Promise<Verdict<Body>> {
-  const rows = await sql.query<Row>`
+  const rows = await sql.query<VerdictRow>`
     SELECT verdict, body, detail FROM money_send(${claim.id}::uuid, ${claim.ownerToken}::uuid, ${claim.userId}::uuid, ${claim.key}::text,
       ${traceId}::text, ${lockWait(mode.lockWaitMs)}::text, ${mode.checkOnly}::boolean, ${Math.floor(mode.dailyLimitMinor)}::bigint, ${wireOrder(order)}::jsonb)`;
   return verdictOf<Body>(rows[0]);
@@ -105,19 +92,9 @@ export interface KeyClaim {
  */
 export async function claimingStatement<Body>(sql: Statements, order: SendOrder, key: KeyClaim, traceId: string | null, mode: Omit<SendMode, 'checkOnly'>): Promise<Verdict<Body>> {
   const { claim } = key;
-  const rows = await sql.query<Row>`
+  const rows = await sql.query<VerdictRow>`
     SELECT verdict, body, detail FROM money_send_claiming(${claim.id}::uuid, ${claim.ownerToken}::uuid, ${claim.userId}::uuid, ${claim.key}::text,
       ${key.operationId}::text, ${key.requestHash}::text, ${Math.round(key.staleAfterMs)}::int,
       ${traceId}::text, ${lockWait(mode.lockWaitMs)}::text, ${Math.floor(mode.dailyLimitMinor)}::bigint, ${wireOrder(order)}::jsonb)`;
   return verdictOf<Body>(rows[0]);
-}
-
-/** A verdict row as the adapter gave it (jsonb as text). */
-export function verdictOf<Body>(row: Row | undefined): Verdict<Body> {
-  if (!row) throw new Error('a money statement answered no row');
-  return {
-    verdict: row.verdict,
-    body: row.body === null || row.body === undefined ? undefined : parseJsonColumn<Body>(row.body),
-    detail: row.detail === null || row.detail === undefined ? null : parseJsonColumn<Record<string, number>>(row.detail),
-  };
 }

@@ -34,13 +34,12 @@ import type { OperationId } from '@tidewater/spec/operations';
 import type { OperationInput } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
 import { countIdempotency, noteUnavailableCause } from '../../metrics.ts';
-import { verifyBy } from '../audit/auditedSave.ts';
 import { claimedRequests } from '../idempotency/claimedRequest.ts';
-import { ClaimTakenOver, hashRequest, idempotencyRecords, isKeyVerdict, newClaim, type Claim } from '../idempotency/idempotency.ts';
+import { hashRequest, idempotencyRecords, newClaim, type Claim } from '../idempotency/idempotency.ts';
 import { accountBulkhead } from './accountBulkhead.ts';
 import { PermitWaitTimeout, type ReleasePermit } from '../bulkhead.ts';
-import { claimingStatement, sendStatement, type MoneySend, type MoneySendFactory, type SendOrder, type Verdict } from './moneySend.ts';
-import { refusalOf } from './refusals.ts';
+import { claimingStatement, sendStatement, type MoneySend, type MoneySendFactory, type SendOrder } from './moneySend.ts';
+import { answerOf, claimedStatements, isKeyAnswer, type Verdict } from './verdict.ts';
 
 /** Every attempt lost its locks and the rules allow the send: busy. */
 class AccountBusy extends Error {
@@ -69,6 +68,8 @@ const accountIdsOf = (order: SendOrder) => [order.fromAccountId, order.toAccount
 export function moneySendRunner({ data, config }: DomainDeps) {
   const records = idempotencyRecords(data, config);
   const claimed = claimedRequests(records, config);
+  // Each money statement is its own commit (adr/0027): a lost answer is settled by looking for the landed claim.
+  const runStatement = claimedStatements(data, records, config.idempotencyStoreBudgetMs);
   // ACCOUNT_SENDS_AT_ONCE is the instance's: each worker takes its share, at least one (adr/0024).
   const accountPermits = accountBulkhead(Math.max(1, Math.floor(config.accountSendsAtOnce / Math.max(1, config.apiWorkers))));
 
@@ -98,13 +99,6 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     }
   }
 
-  /** What the statement's verdict answers: the landed body, or the refusal it names. */
-  function answerOf<Body>(done: Verdict<Body>, claim: Claim): Body {
-    if (done.verdict === 'applied' && done.body !== undefined) return done.body;
-    if (done.verdict === 'claim_lost') throw new ClaimTakenOver(claim.key);
-    throw refusalOf(done.verdict, done.detail);
-  }
-
   /**
    * Every attempt lost its locks, or the queue took a send's worth of them (`attempts` 0):
    * the same rules, checked on fresh rows without a lock, refuse the send, or busy ("send it again").
@@ -118,28 +112,15 @@ export function moneySendRunner({ data, config }: DomainDeps) {
   async function refuseUnlessAllowed(order: SendOrder, claim: Claim): Promise<void> {
     const mode = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor, checkOnly: true };
     const look = await data.read((db) => sendStatement(sqlOf(db), order, claim, traceId(), mode));
-    if (look.verdict !== 'ok') throw refusalOf(look.verdict, look.detail);
-  }
-
-  /**
-   * Runs a money statement as its own commit (adr/0027) with up to `attempts` lock waits: a
-   * lost answer is settled by looking for `claim` landed, which reads the answer back.
-   */
-  function runOwnCommit<Body>(label: string, claim: Claim, attempts: number, statement: (sql: Parameters<typeof sendStatement>[0]) => Promise<Verdict<Body>>): Promise<Verdict<Body>> {
-    let landedBody: Body | undefined;
-    return data.runStatementAsCommit(statement, {
-      label,
-      contentionAttempts: attempts,
-      verifyCommitted: verifyBy(data, async () => (landedBody = await records.landedAnswer<Body>(claim)) !== undefined, config.idempotencyStoreBudgetMs),
-      landedAnswer: () => ({ verdict: 'applied', body: landedBody, detail: null }),
-    });
+    // A check locks no claim: anything but `ok` is the refusal it names.
+    if (look.verdict !== 'ok') answerOf(look, claim.key);
   }
 
   async function moveMoneyWithPermit<Body>(label: string, order: SendOrder, claim: Claim, attempts: number): Promise<Body> {
     const mode = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor, checkOnly: false };
     try {
-      const done = await runOwnCommit<Body>(label, claim, attempts, (sql) => sendStatement<Body>(sql, order, claim, traceId(), mode));
-      return answerOf(done, claim);
+      const done = await runStatement<Body>(label, claim, (sql) => sendStatement<Body>(sql, order, claim, traceId(), mode), attempts);
+      return answerOf(done, claim.key);
     } catch (error) {
       if (!isContentionExhausted(error)) throw error;
       return busyAfterLook(order, claim, error.attempts);
@@ -201,7 +182,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     const mode = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor };
     let done: Verdict<Body>;
     try {
-      done = await runOwnCommit(send.label, claim, config.accountWriteAttempts, (sql) => claimingStatement<Body>(sql, order, key, traceId(), mode));
+      done = await runStatement(send.label, claim, (sql) => claimingStatement<Body>(sql, order, key, traceId(), mode), config.accountWriteAttempts);
     } catch (error) {
       if (isContentionExhausted(error)) return withClaim<Body>(request, (held) => busyAfterLook(order, held, error.attempts));
       // Nothing of a statement that ran to no commit is left: the claim alone says what to answer.
@@ -210,13 +191,13 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     } finally {
       release();
     }
-    if (isKeyVerdict(done.verdict)) {
+    if (isKeyAnswer(done)) {
       const answer = records.keyAnswer(done.verdict, done.detail?.status, done.body);
       return answer ? claimed.replayAnswer<Body>(answer) : undefined;
     }
     countIdempotency('first');
     try {
-      return { status: 201, body: answerOf(done, claim) };
+      return { status: 201, body: answerOf(done, claim.key) };
     } catch (error) {
       throw await failureAnswer(error, claim);
     }
