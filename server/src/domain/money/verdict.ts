@@ -58,7 +58,7 @@ export function isKeyAnswer<Body>(done: Verdict<Body>): done is Extract<Verdict<
 }
 
 /** The verdict of a statement found landed after its answer was lost: its stored body. */
-export function appliedVerdict<Body>(body: Body): Verdict<Body> {
+function appliedVerdict<Body>(body: Body): Verdict<Body> {
   return { verdict: 'applied', body, detail: null };
 }
 
