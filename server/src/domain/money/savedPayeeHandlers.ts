@@ -5,12 +5,15 @@
  * sent it, with no second copy to drift from it. A payee by handle carries the name the bank
  * holds now; the SPA runs confirmation of payee again when one is picked (getPayee).
  */
+import type { components } from '@tidewater/spec/openapi';
 import type { Handlers } from '../../contract/operations.ts';
 import { sqlOf } from '../../data/statements.ts';
 import type { DomainDeps } from '../deps.ts';
 
 /** 20: the payees listed, the most recently paid first; a picker longer than this is a search. */
 export const SAVED_PAYEES_LISTED = 20;
+
+type SavedPayee = components['schemas']['SavedPayee'];
 
 interface PaidRow {
   kind: 'transfer_out' | 'external_out';
@@ -37,13 +40,13 @@ export function savedPayeeHandlers({ data }: DomainDeps): Pick<Handlers, 'listSa
         ) paid
         LEFT JOIN users ON paid.kind = 'transfer_out' AND users.handle = substr(paid.counterparty, 2)
         ORDER BY paid.last_paid_at DESC`;
-      const items = rows.flatMap((row) => {
+      const items = rows.flatMap((row): SavedPayee[] => {
         const lastPaidAt = new Date(row.lastPaidAt).toISOString();
         if (row.kind === 'transfer_out') {
-          return row.displayName ? [{ kind: 'handle' as const, handle: row.counterparty.slice(1), name: row.displayName, lastPaidAt }] : [];
+          return row.displayName ? [{ kind: 'handle', handle: row.counterparty.slice(1), name: row.displayName, lastPaidAt }] : [];
         }
         const open = row.counterparty.lastIndexOf(' (');
-        return [{ kind: 'iban' as const, iban: row.counterparty.slice(open + 2, -1), name: row.counterparty.slice(0, open), lastPaidAt }];
+        return [{ kind: 'iban', iban: row.counterparty.slice(open + 2, -1), name: row.counterparty.slice(0, open), lastPaidAt }];
       });
       return { status: 200, body: { items } };
     },
