@@ -14,12 +14,12 @@
 export type PayeeNameMatch = 'match' | 'close_match' | 'no_match';
 
 /** 2: letters (inserted, removed or changed) a close match may differ by: a typo and a doubled or dropped letter. */
-export const CLOSE_EDITS = 2;
+const CLOSE_EDITS = 2;
 /** 8: a folded name shorter than this may differ by one letter only. */
-export const LONG_NAME = 8;
+const LONG_NAME = 8;
 
 /** `name` folded to lower-case unaccented words split on anything that is not a letter or digit. */
-export function foldedWords(name: string): string[] {
+function foldedWords(name: string): string[] {
   return name
     .normalize('NFKD')
     .replace(/\p{M}/gu, '')

@@ -11,7 +11,7 @@ import { sqlOf } from '../../data/statements.ts';
 import type { DomainDeps } from '../deps.ts';
 
 /** 20: the payees listed, the most recently paid first; a picker longer than this is a search. */
-export const SAVED_PAYEES_LISTED = 20;
+const SAVED_PAYEES_LISTED = 20;
 
 type SavedPayee = components['schemas']['SavedPayee'];
 
