@@ -18,7 +18,7 @@ describe('payees on PostgreSQL', () => {
 
   beforeAll(async () => {
     // Many sign-ups from one address in a minute here: the sign-up limits are another test's.
-    setup = await bankOnPostgres({ env: { PAYEE_LOOKUP_LIMIT: '5', REGISTER_ADDRESS_LIMIT: '100' } });
+    setup = await bankOnPostgres({ env: { PAYEE_LOOKUP_LIMIT: '6', REGISTER_ADDRESS_LIMIT: '100' } });
     url = setup.api.url;
     ada = await setup.bank.signUp();
     const registered = await call(url, 'POST', '/api/auth/register', { body: { email: `${will}@example.com`, password: 'correct horse battery', displayName: 'Will Turner', handle: will, pin: '2468' } });
@@ -42,8 +42,13 @@ describe('payees on PostgreSQL', () => {
     expect(checked.body).toEqual(want);
   });
 
+  it('reads a form-encoded name (a + for each space), as URLSearchParams writes it', async () => {
+    const checked = await call(url, 'GET', `/api/payees/${will}?${new URLSearchParams({ name: 'Will Turner' })}`, { token: ada.token });
+    expect([checked.status, checked.body]).toEqual([200, { result: 'match', name: 'Will Turner' }]);
+  });
+
   it('answers a handle nobody has exactly as a name that does not match, and no more often than the limit allows', async () => {
-    // The four look-ups above spent 4 of the 5: this one is the last in the window.
+    // The five look-ups above spent 5 of the 6: this one is the last in the window.
     const absent = await lookUp('nobody_has_this', 'Will Turner');
     expect([absent.status, absent.body]).toEqual([200, { result: 'no_match' }]);
     const limited = await lookUp(will, 'Will Turner');

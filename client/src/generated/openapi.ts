@@ -2187,7 +2187,8 @@ export interface operations {
     parameters: {
       query: {
         /**
-         * @description The payee's name as the payer expects it (the rule of `Text`).
+         * @description The payee's name as the payer expects it (the rule of `Text`), percent-encoded or
+         *     form-encoded (`Grace+Hopper` is `Grace Hopper`).
          * @example Grace Hopper
          */
         name: components['schemas']['PayeeName'];
