@@ -60,6 +60,8 @@ describe('payees on PostgreSQL', () => {
     ['no name', ''],
     ['a blank name', '?name=%20%20'],
     ['a control character', '?name=Will%00Turner'],
+    ['a name given twice', '?name=Will&name=Turner'],
+    ['a name longer than 80', `?name=${'w'.repeat(81)}`],
   ])('refuses a look-up with %s (400)', async (_name, search) => {
     expect(outcome(await call(url, 'GET', `/api/payees/${will}${search}`, { token: ada.token }))).toEqual([400, 'VALIDATION_FAILED']);
   });
