@@ -39,6 +39,7 @@ const CONTRACT: [string, string, string][] = [
   ['createInternalTransfer', 'POST', '/api/transfers/internal'],
   ['createExternalTransfer', 'POST', '/api/transfers/external'],
   ['getPayee', 'GET', '/api/payees/{handle}'],
+  ['listSavedPayees', 'GET', '/api/saved-payees'],
   ['listTransactions', 'GET', '/api/transactions'],
   ['getIdempotencyKey', 'GET', '/api/idempotency-keys/{key}'],
   ['listIdempotencyKeys', 'GET', '/api/idempotency-keys'],

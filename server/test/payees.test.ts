@@ -1,6 +1,7 @@
 /**
- * Confirmation of payee (adr/0046), on PostgreSQL: a payer looks a handle up and sees its
- * owner's display name, at most PAYEE_LOOKUP_LIMIT times a window; sign-up refuses a
+ * Confirmation of payee (adr/0046, adr/0072), on PostgreSQL: a payer gives a handle and the
+ * name they expect, and hears match, close match (with the bank's name) or no match (a
+ * handle nobody has too), at most PAYEE_LOOKUP_LIMIT times a window; sign-up refuses a
  * handle a payer could mistake for an existing one, or one that looks like the bank, and
  * a PIN or password a guesser tries first.
  */
@@ -17,7 +18,7 @@ describe('payees on PostgreSQL', () => {
 
   beforeAll(async () => {
     // Many sign-ups from one address in a minute here: the sign-up limits are another test's.
-    setup = await bankOnPostgres({ env: { PAYEE_LOOKUP_LIMIT: '5', REGISTER_ADDRESS_LIMIT: '100' } });
+    setup = await bankOnPostgres({ env: { PAYEE_LOOKUP_LIMIT: '6', REGISTER_ADDRESS_LIMIT: '100' } });
     url = setup.api.url;
     ada = await setup.bank.signUp();
     const registered = await call(url, 'POST', '/api/auth/register', { body: { email: `${will}@example.com`, password: 'correct horse battery', displayName: 'Will Turner', handle: will, pin: '2468' } });
@@ -28,16 +29,41 @@ describe('payees on PostgreSQL', () => {
   const register = (handle: string) =>
     call(url, 'POST', '/api/auth/register', { body: { email: `${handle}${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'Mallory', handle, pin: '2468' } });
 
-  it('shows the payer who a handle belongs to, and no more than the limit allows', async () => {
-    const lookUp = (handle: string) => call(url, 'GET', `/api/payees/${handle}`, { token: ada.token });
-    const found = await lookUp(will);
-    expect(found.status).toBe(200);
-    expect(found.body).toEqual({ handle: will, displayName: 'Will Turner' });
-    expect(outcome(await lookUp('nobody_has_this'))).toEqual([404, 'PAYEE_NOT_FOUND']);
-    for (let i = 0; i < 3; i++) expect((await lookUp(will)).status).toBe(200);
-    const limited = await lookUp(will);
+  const lookUp = (handle: string, name: string) => call(url, 'GET', `/api/payees/${handle}?name=${encodeURIComponent(name)}`, { token: ada.token });
+
+  it.each([
+    ['the same name, folded', '  will TURNER. ', { result: 'match', name: 'Will Turner' }],
+    ['a typo', 'Wil Turner', { result: 'close_match', name: 'Will Turner' }],
+    ['an initial and the last name', 'W. Turner', { result: 'close_match', name: 'Will Turner' }],
+    ['another name: no name given', 'Elizabeth Swann', { result: 'no_match' }],
+  ])('answers %s as confirmation of payee does', async (_name, expected, want) => {
+    const checked = await lookUp(will, expected);
+    expect(checked.status).toBe(200);
+    expect(checked.body).toEqual(want);
+  });
+
+  it('reads a form-encoded name (a + for each space), as URLSearchParams writes it', async () => {
+    const checked = await call(url, 'GET', `/api/payees/${will}?${new URLSearchParams({ name: 'Will Turner' })}`, { token: ada.token });
+    expect([checked.status, checked.body]).toEqual([200, { result: 'match', name: 'Will Turner' }]);
+  });
+
+  it('answers a handle nobody has exactly as a name that does not match, and no more often than the limit allows', async () => {
+    // The five look-ups above spent 5 of the 6: this one is the last in the window.
+    const absent = await lookUp('nobody_has_this', 'Will Turner');
+    expect([absent.status, absent.body]).toEqual([200, { result: 'no_match' }]);
+    const limited = await lookUp(will, 'Will Turner');
     expect(outcome(limited)).toEqual([429, 'TOO_MANY_REQUESTS']);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+
+  it.each([
+    ['no name', ''],
+    ['a blank name', '?name=%20%20'],
+    ['a control character', '?name=Will%00Turner'],
+    ['a name given twice', '?name=Will&name=Turner'],
+    ['a name longer than 80', `?name=${'w'.repeat(81)}`],
+  ])('refuses a look-up with %s (400)', async (_name, search) => {
+    expect(outcome(await call(url, 'GET', `/api/payees/${will}${search}`, { token: ada.token }))).toEqual([400, 'VALIDATION_FAILED']);
   });
 
   it.each([

@@ -434,15 +434,48 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Confirm a payee by handle
-     * @description Confirmation of payee: before a transfer by handle, show the payer who the handle
-     *     belongs to (their display name), so a mistyped or look-alike handle is caught
-     *     before the PIN. `404 PAYEE_NOT_FOUND` when no customer has it. Limited to 30
-     *     look-ups a minute per customer (`429 TOO_MANY_REQUESTS` with `Retry-After`), so
-     *     the read cannot list who banks here. Sign-up (`register`) refuses handles that
-     *     look like an existing one (1/i/l, 0/o, rn/m, vv/w) or like the bank speaking.
+     * Confirm a payee by handle and the name the payer expects
+     * @description Confirmation of payee, as the UK's CoP and the EU's Verification of Payee answer it:
+     *     the payer gives the handle and the name they expect to find behind it, and the bank
+     *     answers `match`, `close_match` (with the name it holds, so the payer can check it)
+     *     or `no_match`. The bank's name for a handle is given only to a payer who already
+     *     nearly knew it. A handle nobody has answers `no_match`, exactly as a handle whose
+     *     owner has another name: the answer never tells whether a handle exists.
+     *
+     *     Names are compared after folding case, accents, punctuation and spacing. A match is
+     *     the same name; a close match is a name at most two letters away (one when it is
+     *     shorter than eight letters), the same words in another order, or initials for the
+     *     first names with the same last name (`G Hopper`, `G. M. Hopper` for Grace Murray
+     *     Hopper). Each look-up counts toward one limit per customer that sends by handle share:
+     *     30 a minute, then `429 TOO_MANY_REQUESTS` with `Retry-After`. Sign-up (`register`)
+     *     refuses handles that look like an existing one or like the bank speaking.
      */
     get: operations['getPayee'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/saved-payees': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The payees the customer has paid
+     * @description Saved payees: everyone the customer has paid by handle or by IBAN from any of their
+     *     accounts (open or closed), the most recently paid first, at most 20. The list is read
+     *     from the customer's own movements, so a payee is there from the first send that
+     *     landed, whichever tab, device or client sent it. A payee by handle carries the name
+     *     the bank holds for it now (the payer has paid them, as their movements show); run
+     *     confirmation of payee (`getPayee`) again when one is picked, before the PIN.
+     */
+    get: operations['listSavedPayees'];
     put?: never;
     post?: never;
     delete?: never;
@@ -755,10 +788,32 @@ export interface components {
     Description: components['schemas']['Text'];
     /** @description A person's name as they write it (the rule of `Text`). */
     PersonName: components['schemas']['Text'];
-    /** @description Who a handle belongs to, as the payer is shown before paying them. */
-    Payee: {
-      handle: components['schemas']['Handle'];
-      displayName: string;
+    /** @description A payee's name as the payer expects it (the rule of `Text`). */
+    PayeeName: components['schemas']['Text'];
+    /**
+     * @description Confirmation of payee's answer. `name` (the name the bank holds) comes with `match`
+     *     and `close_match` only; `no_match` never carries one.
+     */
+    PayeeCheck: {
+      /** @enum {string} */
+      result: 'match' | 'close_match' | 'no_match';
+      name?: string;
+    };
+    /**
+     * @description Someone the customer has paid: by handle (`handle`, and `name` as the bank holds it
+     *     now) or by IBAN (`iban`, and `name` as the beneficiary was named on the last send).
+     */
+    SavedPayee: {
+      /** @enum {string} */
+      kind: 'handle' | 'iban';
+      handle?: components['schemas']['Handle'];
+      iban?: string;
+      name: string;
+      /** Format: date-time */
+      lastPaidAt: string;
+    };
+    SavedPayees: {
+      items: components['schemas']['SavedPayee'][];
     };
     User: {
       /** Format: uuid */
@@ -2130,7 +2185,14 @@ export interface operations {
   };
   getPayee: {
     parameters: {
-      query?: never;
+      query: {
+        /**
+         * @description The payee's name as the payer expects it (the rule of `Text`), percent-encoded or
+         *     form-encoded (`Grace+Hopper` is `Grace Hopper`).
+         * @example Grace Hopper
+         */
+        name: components['schemas']['PayeeName'];
+      };
       header?: never;
       path: {
         /** @example grace_h */
@@ -2140,19 +2202,43 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The payee. */
+      /** @description How the name the payer gave compares with the one the bank holds. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Payee'];
+          'application/json': components['schemas']['PayeeCheck'];
         };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
-      404: components['responses']['NotFound'];
       429: components['responses']['TooManyRequests'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listSavedPayees: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The payees, most recently paid first. */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['SavedPayees'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];

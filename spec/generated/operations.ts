@@ -159,6 +159,14 @@ export const operations = {
     noDeadline: false,
     secured: true,
   },
+  listSavedPayees: {
+    method: 'GET',
+    path: '/api/saved-payees',
+    expressPath: '/api/saved-payees',
+    moneySend: false,
+    noDeadline: false,
+    secured: true,
+  },
   listTransactions: {
     method: 'GET',
     path: '/api/transactions',
