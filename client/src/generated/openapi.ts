@@ -841,8 +841,8 @@ export interface components {
        * @description The display name of the other customer on a transfer by handle (`Grace Hopper` for
        *     `@grace_h`), as the bank knows it when the movements are read: confirmation of payee
        *     in the movements of both sides (adr/0050). `null` on every other movement. Present on
-       *     every movement `listTransactions` returns; a send's own answer leaves it out (the
-       *     payer saw the name before approving).
+       *     every movement: `listTransactions` reads the name when it lists; a send's own answer
+       *     (and its replays) holds the name as it was when the send landed.
        */
       counterpartyName?: string | null;
       idempotencyKey: string | null;
