@@ -37,7 +37,7 @@ export function spendRateLimit(policy: string, units: number): void {
 const quoted = (name: string) => `"${name}"`;
 
 /** The two fields' values for `reports`, or undefined when no policy applied. */
-export function rateLimitFields(reports: RequestContext['rateLimits']): { 'RateLimit-Policy': string; RateLimit: string } | undefined {
+function rateLimitFields(reports: RequestContext['rateLimits']): { 'RateLimit-Policy': string; RateLimit: string } | undefined {
   if (!reports || reports.length === 0) return undefined;
   return {
     'RateLimit-Policy': reports.map((r) => `${quoted(r.policy)};q=${r.quota};w=${r.windowSeconds}`).join(', '),
