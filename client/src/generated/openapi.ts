@@ -43,10 +43,12 @@ export interface paths {
      * Sign in
      * @description Exchanges email and password for an access token, a refresh token and a device
      *     token. A wrong email or password is `401 INVALID_CREDENTIALS` (the answer does not
-     *     say which). Failed attempts are limited (`429 TOO_MANY_REQUESTS`): per email and
-     *     address, per address, and per email, with a growing wait, for any device but a
-     *     known one: send the `deviceToken` your last sign-in answered, and failures from
-     *     elsewhere never hold you back.
+     *     say which). Failed attempts are limited (`429 TOO_MANY_REQUESTS`, RateLimit fields
+     *     on every answer; see "Limits" in the introduction): per email and address, per
+     *     address, and per email, with a growing wait, for any device but a known one: send
+     *     the `deviceToken` your last sign-in answered, and failures from elsewhere, or from
+     *     others behind your own address, never hold you back. A server keeps it with the
+     *     customer's credentials and sends it on every sign-in.
      */
     post: operations['createToken'];
     delete?: never;
@@ -896,8 +898,8 @@ export interface components {
        * @description The display name of the other customer on a transfer by handle (`Grace Hopper` for
        *     `@grace_h`), as the bank knows it when the movements are read: confirmation of payee
        *     in the movements of both sides (adr/0050). `null` on every other movement. Present on
-       *     every movement `listTransactions` returns; a send's own answer leaves it out (the
-       *     payer saw the name before approving).
+       *     every movement: `listTransactions` reads the name when it lists; a send's own answer
+       *     (and its replays) holds the name as it was when the send landed.
        */
       counterpartyName?: string | null;
       idempotencyKey: string | null;
@@ -1262,6 +1264,8 @@ export interface components {
     TooManyRequests: {
       headers: {
         'Retry-After': components['headers']['RetryAfter'];
+        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+        RateLimit: components['headers']['RateLimit'];
         [name: string]: unknown;
       };
       content: {
@@ -1425,6 +1429,22 @@ export interface components {
      */
     RetryAfter: number;
     /**
+     * @description The quota policies that applied to this request (IETF draft "RateLimit header
+     *     fields for HTTP", draft-ietf-httpapi-ratelimit-headers-12): a list of
+     *     `"name";q=<quota>;w=<window seconds>`. See "Limits" in the introduction for each
+     *     policy and what its units are. Absent when no limit applied (a sign-in from a known
+     *     device meets none).
+     * @example "sign-in-email-address";q=10;w=900, "sign-in-address";q=30;w=900
+     */
+    RateLimitPolicy: string;
+    /**
+     * @description What is left of each policy of `RateLimit-Policy` once this request is counted: a
+     *     list of `"name";r=<units remaining>;t=<seconds until a unit is given back>`. On a
+     *     `429` the refusing policy's `r` is 0 and its `t` is the `Retry-After`.
+     * @example "sign-in-email-address";r=9;t=900, "sign-in-address";r=29;t=900
+     */
+    RateLimit: string;
+    /**
      * @description Outage answers are never cached.
      * @example no-store
      */
@@ -1459,6 +1479,8 @@ export interface operations {
       /** @description The customer and their first account. */
       201: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1497,6 +1519,8 @@ export interface operations {
       /** @description A new token pair. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2068,6 +2092,8 @@ export interface operations {
       201: {
         headers: {
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2205,6 +2231,8 @@ export interface operations {
       /** @description How the name the payer gave compares with the one the bank holds. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {

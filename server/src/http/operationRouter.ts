@@ -10,6 +10,7 @@ import spec from '@tidewater/spec/openapi.json' with { type: 'json' };
 import type { AccessClaims, Handler, Handlers, OperationInput } from '../contract/operations.ts';
 import { currentContext, type RequestContext } from '../request/requestContext.ts';
 import { requestIsSettlingCommit } from '../request/commitOutcome.ts';
+import { writeRateLimitFields } from '../request/rateLimitFields.ts';
 import { noteOperation } from './requestMetrics.ts';
 
 /** Hooks and numbers the router runs each handler with. */
@@ -112,6 +113,7 @@ export function mountOperations(app: Express, handlers: Handlers, hooks: RouterH
       context.deadline.disarmForResult();
       res.locals.answer = answer;
       if (answer.headers) res.set(answer.headers);
+      writeRateLimitFields(res, context);
       if (answer.body === undefined) res.status(answer.status).end();
       else res.status(answer.status).json(answer.body);
     });
