@@ -124,7 +124,7 @@ describe('RateLimit fields on the limited operations', () => {
 
   it('counts payee look-ups and payments by handle in one quota per customer', async () => {
     const [ada, grace] = [await newCustomer(), await newCustomer()];
-    const lookUp = () => call(setup.api.url, 'GET', `/api/payees/${grace.handle}`, { token: ada.token });
+    const lookUp = () => call(setup.api.url, 'GET', `/api/payees/${grace.handle}?name=Someone`, { token: ada.token });
     const looked = await lookUp();
     expect(looked.status).toBe(200);
     expect(fieldsOf(looked)).toEqual({ policy: { 'payee-lookups': { q: 3, w: 60 } }, left: { 'payee-lookups': { r: 2, t: 60 } } });
