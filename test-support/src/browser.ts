@@ -133,7 +133,7 @@ export function newVisitor(label = 'v'): {
   handle: string;
   pin: string;
 } {
-  const handle = uniqueHandle(label.toLowerCase().replace(/[^a-z]/g, ''));
+  const handle = uniqueHandle(label);
   return {
     email: `${handle}@example.com`,
     password: 'correct horse battery',

@@ -31,8 +31,8 @@ async function skeletonsOf(handles: string[]): Promise<number> {
 const handleShape = new RegExp(
   (loadOpenApiDocument().components as { schemas: { Handle: { pattern: string } } }).schemas.Handle.pattern,
 );
-/** Labels as the suites give them: none, short, cut to fit, ending in `u` or in a suffix letter. */
-const labels = ['', 'c', 'm', 'renew', 'hostcookie', 'elsewhere', 'lu', 'zz', 'b', 'drill'];
+/** Labels as the suites give them: none, short, cut to fit, ending in `u` or in a suffix letter, with digits and capitals. */
+const labels = ['', 'c', 'm', 'renew', 'hostcookie', 'elsewhere', 'lu', 'zz', 'b', 'load7', 'Drill_BFF'];
 
 describe('handles for tests, under the database skeleton', () => {
   it('folds a counter written in decimal or base 36: the reason a helper is needed', async () => {

@@ -17,7 +17,7 @@
  */
 import { randomInt } from 'node:crypto';
 
-/** Letters the skeleton keeps as they are: no vowel, no `i`/`l` (1), `n`/`r` (rn), `v` (vv), `t` or `u`. */
+/** Letters the skeleton keeps as they are: no a, e, i, o (every reserved word needs one), l (1), n, r (rn), v (vv), t (tidewatr) or u (the separator). */
 const LETTERS = 'bcdfghjkmpqswxyz';
 /** Letters after the label: the mark, then the count. */
 const MARK_LETTERS = 8;
@@ -25,9 +25,9 @@ const COUNT_LETTERS = 4;
 /** The first letter has 16 choices, each later one 15 (it differs from the one before). */
 const RADIX = LETTERS.length - 1;
 /** Handles one process can name: 15⁴ = 50,625. */
-export const HANDLES_PER_PROCESS = RADIX ** COUNT_LETTERS;
+const HANDLES_PER_PROCESS = RADIX ** COUNT_LETTERS;
 /** The longest label that leaves room for the suffix within the API's 20 characters. */
-export const LONGEST_LABEL = 20 - 1 - MARK_LETTERS - COUNT_LETTERS;
+const LONGEST_LABEL = 20 - 1 - MARK_LETTERS - COUNT_LETTERS;
 
 /** This process's mark: one of 16 × 15⁷ (2.7 × 10⁹). */
 const mark = randomInt(LETTERS.length * RADIX ** (MARK_LETTERS - 1));
@@ -37,7 +37,7 @@ let named = 0;
  * `value` in `length` letters of {@link LETTERS}, no letter beside itself; distinct values
  * below 16 × 15^(length − 1) give distinct spellings.
  */
-export function spellApart(value: number, length: number): string {
+function spellApart(value: number, length: number): string {
   const digits: number[] = [];
   let rest = value;
   for (let position = length - 1; position > 0; position--) {
@@ -53,13 +53,13 @@ export function spellApart(value: number, length: number): string {
 }
 
 /**
- * A new handle, never one of this process's earlier ones under the skeleton:
- * `label` (a-z, at most {@link LONGEST_LABEL} letters, say what the test is; longer ones
- * are cut) and the suffix that makes it distinct.
+ * A new handle, never one of this process's earlier ones under the skeleton: `label` (what
+ * the test is; its letters a-z are kept, at most {@link LONGEST_LABEL} of them) and the
+ * suffix that makes it distinct.
  */
 export function uniqueHandle(label = 'c'): string {
-  if (!/^[a-z]*$/.test(label)) throw new RangeError(`a handle's label is letters a-z: ${label}`);
   if (named >= HANDLES_PER_PROCESS) throw new RangeError(`one process names at most ${HANDLES_PER_PROCESS} handles`);
   const count = named++;
-  return `${label.slice(0, LONGEST_LABEL)}u${spellApart(mark * HANDLES_PER_PROCESS + count, MARK_LETTERS + COUNT_LETTERS)}`;
+  const letters = label.toLowerCase().replace(/[^a-z]/g, '').slice(0, LONGEST_LABEL);
+  return `${letters}u${spellApart(mark * HANDLES_PER_PROCESS + count, MARK_LETTERS + COUNT_LETTERS)}`;
 }
