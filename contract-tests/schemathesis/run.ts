@@ -31,6 +31,7 @@ import { fileURLToPath } from 'node:url';
 import { query } from '@tidewater/test-support/bankDatabase';
 import { startApi } from '@tidewater/test-support/apiProcess';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const argument = (name: string, fallback: string) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1]! : fallback);
@@ -68,10 +69,9 @@ function paymentOf(operation: Operation, fromAccountId: string, payeeHandle: str
   return { operation, fromAccountId, amountMinor: PAID.amountMinor, iban: PAID.iban, beneficiaryName: PAID.beneficiaryName };
 }
 
-/** A customer with two funded accounts and a stock of unspent step-up authorisations, paying `payeeHandle` by handle. */
-async function customer(name: string, payeeHandle: string, stamp: number): Promise<Customer> {
-  const tag = `${name}${stamp}`;
-  const who = { email: `fuzz_${tag}@example.com`, password: 'correct horse battery', displayName: `Fuzz ${name}`, handle: `fuzz_${tag}`.slice(0, 20), pin: '2468' };
+/** A customer `handle` with two funded accounts and a stock of unspent step-up authorisations, paying `payeeHandle` by handle. */
+async function customer(name: string, handle: string, payeeHandle: string): Promise<Customer> {
+  const who = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: `Fuzz ${name}`, handle, pin: '2468' };
   const registered = await call(api.url, 'POST', '/api/auth/register', { body: who });
   if (registered.status !== 201) throw new Error(`could not register ${name}: ${registered.status}`);
   const token = (await call(api.url, 'POST', '/api/auth/token', { body: { email: who.email, password: who.password } })).body.accessToken as string;
@@ -218,8 +218,8 @@ function statefulOutcome(output: string): { ran: boolean; scenarios: number; lin
 let exitCode = 1;
 try {
   // Each pays the other by handle; the handles are known before either signs up.
-  const stamp = Date.now() % 1e8;
-  const customers = [await customer('ada', `fuzz_grace${stamp}`.slice(0, 20), stamp), await customer('grace', `fuzz_ada${stamp}`.slice(0, 20), stamp)];
+  const handles = { ada: uniqueHandle('fuzzada'), grace: uniqueHandle('fuzzgrace') };
+  const customers = [await customer('ada', handles.ada, handles.grace), await customer('grace', handles.grace, handles.ada)];
   const configPath = join(work, 'schemathesis.toml');
   writeFileSync(configPath, config(customers));
   const args = [

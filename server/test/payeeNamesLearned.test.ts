@@ -10,9 +10,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 const password = 'correct horse battery';
-const tag = Date.now().toString(36).slice(-6);
+const stranger = uniqueHandle('cps');
 const victims = ['Grace Hopper', 'Ada Lovelace', 'Alan Turing', 'Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth', 'Frances Allen', 'John Backus', 'Radia Perlman', 'Ken Thompson'];
 /** The look-ups a customer may make per window (PAYEE_LOOKUP_LIMIT's default) and windows an hour. */
 const perWindow = 30;
@@ -21,16 +22,16 @@ const windowsPerHour = 60;
 describe('names a stranger learns through confirmation of payee', () => {
   let setup: BankOnPostgres;
   let strangerToken: string;
-  const handles = victims.map((_, i) => `cp${tag}v${i}`);
-  const absent = victims.map((_, i) => `cp${tag}x${i}`);
+  const handles = victims.map(() => uniqueHandle('cp'));
+  const absent = victims.map(() => uniqueHandle('cp'));
 
   beforeAll(async () => {
     setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', REGISTER_ADDRESS_LIMIT: '100' } });
     const register = (handle: string, displayName: string) =>
       call(setup.api.url, 'POST', '/api/auth/register', { body: { email: `${handle}@example.com`, password, displayName, handle, pin: '2468' } });
     for (const [i, name] of victims.entries()) expect((await register(handles[i]!, name)).status).toBe(201);
-    expect((await register(`cp${tag}s`, 'Mallory Stranger')).status).toBe(201);
-    const token = await call(setup.api.url, 'POST', '/api/auth/token', { body: { email: `cp${tag}s@example.com`, password } });
+    expect((await register(stranger, 'Mallory Stranger')).status).toBe(201);
+    const token = await call(setup.api.url, 'POST', '/api/auth/token', { body: { email: `${stranger}@example.com`, password } });
     strangerToken = token.body.accessToken;
   }, 120_000);
   afterAll(() => setup?.stop());

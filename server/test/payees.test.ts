@@ -9,12 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { outcome, type Customer } from '@tidewater/test-support/bank';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 describe('payees on PostgreSQL', () => {
   let setup: BankOnPostgres;
   let url: string;
   let ada: Customer;
-  const will = `will_${Date.now() % 1e6}`;
+  const will = uniqueHandle('will');
 
   beforeAll(async () => {
     // Many sign-ups from one address in a minute here: the sign-up limits are another test's.
@@ -84,13 +85,13 @@ describe('payees on PostgreSQL', () => {
     ['one of the most common PINs', { pin: '6969' }],
     ['one of the most common passwords', { password: '1234567890' }],
   ])('refuses %s at sign-up (400), and makes no customer', async (_name, weak) => {
-    const handle = `weak${Date.now() % 1e8}`;
+    const handle = uniqueHandle('weak');
     const reply = await call(url, 'POST', '/api/auth/register', { body: { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'W', handle, pin: '2468', ...weak } });
     expect(outcome(reply)).toEqual([400, 'VALIDATION_FAILED']);
     expect((await register(handle)).status).toBe(201);
   });
 
   it('still lets a handle that merely shares letters through', async () => {
-    expect((await register(`wilma_${Date.now() % 1e6}`)).status).toBe(201);
+    expect((await register(uniqueHandle('wilma'))).status).toBe(201);
   });
 });

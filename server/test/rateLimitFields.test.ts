@@ -11,6 +11,7 @@ import spec from '@tidewater/spec/openapi.json' with { type: 'json' };
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import type { Customer } from '@tidewater/test-support/bank';
 import { call, type Reply } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 const limits = { REGISTER_ADDRESS_LIMIT: '3', SIGN_IN_FAILURE_LIMIT: '3', SIGN_IN_ADDRESS_LIMIT: '5', SIGN_IN_EMAIL_LIMIT: '100', PAYEE_LOOKUP_LIMIT: '3' };
 
@@ -32,7 +33,7 @@ describe('RateLimit fields on the limited operations', () => {
   let setup: BankOnPostgres;
   const register = (from: string, suffix: string) =>
     call(setup.api.url, 'POST', '/api/auth/register', {
-      body: { email: `rl${suffix}@example.com`, password: 'correct horse battery', displayName: 'Rate Limit', handle: `rl${suffix}`, pin: '2468' },
+      body: { email: `${suffix}@example.com`, password: 'correct horse battery', displayName: 'Rate Limit', handle: suffix, pin: '2468' },
       headers: { 'x-forwarded-for': from },
     });
 
@@ -41,14 +42,14 @@ describe('RateLimit fields on the limited operations', () => {
   async function newCustomer(): Promise<Customer & { email: string; password: string }> {
     made += 1;
     const from = `192.0.2.${made}`;
-    const suffix = `n${Date.now() % 1e8}${made}`;
+    const suffix = uniqueHandle('rl');
     const registered = await register(from, suffix);
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-    const email = `rl${suffix}@example.com`;
+    const email = `${suffix}@example.com`;
     const password = 'correct horse battery';
     const signedIn = await call(setup.api.url, 'POST', '/api/auth/token', { body: { email, password }, headers: { 'x-forwarded-for': from } });
     expect(signedIn.status).toBe(200);
-    return { email, password, token: signedIn.body.accessToken, userId: registered.body.user.id, handle: `rl${suffix}`, pin: '2468', accountId: registered.body.account.id };
+    return { email, password, token: signedIn.body.accessToken, userId: registered.body.user.id, handle: suffix, pin: '2468', accountId: registered.body.account.id };
   }
 
   beforeAll(async () => {
