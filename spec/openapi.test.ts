@@ -40,6 +40,7 @@ const CONTRACT: [string, string, string][] = [
   ['createExternalTransfer', 'POST', '/api/transfers/external'],
   ['getPayee', 'GET', '/api/payees/{handle}'],
   ['listTransactions', 'GET', '/api/transactions'],
+  ['getStatement', 'GET', '/api/accounts/{accountId}/statements/{month}'],
   ['getIdempotencyKey', 'GET', '/api/idempotency-keys/{key}'],
   ['listIdempotencyKeys', 'GET', '/api/idempotency-keys'],
   ['getTransfer', 'GET', '/api/transfers/{transferId}'],
