@@ -2320,12 +2320,12 @@ export interface operations {
          */
         direction?: 'in' | 'out';
         /**
-         * @description Only movements on or after this day (Europe/Amsterdam).
+         * @description Only movements on or after this day (Europe/Amsterdam; a real day of the years 1970 to 2999).
          * @example 2026-11-01
          */
         from?: string;
         /**
-         * @description Only movements on or before this day (Europe/Amsterdam), the whole day included.
+         * @description Only movements on or before this day (Europe/Amsterdam), the whole day included; a real day of the years 1970 to 2999.
          * @example 2026-11-30
          */
         to?: string;
