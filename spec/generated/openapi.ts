@@ -2320,12 +2320,12 @@ export interface operations {
          */
         direction?: 'in' | 'out';
         /**
-         * @description Only movements on or after this day (Europe/Amsterdam; a real day of the years 1970 to 2999).
+         * @description Only movements on or after this day (Europe/Amsterdam; a day the calendar has, so `2026-02-30` or year `0000` is `400 VALIDATION_FAILED`).
          * @example 2026-11-01
          */
         from?: string;
         /**
-         * @description Only movements on or before this day (Europe/Amsterdam), the whole day included; a real day of the years 1970 to 2999.
+         * @description Only movements on or before this day (Europe/Amsterdam), the whole day included; a day the calendar has.
          * @example 2026-11-30
          */
         to?: string;

@@ -41,15 +41,14 @@ export function movementFiltersOf(query: OperationInput<'listTransactions'>['que
 }
 
 /**
- * A `from` or `to` that names a real day of the years 1970 to 2999 (the schema's `date`
- * format checks only the shape: 2026-02-30 passes it, and PostgreSQL refuses it), or null.
+ * A `from` or `to` that names a real day (the schema's `date` format checks only the shape:
+ * 2026-02-30 and year 0 pass it, and PostgreSQL refuses both), or null.
  */
 function calendarDay(parameter: 'from' | 'to', text: string | undefined): string | null {
   if (text === undefined) return null;
-  const year = Number(text.slice(0, 4));
   const day = new Date(`${text}T00:00:00Z`);
-  if (year < 1970 || year > 2999 || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text) {
-    throw new ApiProblem('VALIDATION_FAILED', `${text} is not a day of the calendar (years 1970 to 2999).`, {
+  if (text.startsWith('0000') || Number.isNaN(day.getTime()) || day.toISOString().slice(0, 10) !== text) {
+    throw new ApiProblem('VALIDATION_FAILED', `${text} is not a day of the calendar.`, {
       errors: [{ parameter, detail: 'must be a real day, YYYY-MM-DD' }],
     });
   }
