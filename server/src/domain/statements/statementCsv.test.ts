@@ -1,6 +1,7 @@
 /** The CSV of a statement: RFC 4180's quoting and OWASP's defusing of formulas, one rule per case. */
 import { describe, expect, it } from 'vitest';
 import { csvText } from './statementCsv.ts';
+import { fileNameOf } from './statementHandlers.ts';
 import { formatMinor, printable } from './statementPdf.ts';
 
 describe('csvText', () => {
@@ -34,5 +35,17 @@ describe('the PDF words', () => {
 
   it('prints WinAnsi text as it is and anything else as ?', () => {
     expect(printable('Épargne für später – €5 🏖️ Ωmega')).toBe('Épargne für später – €5 ?? ?mega');
+  });
+});
+
+describe('the file name', () => {
+  it.each([
+    ['Everyday', 'everyday'],
+    ['Rainy day!', 'rainy-day'],
+    ["Épargne d'été", 'epargne-d-ete'],
+    ['🏖️', 'account'],
+    ['=cmd|/C calc', 'cmd-c-calc'],
+  ])('of %s is %s', (name, want) => {
+    expect(fileNameOf(name)).toBe(want);
   });
 });

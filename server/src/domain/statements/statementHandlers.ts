@@ -16,9 +16,10 @@ import { statementPdf } from './statementPdf.ts';
 
 const contentTypes = { csv: 'text/csv; charset=utf-8; header=present', pdf: 'application/pdf' } as const;
 
-/** A file name's safe part of an account's name: `Rainy day!` → `rainy-day`. */
-function fileNameOf(accountName: string): string {
-  return accountName.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'account';
+/** A file name's safe part of an account's name (ASCII, for Content-Disposition): `Épargne d'été!` → `epargne-d-ete`. */
+export function fileNameOf(accountName: string): string {
+  const ascii = accountName.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+  return ascii.replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'account';
 }
 
 /** The handler of statements. */
