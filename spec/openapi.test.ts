@@ -41,6 +41,7 @@ const CONTRACT: [string, string, string][] = [
   ['getPayee', 'GET', '/api/payees/{handle}'],
   ['listSavedPayees', 'GET', '/api/saved-payees'],
   ['listTransactions', 'GET', '/api/transactions'],
+  ['getStatement', 'GET', '/api/accounts/{accountId}/statements/{month}'],
   ['getIdempotencyKey', 'GET', '/api/idempotency-keys/{key}'],
   ['listIdempotencyKeys', 'GET', '/api/idempotency-keys'],
   ['getTransfer', 'GET', '/api/transfers/{transferId}'],

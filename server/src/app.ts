@@ -75,6 +75,7 @@ import { stepUpHandlers } from './domain/identity/stepUpHandlers.ts';
 import { payeeHandlers } from './domain/identity/payeeHandlers.ts';
 import { transactionHandlers } from './domain/accounts/transactionHandlers.ts';
 import { savedPayeeHandlers } from './domain/money/savedPayeeHandlers.ts';
+import { statementHandlers } from './domain/statements/statementHandlers.ts';
 import { idempotencyKeyHandlers } from './domain/idempotency/idempotencyKeyHandlers.ts';
 import { transferReadHandlers } from './domain/money/transferRead.ts';
 import { sessionHandlers } from './domain/identity/sessionHandlers.ts';
@@ -169,6 +170,7 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
     ...savedPayeeHandlers(deps),
     ...moneyHandlers(deps),
     ...transactionHandlers(deps),
+    ...statementHandlers(deps),
     ...idempotencyKeyHandlers(deps),
     ...transferReadHandlers(deps),
   };

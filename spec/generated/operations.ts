@@ -167,6 +167,14 @@ export const operations = {
     noDeadline: false,
     secured: true,
   },
+  getStatement: {
+    method: 'GET',
+    path: '/api/accounts/{accountId}/statements/{month}',
+    expressPath: '/api/accounts/:accountId/statements/:month',
+    moneySend: false,
+    noDeadline: false,
+    secured: true,
+  },
   listTransactions: {
     method: 'GET',
     path: '/api/transactions',

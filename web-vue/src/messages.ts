@@ -134,6 +134,16 @@ export const gapMessages = {
   transferForm: "The transfer form needs your accounts, which can't be shown right now.",
 } as const;
 
+/** The movements' search and the monthly statements (adr/0071). */
+export const findMessages = {
+  rangeReversed: 'Enter a "to" date on or after the "from" date.',
+  searchText: 'Enter at most 100 characters, with no line breaks.',
+  /** How many movements a search found so far (a page at a time). */
+  found: (count: number, more: boolean) => (count === 0 ? 'No movements match this search.' : `${more ? 'At least ' : ''}${count} movement${count === 1 ? '' : 's'} match${count === 1 ? 'es' : ''} this search.`),
+  preparing: (month: string, format: string) => `Preparing the ${format.toUpperCase()} statement for ${month}…`,
+  saved: (fileName: string) => `Statement ready: ${fileName}. Your browser saves it to your downloads.`,
+} as const;
+
 const clockFormat = new Intl.DateTimeFormat('en-IE', { timeStyle: 'short' });
 /** "14:05", or "earlier" for a time not known. */
 const clockTime = (epochMs: number | undefined) => (epochMs === undefined ? 'earlier' : clockFormat.format(new Date(epochMs)));

@@ -486,6 +486,48 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/accounts/{accountId}/statements/{month}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a monthly statement (CSV or PDF)
+     * @description The statement of one calendar month of one of the customer's accounts, made from
+     *     the ledger: the bank's name, the account's name and id, the month, the opening
+     *     balance (at the month's first instant), every movement of the month oldest first
+     *     (time, kind, description, counterparty, amount, balance after it), and the closing
+     *     balance (the opening balance plus the month's movements; for the current month,
+     *     the balance now). Months begin and end at midnight in the bank's time zone,
+     *     **Europe/Amsterdam** (CET/CEST), whatever the client's.
+     *
+     *     `format=csv` answers `text/csv` (RFC 4180: comma-separated, CRLF line ends, fields
+     *     with a comma, a quote or a line break in double quotes, UTF-8). A text field that
+     *     a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
+     *     carriage return) is written with a leading `'`, so opening the file never runs
+     *     anything (OWASP's CSV injection advice). Amounts are signed minor units, as
+     *     everywhere in this API. `format=pdf` answers `application/pdf`, one A4 document.
+     *     Both come with `Content-Disposition: attachment` and a file name
+     *     (`tidewater-<account>-<month>.csv`), and are streamed: the ledger is read first
+     *     (an outage is a `503` before any byte of the file), then the file is written out
+     *     as it is made.
+     *
+     *     A month before the account was opened has balances of 0 and no movements; a
+     *     month that has not begun yet (Europe/Amsterdam) is `400 VALIDATION_FAILED`.
+     *     Another customer's account is `404 ACCOUNT_NOT_FOUND`, exactly like one that
+     *     does not exist.
+     */
+    get: operations['getStatement'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/transactions': {
     parameters: {
       query?: never;
@@ -503,6 +545,14 @@ export interface paths {
      *     `GET /api/idempotency-keys/{key}` or resend the same request with the same key (see
      *     Idempotency). Another customer's account is `404 ACCOUNT_NOT_FOUND`; a cursor
      *     this API did not give out is `400 VALIDATION_FAILED`.
+     *
+     *     **Search and filters.** `q`, `amountMinor`, `direction`, `from` and `to` narrow the
+     *     list; every one given must hold (they combine with AND, and with `idempotencyKey`).
+     *     Dates are calendar days in the bank's time zone, **Europe/Amsterdam** (the same days
+     *     as the monthly statements). A `from` after `to` is `400 VALIDATION_FAILED`. To page a
+     *     filtered list, send the same filters again with `nextCursor`: the cursor marks only a
+     *     position (a movement), so the next page is the movements that match the filters
+     *     you send, strictly before it.
      */
     get: operations['listTransactions'];
     put?: never;
@@ -768,6 +818,11 @@ export interface components {
     Handle: string;
     /** Format: email */
     Email: string;
+    /**
+     * @description Text to look for: the Text rule (not blank, no control character), at most 100
+     *     characters.
+     */
+    SearchText: string;
     /**
      * @description Text a customer writes (names, notes), under one rule: not blank, no control
      *     character (NUL included, tabs and line breaks too) and well-formed Unicode (no lone
@@ -2272,6 +2327,68 @@ export interface operations {
       503: components['responses']['ServiceUnavailable'];
     };
   };
+  getStatement: {
+    parameters: {
+      query: {
+        /**
+         * @description `csv` (text/csv) or `pdf` (application/pdf).
+         * @example csv
+         */
+        format: 'csv' | 'pdf';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description One of the signed-in customer's accounts.
+         * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+         */
+        accountId: components['parameters']['AccountId'];
+        /**
+         * @description The calendar month, `YYYY-MM` (years 1970 to 2999).
+         * @example 2026-11
+         */
+        month: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The statement, as a file to save. */
+      200: {
+        headers: {
+          /**
+           * @description `attachment`, with the file name.
+           * @example attachment; filename="tidewater-everyday-2026-11.csv"
+           */
+          'Content-Disposition': string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example Bank,Tidewater
+           *     Account,Everyday,3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+           *     Month,2026-11,Europe/Amsterdam
+           *     Opening balance,EUR,120000
+           *
+           *     Date,Kind,Description,Counterparty,Amount (minor),Balance after (minor)
+           *     2026-11-03T09:15:30.000+01:00,deposit,Salary,,250000,370000
+           *     2026-11-05T18:02:11.000+01:00,transfer_out,'=rent split,'@grace_h,-90000,280000
+           *
+           *     Closing balance,EUR,280000
+           */
+          'text/csv': string;
+          /** @example %PDF-1.3 … (an A4 document, binary) */
+          'application/pdf': string;
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      404: components['responses']['NotFound'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
   listTransactions: {
     parameters: {
       query: {
@@ -2299,6 +2416,33 @@ export interface operations {
          * @example 20
          */
         limit?: components['parameters']['Limit'];
+        /**
+         * @description Only movements whose description or counterparty contains this text, ignoring
+         *     case (`%` and `_` are plain characters). Spaces around it are ignored; the Text
+         *     rule applies (no control character, not blank).
+         * @example rent
+         */
+        q?: components['schemas']['SearchText'];
+        /**
+         * @description Only movements of exactly this amount in minor units, in or out (`1250` finds a deposit of 12.50 and a withdrawal of 12.50).
+         * @example 1250
+         */
+        amountMinor?: number;
+        /**
+         * @description `in`: only money that came in (deposits, transfers received); `out`: only money that left.
+         * @example out
+         */
+        direction?: 'in' | 'out';
+        /**
+         * @description Only movements on or after this day (Europe/Amsterdam; a day the calendar has, so `2026-02-30` or year `0000` is `400 VALIDATION_FAILED`).
+         * @example 2026-11-01
+         */
+        from?: string;
+        /**
+         * @description Only movements on or before this day (Europe/Amsterdam), the whole day included; a day the calendar has.
+         * @example 2026-11-30
+         */
+        to?: string;
       };
       header?: never;
       path?: never;
