@@ -8,6 +8,8 @@
  * A send whose one statement claims its key (adr/0070) is `inFlight` to the key's read while
  * that statement runs (operation and time unknown until it commits), and missing from the
  * list until then, which the spec calls partial.
+ * `claimedAt` is the record's `received_at`, when the bank first received the key: its
+ * `claimed_at` is the current holder's, which a takeover renews and the sandbox ages.
  */
 import type { components } from '@tidewater/spec/openapi';
 import type { Handlers } from '../../contract/operations.ts';
@@ -46,7 +48,7 @@ export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'ge
     async getIdempotencyKey({ caller, path }) {
       const [record] = await data.read((db) => sqlOf(db).query<HeldRecord>`
         SELECT key, operation_id AS "operationId", status, response_status AS "responseStatus", response_body AS "responseBody",
-               claimed_at AS "claimedAt", landed_at AS "landedAt"
+               received_at AS "claimedAt", landed_at AS "landedAt"
         FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND key = ${path.key}`);
       if (record) return { status: 200, body: keyStatusOf(record) };
       // A send that claims its key in its one statement (adr/0070) has no record until it commits: its hold on the key says it runs.
@@ -62,9 +64,9 @@ export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'ge
       const since = new Date(Math.max(asked, now - longestLookBackMs));
       const records = await data.read((db) => sqlOf(db).query<HeldRecord>`
         SELECT key, operation_id AS "operationId", status, response_status AS "responseStatus", response_body AS "responseBody",
-               claimed_at AS "claimedAt", landed_at AS "landedAt"
-        FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND claimed_at >= ${since.toISOString()}::timestamptz
-        ORDER BY claimed_at DESC LIMIT ${listLimit}::int`);
+               received_at AS "claimedAt", landed_at AS "landedAt"
+        FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND received_at >= ${since.toISOString()}::timestamptz
+        ORDER BY received_at DESC LIMIT ${listLimit}::int`);
       return { status: 200, body: { items: records.map(keyStatusOf) } };
     },
   };
