@@ -45,18 +45,21 @@ describe('what the bank holds for a key', () => {
     expect((await recentOf(grace)).body.items.map((item: { key: string }) => item.key)).not.toContain(key);
   });
 
-  it('a deposit waiting for its account is in flight, in the key read and the recent keys', async () => {
+  it('a deposit waiting for its account is in flight to the key read, then landed there and in the recent keys', async () => {
     const key = newKey();
     let sending: ReturnType<ReturnType<typeof bank>['deposit']> | undefined;
     await holdingAccount(setup.url, ada.accountId, async () => {
       sending = bank(setup.api.url).deposit(ada, ada.accountId, 500, key);
       await untilSomeoneWaitsForALock(setup.url);
-      expect((await keyOf(ada, key)).body).toMatchObject({ key, state: 'inFlight', operationId: 'deposit', answer: null });
-      const items = (await recentOf(ada)).body.items as Array<{ key: string; state: string }>;
-      expect(items[0]).toMatchObject({ key, state: 'inFlight' });
+      // Its one statement claims the key (adr/0070): nothing is committed yet, so which operation and since when are unknown.
+      expect((await keyOf(ada, key)).body).toEqual({ key, state: 'inFlight', operationId: null, claimedAt: null, answer: null });
+      // Another customer's same key is not theirs.
+      expect((await keyOf(grace, key)).body).toMatchObject({ state: 'unknown' });
     });
     expect((await sending!).status).toBe(201);
-    expect((await keyOf(ada, key)).body).toMatchObject({ state: 'landed', answer: { status: 201 } });
+    expect((await keyOf(ada, key)).body).toMatchObject({ state: 'landed', operationId: 'deposit', answer: { status: 201 } });
+    const items = (await recentOf(ada)).body.items as Array<{ key: string; state: string }>;
+    expect(items[0]).toMatchObject({ key, state: 'landed' });
   });
 
   it('a `since` in the future lists nothing; one older than 24 h reads the last 24 h', async () => {

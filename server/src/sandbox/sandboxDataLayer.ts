@@ -43,11 +43,17 @@ export function sandboxDataLayer(data: DataLayer, config: ServerConfig): DataLay
   const heldAgeMs = Math.max(0, Math.round(config.idempotencyStaleAfterMs) - holdMs);
   const staleAgeMs = Math.round(config.idempotencyStaleAfterMs) + 1_000;
 
-  /** Leaves `send`'s claim, when nothing landed under it, as a lost COMMIT leaves it: held, stale in `holdMs`. */
+  /**
+   * Leaves `send`'s key, when nothing landed under it, as a lost COMMIT whose outcome the look
+   * could not learn leaves it: held by a claim that is stale in `holdMs`. A send that claims its
+   * key in its own statement (adr/0070) may have left no claim: one is written for it.
+   */
   async function holdUnlandedClaim(send: SimulatedSend): Promise<void> {
     await data.write((db) => sqlOf(db).execute`
-      UPDATE idempotency_records SET claimed_at = now() - ${heldAgeMs}::int * interval '1 millisecond'
-      WHERE user_id = ${send.userId ?? ''}::uuid AND key = ${send.key} AND landed_at IS NULL`);
+      INSERT INTO idempotency_records (id, user_id, key, operation_id, request_hash, status, owner_token, claimed_at)
+      VALUES (${randomUUID()}::uuid, ${send.userId ?? ''}::uuid, ${send.key}, ${send.operationId}, ${send.requestHash}, 'Processing', ${randomUUID()}::uuid,
+              now() - ${heldAgeMs}::int * interval '1 millisecond')
+      ON CONFLICT (user_id, key) DO UPDATE SET claimed_at = EXCLUDED.claimed_at WHERE idempotency_records.landed_at IS NULL`);
   }
 
   /** The failure of `send`, placed around `run` (the real transaction or statement). */

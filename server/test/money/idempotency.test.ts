@@ -6,11 +6,13 @@
  * claim taken over from under its request, or lost with a failover, makes that request a
  * 503 that moves nothing (adr/0029).
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashRequest } from '../../src/domain/idempotency/idempotency.ts';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
+import type { Reply } from '@tidewater/test-support/httpClient';
 import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 
 /** One deposit of `body`, answered as raw bytes. */
@@ -40,7 +42,8 @@ describe('idempotency of money sends on PostgreSQL', () => {
 
   beforeAll(async () => {
     // Lock waits long enough for a test to act while a send queues behind its lock.
-    setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', ACCOUNT_LOCK_WAIT_MS: '5000' } });
+    // One permit per account: a deposit sent while another holds it waits in the bulkhead, having claimed its key first.
+    setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', ACCOUNT_LOCK_WAIT_MS: '5000', ACCOUNT_SENDS_AT_ONCE: '1' } });
     ({ url, api, bank: b } = setup);
     [ada, grace] = await Promise.all([b.signUp(), b.signUp()]);
   });
@@ -167,16 +170,31 @@ describe('idempotency of money sends on PostgreSQL', () => {
     expect((await keyState(url, key)).ledger).toHaveLength(1);
   });
 
-  it('keeps a request whose claim was taken over from moving money: 503 without applied (the key is another request\'s)', async () => {
-    const key = newKey();
-    const reply = await holdingAccount(url, ada.accountId, async (inside) => {
-      const pending = b.deposit(ada, ada.accountId, 600, key);
+  /**
+   * Sends `send` as a send that claims its key before it waits (adr/0070): while we hold ada's
+   * account, another deposit takes the account's one permit and waits at its lock; `send` then
+   * claims its key and queues for the permit. `meanwhile` runs once its claim is written; the
+   * account is let go after it. (A deposit with a permit free claims in its one statement,
+   * where nothing can come between its claim and its fence.)
+   */
+  async function claimingFirst(key: Key, send: () => Promise<Reply>, meanwhile: () => Promise<unknown>): Promise<Reply> {
+    return holdingAccount(url, ada.accountId, async (inside) => {
+      const ahead = b.deposit(ada, ada.accountId, 1, newKey());
       await untilSomeoneWaitsForALock(url);
-      // Another request took the (stale) claim over while this one waited for the account.
-      await query(url, 'UPDATE idempotency_records SET owner_token = gen_random_uuid() WHERE key = $1', [key]);
+      const pending = send();
+      while ((await keyState(url, key)).records.length === 0) await sleep(20);
+      await meanwhile();
       await inside.query('ROLLBACK');
+      expect((await ahead).status).toBe(201);
       return pending;
     });
+  }
+
+  it('keeps a request whose claim was taken over from moving money: 503 without applied (the key is another request\'s)', async () => {
+    const key = newKey();
+    // Another request took the (stale) claim over while this one waited for the account.
+    const reply = await claimingFirst(key, () => b.deposit(ada, ada.accountId, 600, key), () =>
+      query(url, 'UPDATE idempotency_records SET owner_token = gen_random_uuid() WHERE key = $1', [key]));
     // Never a 500; and not `applied: false`, since what the key moved is its new owner's to say.
     expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
     expect(reply.body.applied).toBeUndefined();
@@ -188,17 +206,11 @@ describe('idempotency of money sends on PostgreSQL', () => {
   // A failover to an asynchronous standby (adr/0019) can lose a claim that committed on the old
   // primary: the send then runs on a database without its claim (CI's async drill met it once).
   it.each([
-    ['a deposit (its one statement)', (key: Key, accountId: string) => b.deposit(ada, accountId, 400, key)],
-    ['a transfer (its transaction)', (key: Key, accountId: string) => b.transfer(ada, { fromAccountId: accountId, toHandle: grace.handle, amountMinor: 400 }, key)],
+    ['a deposit that waited for a permit', (key: Key, accountId: string) => b.deposit(ada, accountId, 400, key)],
+    ['a transfer by handle', (key: Key, accountId: string) => b.transfer(ada, { fromAccountId: accountId, toHandle: grace.handle, amountMinor: 400 }, key)],
   ])('answers %s whose claim vanished with 503, moves nothing, and the same key then lands once', async (_name, send) => {
     const key = newKey();
-    const reply = await holdingAccount(url, ada.accountId, async (inside) => {
-      const pending = send(key, ada.accountId);
-      await untilSomeoneWaitsForALock(url);
-      await query(url, 'DELETE FROM idempotency_records WHERE key = $1', [key]);
-      await inside.query('ROLLBACK');
-      return pending;
-    });
+    const reply = await claimingFirst(key, () => send(key, ada.accountId), () => query(url, 'DELETE FROM idempotency_records WHERE key = $1', [key]));
     expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
     expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await keyState(url, key)).ledger).toEqual([]);

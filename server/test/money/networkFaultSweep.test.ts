@@ -51,6 +51,7 @@ type Needle = (send: Send) => string;
 const statements = {
   'the session check (authentication)': () => 'SELECT 1 FROM refresh_tokens WHERE family_id',
   'the read-your-writes mark read': () => 'SELECT primary_until AS "primaryUntil" FROM read_your_writes_marks',
+  // A transfer to an own account claims its key in its one statement (adr/0070): its first chunk carrying the key is that statement.
   'the claim': (send) => send.key,
   'the read-your-writes mark write': () => 'INSERT INTO read_your_writes_marks',
   "the payee's handle look-up": () => 'SELECT primary_account_id AS "primaryAccountId" FROM users WHERE handle',
@@ -61,7 +62,8 @@ const statements = {
   "the wait for the lost commit's backend": () => 'FROM pg_stat_activity',
   'the release of the claim': () => 'DELETE FROM idempotency_records',
   "the key's status (GET /api/idempotency-keys/{key})": () => 'SELECT key, operation_id AS "operationId"',
-  'the replay read': () => 'SELECT id::text AS id, request_hash AS "requestHash"',
+  // The replay of a transfer to an own account is its one statement again, answering the key's stored answer (adr/0070).
+  'the replay read': () => 'FROM money_send_claiming(',
 } satisfies Record<string, Needle>;
 type Statement = keyof typeof statements;
 

@@ -11,13 +11,11 @@
  */
 import type { components } from '@tidewater/spec/openapi';
 import { sqlOf, type Statements } from '../../data/statements.ts';
-import { verifyBy } from '../audit/auditedSave.ts';
 import { claimedRequests } from '../idempotency/claimedRequest.ts';
 import type { DomainDeps } from '../deps.ts';
-import { ClaimTakenOver, hashRequest, idempotencyRecords, type Claim } from '../idempotency/idempotency.ts';
+import { hashRequest, idempotencyRecords, type Claim } from '../idempotency/idempotency.ts';
 import { lockWait } from '../money/accountRows.ts';
-import { verdictOf, type Verdict } from '../money/moneySend.ts';
-import { refusalOf } from '../money/refusals.ts';
+import { answerOf, claimedStatements, verdictOf, type VerdictRow } from '../money/verdict.ts';
 import { writtenText } from '../writtenText.ts';
 
 type Account = components['schemas']['Account'];
@@ -35,27 +33,15 @@ export interface Opening {
 export function accountOpener({ data, config }: DomainDeps) {
   const records = idempotencyRecords(data, config);
   const claimed = claimedRequests(records, config);
+  const runStatement = claimedStatements(data, records, config.idempotencyStoreBudgetMs);
 
   const openStatement = (claim: Claim | undefined, userId: string, key: string | null, name: string) => async (sql: Statements) =>
-    verdictOf<Account>((await sql.query<{ verdict: string; body: unknown; detail: unknown }>`
+    verdictOf<Account>((await sql.query<VerdictRow>`
       SELECT verdict, body, detail FROM open_account(${claim?.id ?? null}::uuid, ${claim?.ownerToken ?? null}::uuid, ${userId}::uuid, ${key}::text,
         ${name}::text, ${lockWait(config.accountLockWaitMs)}::text, ${config.maxOpenAccountsPerCustomer}::int)`)[0]);
 
-  /** The statement's verdict as the request answers it. */
-  function answerOf(done: Verdict<Account>, key: string): Account {
-    if (done.verdict === 'applied' && done.body !== undefined) return done.body;
-    if (done.verdict === 'claim_lost') throw new ClaimTakenOver(key);
-    throw refusalOf(done.verdict, done.detail);
-  }
-
   async function openUnderClaim(claim: Claim, name: string): Promise<Account> {
-    let landedBody: Account | undefined;
-    const done = await data.runStatementAsCommit(openStatement(claim, claim.userId, claim.key, name), {
-      label: 'openAccount',
-      verifyCommitted: verifyBy(data, async () => (landedBody = await records.landedAnswer<Account>(claim)) !== undefined, config.idempotencyStoreBudgetMs),
-      landedAnswer: (): Verdict<Account> => ({ verdict: 'applied', body: landedBody, detail: null }),
-    });
-    return answerOf(done, claim.key);
+    return answerOf(await runStatement('openAccount', claim, openStatement(claim, claim.userId, claim.key, name)), claim.key);
   }
 
   /** What a failed keyed opening answers (as a failed money send does, runMoneySend.ts). */

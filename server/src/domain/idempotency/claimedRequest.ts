@@ -4,7 +4,7 @@
  * opening an account (accountOpening.ts), so the protocol of idempotency.ts is run one way:
  *
  * - `claimOrReplay`: claim the key; a replay, a 409 or a 422 ends the request here. An
- *   owned claim tells the router what a 503 at the deadline may say of `applied`;
+ *   owned claim tells the router what a 503 at the deadline may say of `applied` (`own`);
  * - `appliedNow`: what a 503 may say of `applied` now (appliedRule.ts);
  * - `releaseUnlessCommitted`: after a failure, release the claim unless a commit of the
  *   request started (its outcome may be unknown), and answer what `applied` may say;
@@ -48,14 +48,23 @@ export function claimedRequests(records: IdempotencyRecords, config: Pick<Server
 
   return {
     appliedNow,
+    mayHaveMoved,
 
     /** Claims the key (idempotency.ts `claim`), or answers the stored replay; throws its 409 or 422. */
     async claimOrReplay(input: Parameters<IdempotencyRecords['claim']>[0]): Promise<ClaimOutcome> {
       const outcome = await records.claim(input);
-      const context = currentContext();
-      // Should the router answer 503 at the deadline before the request settles, it says what the rule allows.
-      if (outcome.kind === 'owned' && context) context.outageExtras = () => appliedNow(outcome.claim);
+      if (outcome.kind === 'owned') this.own(outcome.claim);
       return outcome;
+    },
+
+    /**
+     * Makes `claim` the request's: should the router answer 503 at the deadline before the
+     * request settles, it says what the rule allows. A send that claims in its own statement
+     * (adr/0070) owns its claim from before it is sent: nothing of it exists until that commit.
+     */
+    own(claim: Claim): void {
+      const context = currentContext();
+      if (context) context.outageExtras = () => appliedNow(claim);
     },
 
     /**

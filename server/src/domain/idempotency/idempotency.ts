@@ -2,8 +2,9 @@
  * The idempotency protocol of money sends (adr/0010 "Claim, fence, store, release", as
  * adr/0016 changed it: claim, land, release). Keys are scoped per customer. One record per (customer, key):
  *
- * 1. **Claim** first, in a one-row write of its own: `Processing`, owned by this request's
- *    `ownerToken`. Another request with the key finds the record and answers from it:
+ * 1. **Claim** first (the database's `claim_key`): `Processing`, owned by this request's
+ *    `ownerToken`, in a one-row write of its own, or in the send's own statement when it
+ *    needs no wait (`money_send_claiming`, adr/0070). Another request with the key finds the record and answers from it:
  *    another payload → 422 IDEMPOTENCY_KEY_REUSED; `Executed` → the stored answer,
  *    replayed byte for byte; `Processing` → 409 IDEMPOTENCY_IN_FLIGHT, until it is stale.
  * 2. **Land**: the money's own transaction, after its save, marks the claim `landed_at`
@@ -86,13 +87,32 @@ export function hashRequest(operationId: string, pathParams: Record<string, unkn
   return sha256Hex(canonicalJson({ operationId, path: pathParams, body: body ?? null }));
 }
 
-interface RecordRow {
-  requestHash: string;
-  status: 'Processing' | 'Executed';
-  responseStatus: number | null;
-  responseBody: unknown;
-  landed: boolean;
-  stale: boolean;
+/**
+ * What the database's `claim_key` answers of a key (adr/0070), alone or as the first step
+ * of `money_send_claiming`: `claimed`, or what the key's record answers without this
+ * request's claim (see the module's comment); `released`: the record went between the
+ * insert and the read, so claim again.
+ */
+export type KeyVerdict = 'claimed' | 'in_flight' | 'replay' | 'reused' | 'result_unknown' | 'stale' | 'released';
+
+/** The verdicts of a key this request did not claim. */
+const keyVerdicts: ReadonlySet<string> = new Set<KeyVerdict>(['in_flight', 'replay', 'reused', 'result_unknown', 'stale', 'released']);
+
+/** True when a statement's verdict is a key's answer rather than the send's. */
+export function isKeyVerdict(verdict: string): verdict is Exclude<KeyVerdict, 'claimed'> {
+  return keyVerdicts.has(verdict);
+}
+
+/** A new claim of `key` for this request, before it is written. */
+export function newClaim(userId: string, key: string): Claim {
+  return { id: randomUUID(), userId, key, ownerToken: randomUUID(), startedAt: performance.now() };
+}
+
+interface KeyRow {
+  verdict: KeyVerdict;
+  recordId: string | null;
+  status: number | string | null;
+  body: unknown;
 }
 
 /** The protocol over one data layer. */
@@ -102,26 +122,40 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
   const inFlightWait = { retryAfterSeconds: config.busyRetryAfterSeconds };
   const log = () => currentContext()?.log;
 
-  async function insertClaim(userId: string, key: string, operationId: string, requestHash: string): Promise<Claim | undefined> {
-    const claim: Claim = { id: randomUUID(), userId, key, ownerToken: randomUUID(), startedAt: performance.now() };
+  async function claimKey(claim: Claim, operationId: string, requestHash: string): Promise<KeyRow> {
     const rows = await runSideWrite(() =>
-      data.write((db) => sqlOf(db).query<{ id: string }>`
-        INSERT INTO idempotency_records (id, user_id, key, operation_id, request_hash, status, owner_token)
-        VALUES (${claim.id}::uuid, ${userId}::uuid, ${key}, ${operationId}, ${requestHash}, 'Processing', ${claim.ownerToken}::uuid)
-        ON CONFLICT (user_id, key) DO NOTHING
-        RETURNING id::text`),
+      data.write((db) => sqlOf(db).query<KeyRow>`
+        SELECT verdict, record_id::text AS "recordId", status, body
+        FROM claim_key(${claim.id}::uuid, ${claim.ownerToken}::uuid, ${claim.userId}::uuid, ${claim.key}::text, ${operationId}::text, ${requestHash}::text, ${staleMs}::int)`),
     );
-    return rows.length === 1 ? claim : undefined;
+    const row = rows[0];
+    if (!row) throw new Error('claim_key answered no row');
+    return row;
   }
 
-  async function readRecord(userId: string, key: string): Promise<(RecordRow & { id: string }) | undefined> {
-    const rows = await data.read((db) => sqlOf(db).query<RecordRow & { id: string }>`
-      SELECT id::text AS id, request_hash AS "requestHash", status, response_status AS "responseStatus",
-             response_body AS "responseBody", landed_at IS NOT NULL AS landed,
-             claimed_at <= now() - ${staleMs}::int * interval '1 millisecond' AS stale
-      FROM idempotency_records WHERE user_id = ${userId}::uuid AND key = ${key}`);
-    const row = rows[0];
-    return row && { ...row, responseBody: parseJsonColumn(row.responseBody) };
+  /**
+   * What a key this request did not claim answers (its `verdict`, with the stored `status`
+   * and `body` of a replay): the replay, or its 409 or 422 thrown; undefined for `stale`
+   * and `released`, which the caller settles by claiming again.
+   */
+  function keyAnswer(verdict: Exclude<KeyVerdict, 'claimed'>, status: unknown, body: unknown): Extract<ClaimOutcome, { kind: 'replay' }> | undefined {
+    switch (verdict) {
+      case 'reused':
+        countIdempotency('reused');
+        throw new ApiProblem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with another request; make a new key for a new send.');
+      case 'replay':
+        countIdempotency('replayed');
+        return { kind: 'replay', status: Number(status), body: parseJsonColumn(body) };
+      case 'in_flight':
+        countIdempotency('in_flight');
+        throw new ApiProblem('IDEMPOTENCY_IN_FLIGHT', 'The first request with this Idempotency-Key is still being processed; wait, then send it again with the same key.', inFlightWait);
+      case 'result_unknown':
+        countIdempotency('result_unknown');
+        throw new ApiProblem('IDEMPOTENCY_RESULT_UNKNOWN', 'This send landed but its answer was lost. Do not send it again with a new key; look it up by its key.', { applied: true });
+      case 'stale':
+      case 'released':
+        return undefined;
+    }
   }
 
   /** Takes over a stale claim that moved no money; undefined when another request won it. */
@@ -148,30 +182,16 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
       const { userId, key, operationId, requestHash } = input;
       // Two rounds at most: a record released between our insert and our read is claimed again once.
       for (let round = 0; round < 2; round++) {
-        const claim = await insertClaim(userId, key, operationId, requestHash);
-        if (claim) {
+        const claim = newClaim(userId, key);
+        const row = await claimKey(claim, operationId, requestHash);
+        if (row.verdict === 'claimed') {
           countIdempotency('first');
           return { kind: 'owned', claim };
         }
-        const record = await readRecord(userId, key);
-        if (!record) continue;
-        if (record.requestHash !== requestHash) {
-          countIdempotency('reused');
-          throw new ApiProblem('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with another request; make a new key for a new send.');
-        }
-        if (record.status === 'Executed' && record.responseStatus !== null && record.responseBody !== null) {
-          countIdempotency('replayed');
-          return { kind: 'replay', status: record.responseStatus, body: record.responseBody };
-        }
-        if (!record.stale) {
-          countIdempotency('in_flight');
-          throw new ApiProblem('IDEMPOTENCY_IN_FLIGHT', 'The first request with this Idempotency-Key is still being processed; wait, then send it again with the same key.', inFlightWait);
-        }
-        if (record.landed || record.status === 'Executed') {
-          countIdempotency('result_unknown');
-          throw new ApiProblem('IDEMPOTENCY_RESULT_UNKNOWN', 'This send landed but its answer was lost. Do not send it again with a new key; look it up by its key.', { applied: true });
-        }
-        const taken = await takeOver(record, userId, key, requestHash);
+        const answer = keyAnswer(row.verdict, row.status, row.body);
+        if (answer) return answer;
+        if (row.verdict === 'released' || !row.recordId) continue;
+        const taken = await takeOver({ id: row.recordId }, userId, key, requestHash);
         if (taken) {
           countIdempotency('stale_taken_over');
           return { kind: 'owned', claim: taken };
@@ -181,6 +201,8 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
       countIdempotency('in_flight');
       throw new ApiProblem('IDEMPOTENCY_IN_FLIGHT', 'Another request with this Idempotency-Key is being processed; wait, then send it again with the same key.', inFlightWait);
     },
+
+    keyAnswer,
 
     /**
      * In the money's transaction, after its save: marks the claim landed and stores the

@@ -5,6 +5,9 @@
  * replays), refused, or unknown, instead of inferring it from the movements.
  *
  * Both read the primary: a replica that lags would answer "unknown" for a key that landed.
+ * A send whose one statement claims its key (adr/0070) is `inFlight` to the key's read while
+ * that statement runs (operation and time unknown until it commits), and missing from the
+ * list until then, which the spec calls partial.
  * `claimedAt` is the record's `received_at`, when the bank first received the key: its
  * `claimed_at` is the current holder's, which a takeover renews and the sandbox ages.
  */
@@ -47,8 +50,11 @@ export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'ge
         SELECT key, operation_id AS "operationId", status, response_status AS "responseStatus", response_body AS "responseBody",
                received_at AS "claimedAt", landed_at AS "landedAt"
         FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND key = ${path.key}`);
-      const body: KeyStatus = record ? keyStatusOf(record) : { key: path.key, state: 'unknown', operationId: null, claimedAt: null, answer: null };
-      return { status: 200, body };
+      if (record) return { status: 200, body: keyStatusOf(record) };
+      // A send that claims its key in its one statement (adr/0070) has no record until it commits: its hold on the key says it runs.
+      const [running] = await data.read((db) => sqlOf(db).query<{ held: boolean }>`SELECT key_lock_held(${caller.userId}::uuid, ${path.key}::text) AS held`);
+      const state = running?.held === true || String(running?.held) === 't' ? 'inFlight' : 'unknown';
+      return { status: 200, body: { key: path.key, state, operationId: null, claimedAt: null, answer: null } };
     },
     async listIdempotencyKeys({ caller, query }) {
       const now = Date.now();

@@ -52,6 +52,22 @@ export function accountBulkhead(concurrency: number) {
         throw error;
       }
     },
+    /**
+     * A permit at the accounts `accountIds` when one is free at once and nobody is queued
+     * there (taken before this returns), else undefined: a send that would wait claims its
+     * key first, so a second request with the key answers 409 while the first waits (adr/0070).
+     */
+    tryAcquire(accountIds: readonly string[]): Promise<ReleasePermit> | undefined {
+      if (accountIds.length === 0) return Promise.resolve(() => {});
+      const key = accountIds.reduce((least, id) => (id < least ? id : least));
+      const account = perAccount.get(key);
+      if (account) {
+        const { running, waiting } = account.state();
+        if (running >= concurrency || waiting > 0) return undefined;
+      }
+      // A bulkhead takes a free permit before its first await, so this cannot queue.
+      return this.acquire(accountIds);
+    },
     /** For tests: the accounts with a permit held or a send queued now. */
     accountsInUse: () => perAccount.size,
   };

@@ -7,12 +7,13 @@
  * statement that is its own commit (adr/0027): it locks the claim, the customer when money
  * leaves them, the accounts in id order; checks; spends the authorisation; posts each movement
  * with its audit link; and lands the claim with the 201 body. Or it only checks (`checkOnly`),
- * before a busy answer.
+ * before a busy answer. `money_send_claiming` claims the key in the same statement first
+ * (adr/0070), so a send that needs no wait is one statement and one commit.
  */
 import type { Statements } from '../../data/statements.ts';
-import { parseJsonColumn } from '../../data/statements.ts';
 import type { Claim } from '../idempotency/idempotency.ts';
 import { lockWait } from './accountRows.ts';
+import { verdictOf, type Verdict, type VerdictRow } from './verdict.ts';
 
 /** What a send asks the database to do: money leaves `fromAccountId` and arrives in `toAccountId`. */
 export interface SendOrder {
@@ -30,8 +31,12 @@ export interface SendOrder {
   readonly authorizationId: string | null;
 }
 
-/** One send of one request: `prepare` settles its order once, before the first attempt. */
-interface MoneySend {
+/**
+ * One send of one request: `prepare` settles its order once, before the first attempt. A send
+ * without `checkFirst` only checks the request's own input in `prepare` (no read, no write),
+ * so the runner may settle its order before the key is claimed (adr/0070).
+ */
+export interface MoneySend {
   /** For logs and the data layer ("deposit"). */
   readonly label: string;
   /**
@@ -46,17 +51,6 @@ interface MoneySend {
 /** Makes the send of one request. */
 export type MoneySendFactory = (request: { readonly userId: string }) => MoneySend;
 
-/**
- * What the statement answers: 'applied' (with the body it landed), 'claim_lost', 'ok' (a
- * check-only look the rules allow) or the error code of the rule that refuses the send.
- */
-export interface Verdict<Body> {
-  readonly verdict: string;
-  readonly body: Body | undefined;
-  /** The numbers a refusal's wording needs (the daily ceiling's), or null. */
-  readonly detail: Record<string, number> | null;
-}
-
 /** How the statement runs: the limits it applies and whether it only checks. */
 export interface SendMode {
   readonly lockWaitMs: number;
@@ -64,30 +58,43 @@ export interface SendMode {
   readonly checkOnly: boolean;
 }
 
-type Row = { verdict: string; body: unknown; detail: unknown };
-
 /**
- * Runs `order` as one `money_send` statement under `claim`. The order is one jsonb value,
- * its operation, amount and destination first: every send is the same statement text, and a
- * send shows on the wire as `"operation":"deposit","amountMinor":1234,"toAccountId":…`
- * (what the fault tests cut; a transfer by handle's check before its payee has
- * `"toAccountId":null`).
+ * The order as one jsonb value, its operation, amount and destination first: every send is
+ * the same statement text, and a send shows on the wire as
+ * `"operation":"deposit","amountMinor":1234,"toAccountId":…` (what the fault tests cut; a
+ * transfer by handle's check before its payee has `"toAccountId":null`).
  */
-export async function sendStatement<Body>(sql: Statements, order: SendOrder, claim: Claim, traceId: string | null, mode: SendMode): Promise<Verdict<Body>> {
+function wireOrder(order: SendOrder): string {
   const { operation, amountMinor, fromAccountId, toAccountId, toHandle, iban, beneficiaryName, authorizationId, description } = order;
-  const wire = JSON.stringify({ operation, amountMinor, toAccountId, fromAccountId, toHandle, iban, beneficiaryName, authorizationId, description });
-  const rows = await sql.query<Row>`
+  return JSON.stringify({ operation, amountMinor, toAccountId, fromAccountId, toHandle, iban, beneficiaryName, authorizationId, description });
+}
+
+/** Runs `order` as one `money_send` statement under `claim`, which the request holds already. */
+export async function sendStatement<Body>(sql: Statements, order: SendOrder, claim: Claim, traceId: string | null, mode: SendMode): Promise<Verdict<Body>> {
+  const rows = await sql.query<VerdictRow>`
     SELECT verdict, body, detail FROM money_send(${claim.id}::uuid, ${claim.ownerToken}::uuid, ${claim.userId}::uuid, ${claim.key}::text,
-      ${traceId}::text, ${lockWait(mode.lockWaitMs)}::text, ${mode.checkOnly}::boolean, ${Math.floor(mode.dailyLimitMinor)}::bigint, ${wire}::jsonb)`;
+      ${traceId}::text, ${lockWait(mode.lockWaitMs)}::text, ${mode.checkOnly}::boolean, ${Math.floor(mode.dailyLimitMinor)}::bigint, ${wireOrder(order)}::jsonb)`;
   return verdictOf<Body>(rows[0]);
 }
 
-/** A verdict row as the adapter gave it (jsonb as text). */
-export function verdictOf<Body>(row: Row | undefined): Verdict<Body> {
-  if (!row) throw new Error('a money statement answered no row');
-  return {
-    verdict: row.verdict,
-    body: row.body === null || row.body === undefined ? undefined : parseJsonColumn<Body>(row.body),
-    detail: row.detail === null || row.detail === undefined ? null : parseJsonColumn<Record<string, number>>(row.detail),
-  };
+/** The key a send claims in its own statement: the claim it writes and what its record compares. */
+export interface KeyClaim {
+  readonly claim: Claim;
+  readonly operationId: string;
+  readonly requestHash: string;
+  readonly staleAfterMs: number;
+}
+
+/**
+ * Runs `order` as one `money_send_claiming` statement (adr/0070): the key's claim, the rules,
+ * the movement and the stored answer, one commit. Its verdict is `money_send`'s, or a key's
+ * (idempotency.ts `KeyVerdict`, `detail.status` a replay's) when the key was not claimed.
+ */
+export async function claimingStatement<Body>(sql: Statements, order: SendOrder, key: KeyClaim, traceId: string | null, mode: Omit<SendMode, 'checkOnly'>): Promise<Verdict<Body>> {
+  const { claim } = key;
+  const rows = await sql.query<VerdictRow>`
+    SELECT verdict, body, detail FROM money_send_claiming(${claim.id}::uuid, ${claim.ownerToken}::uuid, ${claim.userId}::uuid, ${claim.key}::text,
+      ${key.operationId}::text, ${key.requestHash}::text, ${Math.round(key.staleAfterMs)}::int,
+      ${traceId}::text, ${lockWait(mode.lockWaitMs)}::text, ${Math.floor(mode.dailyLimitMinor)}::bigint, ${wireOrder(order)}::jsonb)`;
+  return verdictOf<Body>(rows[0]);
 }

@@ -5,8 +5,15 @@
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import { errorCatalog, type ErrorCode } from '../../errors/errorCatalog.ts';
 
+/** The codes of the refusals the statements report. */
+export type RefusalCode = Extract<
+  ErrorCode,
+  | 'ACCOUNT_NOT_FOUND' | 'PAYEE_HAS_NO_OPEN_ACCOUNT' | 'INSUFFICIENT_FUNDS' | 'BALANCE_LIMIT_EXCEEDED' | 'AUTHORIZATION_INVALID'
+  | 'AUTHORIZATION_MISMATCH' | 'AUTHORIZATION_EXPIRED' | 'DAILY_LIMIT_EXCEEDED' | 'ACCOUNT_LIMIT_REACHED'
+>;
+
 /** Today's detail of each refusal the statements report. */
-const details: Partial<Record<ErrorCode, (detail: Record<string, number> | null) => string>> = {
+const details: Record<RefusalCode, (detail: Record<string, number> | null) => string> = {
   ACCOUNT_NOT_FOUND: () => 'No open account of yours has this id.',
   PAYEE_HAS_NO_OPEN_ACCOUNT: () => 'The payee has no open account to receive the money.',
   INSUFFICIENT_FUNDS: () => 'The account does not hold enough money for this.',
@@ -20,11 +27,14 @@ const details: Partial<Record<ErrorCode, (detail: Record<string, number> | null)
   ACCOUNT_LIMIT_REACHED: (detail) => `A customer may hold at most ${detail?.maxOpen ?? 0} open accounts; close one to open another.`,
 };
 
+/** True for a code the statements report as a refusal (and the catalog holds). */
+export function isRefusalCode(code: string): code is RefusalCode {
+  return Object.hasOwn(details, code) && code in errorCatalog;
+}
+
 /** The problem a statement's refusal `code` answers. */
-export function refusalOf(code: string, detail: Record<string, number> | null): ApiProblem {
-  const words = details[code as ErrorCode];
-  if (!words || !(code in errorCatalog)) throw new Error(`a money statement answered an unknown verdict: ${code}`);
-  return new ApiProblem(code as ErrorCode, words(detail));
+export function refusalOf(code: RefusalCode, detail: Record<string, number> | null): ApiProblem {
+  return new ApiProblem(code, details[code](detail));
 }
 
 /** 123456 → "1234.56". */

@@ -1,15 +1,21 @@
 /**
- * Drives every money send the same way (adr/0041, adr/0042):
+ * Drives every money send the same way (adr/0041, adr/0042, adr/0070):
  *
- * 1. claim the key (idempotency.ts): a replay, a 409 or a 422 ends here;
- * 2. `prepare` once: the send's order (moneySend.ts; input checks and a payee's handle only),
- *    after the rules have checked its `checkFirst` order when it has one (a transfer by
- *    handle: the authorisation and the account before the payee, adr/0064);
- * 3. wait in this process's account bulkhead for a permit (adr/0024), then ONE statement that is its
- *    own commit (adr/0027), up to ACCOUNT_WRITE_ATTEMPTS attempts when it loses its lock
- *    waits: the database's `money_send` locks, checks every rule, moves the money and lands
- *    the claim with its answer, or names the rule that refuses it. An unknown commit outcome
- *    is settled by looking for the landed claim, which reads the answer back;
+ * 1. a send whose order the request's input alone settles (no `checkFirst`), with a permit
+ *    of this process's account bulkhead free at once (adr/0024), is ONE statement and one
+ *    commit: `money_send_claiming` claims the key, checks every rule, moves the money and
+ *    lands the claim with its answer, or answers what the key's record says (a replay, a
+ *    409 or a 422) having written nothing. A statement that ran to no commit (its locks
+ *    lost, an outage before its end) left nothing: the key is then claimed alone, and the
+ *    send answers as one that held its claim (busy, or 503 `applied: false`);
+ * 2. any other send claims the key first (idempotency.ts; a replay, a 409 or a 422 ends
+ *    here), so a second request with the key answers 409 while it waits; `prepare` runs
+ *    once, after the rules checked its `checkFirst` order when it has one (a transfer by
+ *    handle: the authorisation and the account before the payee, adr/0064); it waits in
+ *    the account bulkhead, holding no connection, then runs `money_send` (adr/0027);
+ * 3. the statement gets up to ACCOUNT_WRITE_ATTEMPTS attempts when it loses its lock
+ *    waits; an unknown commit outcome is settled by looking for the landed claim, which
+ *    reads the answer back;
  * 4. when every attempt lost its locks: the same function only checks, on fresh rows; busy
  *    (503, 1 s) only when it allows the send;
  * 5. send the bytes the database stored with the money.
@@ -27,14 +33,13 @@ import { ApiProblem, isApiProblem } from '../../errors/apiProblem.ts';
 import type { OperationId } from '@tidewater/spec/operations';
 import type { OperationInput } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
-import { noteUnavailableCause } from '../../metrics.ts';
-import { verifyBy } from '../audit/auditedSave.ts';
+import { countIdempotency, noteUnavailableCause } from '../../metrics.ts';
 import { claimedRequests } from '../idempotency/claimedRequest.ts';
-import { ClaimTakenOver, hashRequest, idempotencyRecords, type Claim } from '../idempotency/idempotency.ts';
+import { hashRequest, idempotencyRecords, newClaim, type Claim } from '../idempotency/idempotency.ts';
 import { accountBulkhead } from './accountBulkhead.ts';
 import { PermitWaitTimeout, type ReleasePermit } from '../bulkhead.ts';
-import { sendStatement, type MoneySendFactory, type SendOrder, type Verdict } from './moneySend.ts';
-import { refusalOf } from './refusals.ts';
+import { claimingStatement, sendStatement, type MoneySend, type MoneySendFactory, type SendOrder } from './moneySend.ts';
+import { answerOf, claimedStatements, isKeyAnswer, type Verdict } from './verdict.ts';
 
 /** Every attempt lost its locks and the rules allow the send: busy. */
 class AccountBusy extends Error {
@@ -45,10 +50,26 @@ class AccountBusy extends Error {
   }
 }
 
+/** What a send's key is claimed with. */
+interface KeyRequest {
+  readonly userId: string;
+  readonly key: string;
+  readonly operationId: string;
+  readonly requestHash: string;
+}
+
+/** A send's 201. */
+type Sent<Body> = { status: 201; body: Body; headers?: Record<string, string> };
+
+/** The accounts an order locks. */
+const accountIdsOf = (order: SendOrder) => [order.fromAccountId, order.toAccountId].filter((id): id is string => id !== null);
+
 /** The runner of one deps; `run(input, pathParams, factory)` answers a send's 201. */
 export function moneySendRunner({ data, config }: DomainDeps) {
   const records = idempotencyRecords(data, config);
   const claimed = claimedRequests(records, config);
+  // Each money statement is its own commit (adr/0027): a lost answer is settled by looking for the landed claim.
+  const runStatement = claimedStatements(data, records, config.idempotencyStoreBudgetMs);
   // ACCOUNT_SENDS_AT_ONCE is the instance's: each worker takes its share, at least one (adr/0024).
   const accountPermits = accountBulkhead(Math.max(1, Math.floor(config.accountSendsAtOnce / Math.max(1, config.apiWorkers))));
 
@@ -58,7 +79,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
   const traceId = () => currentContext()?.traceId ?? null;
 
   async function moveMoney<Body>(label: string, order: SendOrder, claim: Claim): Promise<Body> {
-    const accountIds = [order.fromAccountId, order.toAccountId].filter((id): id is string => id !== null);
+    const accountIds = accountIdsOf(order);
     // Wait in this process's account bulkhead for a permit (adr/0024), holding no connection. The deadline
     // ends the wait; so does a whole send's worth of lock waits, spent by those ahead: busy then.
     const waitStarted = performance.now();
@@ -78,13 +99,6 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     }
   }
 
-  /** What the statement's verdict answers: the landed body, or the refusal it names. */
-  function answerOf<Body>(done: Verdict<Body>, claim: Claim): Body {
-    if (done.verdict === 'applied' && done.body !== undefined) return done.body;
-    if (done.verdict === 'claim_lost') throw new ClaimTakenOver(claim.key);
-    throw refusalOf(done.verdict, done.detail);
-  }
-
   /**
    * Every attempt lost its locks, or the queue took a send's worth of them (`attempts` 0):
    * the same rules, checked on fresh rows without a lock, refuse the send, or busy ("send it again").
@@ -98,21 +112,15 @@ export function moneySendRunner({ data, config }: DomainDeps) {
   async function refuseUnlessAllowed(order: SendOrder, claim: Claim): Promise<void> {
     const mode = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor, checkOnly: true };
     const look = await data.read((db) => sendStatement(sqlOf(db), order, claim, traceId(), mode));
-    if (look.verdict !== 'ok') throw refusalOf(look.verdict, look.detail);
+    // A check locks no claim: anything but `ok` is the refusal it names.
+    if (look.verdict !== 'ok') answerOf(look, claim.key);
   }
 
   async function moveMoneyWithPermit<Body>(label: string, order: SendOrder, claim: Claim, attempts: number): Promise<Body> {
     const mode = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor, checkOnly: false };
-    // The statement is its own commit (adr/0027): a lost answer is settled by looking for the landed claim, which reads the answer back.
-    let landedBody: Body | undefined;
     try {
-      const done = await data.runStatementAsCommit((sql) => sendStatement<Body>(sql, order, claim, traceId(), mode), {
-        label,
-        contentionAttempts: attempts,
-        verifyCommitted: verifyBy(data, async () => (landedBody = await records.landedAnswer<Body>(claim)) !== undefined, config.idempotencyStoreBudgetMs),
-        landedAnswer: () => ({ verdict: 'applied', body: landedBody, detail: null }),
-      });
-      return answerOf(done, claim);
+      const done = await runStatement<Body>(label, claim, (sql) => sendStatement<Body>(sql, order, claim, traceId(), mode), attempts);
+      return answerOf(done, claim.key);
     } catch (error) {
       if (!isContentionExhausted(error)) throw error;
       return busyAfterLook(order, claim, error.attempts);
@@ -141,25 +149,79 @@ export function moneySendRunner({ data, config }: DomainDeps) {
     return claimed.outageAnswer(error, applied, 'The service is temporarily unavailable and nothing was moved. Send it again later with the same Idempotency-Key.');
   }
 
+  /** Claims the key alone, then answers as a send that holds it: the key's replay, 409 or 422, or `then`'s 201. */
+  async function withClaim<Body>(request: KeyRequest, then: (claim: Claim) => Promise<Body>): Promise<Sent<Body>> {
+    const outcome = await claimed.claimOrReplay(request);
+    if (outcome.kind === 'replay') return claimed.replayAnswer<Body>(outcome);
+    try {
+      return { status: 201, body: await then(outcome.claim) };
+    } catch (error) {
+      throw await failureAnswer(error, outcome.claim);
+    }
+  }
+
+  /**
+   * Step 1 of the module's comment: the send as one statement, or undefined when it claims
+   * its key first instead (its order needs a look, it would wait for a permit, or the key's
+   * claim is stale and to be taken over). An order `prepare` refuses claims first too, so the
+   * refusal is stored under the key like any other.
+   */
+  async function sendClaiming<Body>(request: KeyRequest, send: MoneySend): Promise<Sent<Body> | undefined> {
+    if (send.checkFirst) return undefined;
+    let order: SendOrder;
+    try {
+      order = await send.prepare();
+    } catch {
+      return undefined;
+    }
+    const permit = accountPermits.tryAcquire(accountIdsOf(order));
+    if (!permit) return undefined;
+    const release = await permit;
+    const claim = newClaim(request.userId, request.key);
+    const key = { claim, operationId: request.operationId, requestHash: request.requestHash, staleAfterMs: config.idempotencyStaleAfterMs };
+    const mode = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor };
+    let done: Verdict<Body>;
+    try {
+      done = await runStatement(send.label, claim, (sql) => claimingStatement<Body>(sql, order, key, traceId(), mode), config.accountWriteAttempts);
+    } catch (error) {
+      if (isContentionExhausted(error)) return withClaim<Body>(request, (held) => busyAfterLook(order, held, error.attempts));
+      // Nothing of a statement that ran to no commit is left: the claim alone says what to answer.
+      if (!claimed.mayHaveMoved()) return withClaim<Body>(request, () => Promise.reject(error));
+      throw await failureAnswer(error, claim);
+    } finally {
+      release();
+    }
+    if (isKeyAnswer(done)) {
+      const answer = records.keyAnswer(done.verdict, done.detail?.status, done.body);
+      return answer ? claimed.replayAnswer<Body>(answer) : undefined;
+    }
+    countIdempotency('first');
+    try {
+      return { status: 201, body: answerOf(done, claim.key) };
+    } catch (error) {
+      throw await failureAnswer(error, claim);
+    }
+  }
+
   return async function run<K extends OperationId, Body>(
     input: OperationInput<K> & { readonly headers: { readonly 'Idempotency-Key': string } },
     pathParams: Record<string, string>,
     factory: MoneySendFactory,
-  ): Promise<{ status: 201; body: Body; headers?: Record<string, string> }> {
-    const userId = input.caller.userId;
+  ): Promise<Sent<Body>> {
     // The validator guarantees the header on every money send.
-    const key = input.headers['Idempotency-Key'];
-    const requestHash = hashRequest(input.operationId, pathParams, input.body);
-    const outcome = await claimed.claimOrReplay({ userId, key, operationId: input.operationId, requestHash });
-    if (outcome.kind === 'replay') return claimed.replayAnswer<Body>(outcome);
-    const { claim } = outcome;
-    const send = factory({ userId });
-    try {
+    const request: KeyRequest = {
+      userId: input.caller.userId,
+      key: input.headers['Idempotency-Key'],
+      operationId: input.operationId,
+      requestHash: hashRequest(input.operationId, pathParams, input.body),
+    };
+    const send = factory({ userId: request.userId });
+    const sent = await sendClaiming<Body>(request, send);
+    if (sent) return sent;
+    return withClaim<Body>(request, async (claim) => {
       if (send.checkFirst) await refuseUnlessAllowed(send.checkFirst, claim);
       const order = await send.prepare();
-      return { status: 201, body: await moveMoney<Body>(send.label, order, claim) };
-    } catch (error) {
-      throw await failureAnswer(error, claim);
-    }
+      return moveMoney<Body>(send.label, order, claim);
+    });
   };
 }
