@@ -1,14 +1,20 @@
 /**
  * The payee's name as the visitor types a handle (confirmation of payee, adr/0050): once
- * typing pauses (400 ms) on a well-formed handle, the bank's look-up says whose it is, or
- * that nobody has it. A look-up whose handle was typed over meanwhile is not shown.
+ * typing stops on a whole handle (a handle's shape, then a pause of 1.5 s or the visitor
+ * leaving the field; adr/0074), the bank's look-up says whose it is, or that nobody has it.
+ * Until then nothing is said: a pause mid-word is no handle yet. A look-up whose handle was
+ * typed over meanwhile is not shown.
  */
 import { onScopeDispose, shallowRef, watch } from 'vue';
 import type { ApiProblem } from '../api/apiProblem.ts';
 import { HANDLE, usePayeesStore, type Payee } from '../stores/payees.ts';
 
-/** The pause in typing after which a handle is looked up: long enough not to spend the 30 a minute on every key. */
-const PAUSE_MS = 400;
+/**
+ * 1.5 s: the pause in typing after which a handle counts as whole and is looked up. Longer
+ * than a thinking pause mid-word (issue 52 saw 1.2 s), so a half-typed handle is never
+ * answered "nobody has it", and the API's 30 look-ups a minute are not spent on fragments.
+ */
+export const WHOLE_HANDLE_PAUSE_MS = 1_500;
 
 /** Where the look-up of the handle as typed stands. */
 export type PayeeLookup =
@@ -36,9 +42,17 @@ export function usePayeeLookup(handle: () => string) {
     clearTimeout(pause);
     const value = typed.trim();
     state.value = { kind: 'none' };
-    if (HANDLE.test(value)) pause = setTimeout(() => void lookUp(value), PAUSE_MS);
+    if (HANDLE.test(value)) pause = setTimeout(() => void lookUp(value), WHOLE_HANDLE_PAUSE_MS);
   });
   onScopeDispose(() => clearTimeout(pause));
+
+  /** The visitor left the field: what it holds is whole, and is looked up at once if it has a handle's shape and is not yet answered. */
+  function typingStopped(): void {
+    const value = handle().trim();
+    if (!HANDLE.test(value) || state.value.kind !== 'none') return;
+    clearTimeout(pause);
+    void lookUp(value);
+  }
 
   /** The look-up of the handle as typed now (a submit does not wait for the pause): the one shown when it is current. */
   function now(): Promise<PayeeLookup> {
@@ -49,5 +63,5 @@ export function usePayeeLookup(handle: () => string) {
     return lookUp(value);
   }
 
-  return { state, now };
+  return { state, now, typingStopped };
 }
