@@ -23,6 +23,16 @@ export const waitHints = {
   loaded: 'Loaded.',
 } as const;
 
+/** A page's reads while the bank is down or the browser is offline (adr/0074): said in place of the wait hints. */
+export const readWaitMessages = {
+  /** A read met a 503 (or a gateway's 502/504) and its one retry is coming. */
+  outageRetrying: 'The service is temporarily unavailable. Trying again…',
+  /** A read made no connection (the browser says it is online) and its one retry is coming. */
+  unreachableRetrying: "We couldn't reach Tidewater. Trying again…",
+  /** The browser is offline: its reads wait for it to come back, then load by themselves. */
+  offline: "You're offline. We'll load this once you're back online.",
+} as const;
+
 /** What a send is, for the sentences that name it. */
 export type SendKind = 'deposit' | 'withdrawal' | 'transfer';
 
