@@ -38,3 +38,10 @@ export async function balanceInDatabase(accountId: string): Promise<{ balanceMin
   if (!row) throw new Error(`no account ${accountId}`);
   return { balanceMinor: Number(row.balance), movements: Number(row.movements) };
 }
+
+/** An account's status ('open' or 'closed') as the database holds it. */
+export async function accountStatus(accountId: string): Promise<string> {
+  const [row] = await query<{ status: string }>(url(), 'SELECT status FROM accounts WHERE id = $1', [accountId]);
+  if (!row) throw new Error(`no account ${accountId}`);
+  return row.status;
+}

@@ -235,6 +235,10 @@ export const fieldMessages = {
   /** Closing an account that still holds money. */
   closeNotEmpty: (balance: string) => `This account still holds ${balance}. Move the money out of it before you close it.`,
   closePrimary: 'This is your primary account. Make another account primary before you close this one.',
+  /** The offer beside an account that still holds money (adr/0074). */
+  moveAndClose: (balance: string, to: string) => `Move ${balance} to ${to}, then close`,
+  /** On the receipt of that move: back to closing the emptied account. */
+  closeNow: (name: string) => `Close ${name} now`,
   pin: 'Enter 4 to 6 digits.',
   displayName: 'Enter your name.',
   accountName: 'Enter a name of at most 60 characters.',
