@@ -14,7 +14,7 @@ import { HANDLE, usePayeesStore, type Payee } from '../stores/payees.ts';
  * than a thinking pause mid-word (issue 52 saw 1.2 s), so a half-typed handle is never
  * answered "nobody has it", and the API's 30 look-ups a minute are not spent on fragments.
  */
-export const WHOLE_HANDLE_PAUSE_MS = 1_500;
+const WHOLE_HANDLE_PAUSE_MS = 1_500;
 
 /** Where the look-up of the handle as typed stands. */
 export type PayeeLookup =
