@@ -108,3 +108,34 @@ describe('useReadAlert: after Retry', () => {
     expect(wait.hint.value).toBe('');
   });
 });
+
+describe('useReadAlert: offline (adr/0074)', () => {
+  /** Sets what the browser says about its connection, and tells the page as the browser does. */
+  function goOnline(online: boolean): void {
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+    window.dispatchEvent(new Event(online ? 'online' : 'offline'));
+  }
+
+  it('a read that failed offline says so, and runs again by itself once back, leaving focus alone', async () => {
+    const connectionLost: ApiProblem = { code: 'CONNECTION_FAILED', status: null } as ApiProblem;
+    const account = scriptedRead([{ error: connectionLost }, { data: 'account' }]);
+    goOnline(false);
+    try {
+      const wait = effectScope().run(() => useReadAlert([account]))!;
+      await account.run();
+      await settled();
+      const alert = usePageAlertStore();
+      expect(alert.message).toBe(readWaitMessages.offline);
+      document.getElementById('elsewhere')!.focus();
+
+      goOnline(true);
+      await settled();
+      expect(alert.message).toBe('');
+      expect(account.problem.value).toBeNull();
+      expect(wait.hint.value).toBe(waitHints.loaded);
+      expect(document.activeElement?.id).toBe('elsewhere');
+    } finally {
+      goOnline(true);
+    }
+  });
+});

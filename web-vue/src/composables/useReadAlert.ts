@@ -37,14 +37,16 @@ export function useReadAlert(reads: Read[]) {
   const reloaded = ref(false);
   const retryAction = { label: 'Retry', run: () => void retry() };
 
-  async function retry(): Promise<void> {
+  /** Reruns the failed reads; `land`: the visitor pressed Retry, so focus may land (an automatic rerun never moves it). */
+  async function retry(land = true): Promise<void> {
     reloaded.value = false;
-    alert.arm();
+    if (land) alert.arm();
     alert.clear();
     const failed = reads.filter((read) => read.problem.value);
     await Promise.all(failed.map((read) => read.run()));
     if (failed.length === 0 || failed.some((read) => read.problem.value || read.pending.value)) return;
     reloaded.value = true;
+    if (!land) return;
     const from = alert.landingFrom;
     alert.disarm();
     await nextTick();
@@ -63,7 +65,7 @@ export function useReadAlert(reads: Read[]) {
   );
   // Back online: what failed meanwhile loads by itself, as the offline sentence promised.
   watch(online, (isOnline) => {
-    if (isOnline && reads.some((read) => read.problem.value && read.problem.value.code !== 'STOPPED')) void retry();
+    if (isOnline && reads.some((read) => read.problem.value && read.problem.value.code !== 'STOPPED')) void retry(false);
   });
 
   /** Stops every pending read (offered from 20 s). */
