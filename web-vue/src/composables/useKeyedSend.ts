@@ -19,6 +19,7 @@ import type { HeldOperation } from '../stores/heldSendRecords.ts';
 import { inThisTabOnly, pageIsLeaving, SENDING_ELSEWHERE } from '../stores/heldSendTabs.ts';
 import { useHeldSendsStore } from '../stores/heldSends.ts';
 import { usePageAlertStore } from '../stores/pageAlert.ts';
+import { useSessionStore } from '../stores/session.ts';
 import { judgeSendProblem, type SendVerdict } from './sendOutcome.ts';
 import { createSendState } from './sendState.ts';
 import { useBeforeUnload } from './useBeforeUnload.ts';
@@ -53,13 +54,15 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
   const kept = restored ? restored.kept : options.keep();
   const judge = options.judge ?? judgeSendProblem;
 
+  const session = useSessionStore();
   let onScreen = true;
   /**
    * Whether this page shows the outcome itself: it is on screen, or kept for the visitor's
-   * return in this tab. A page a sign-out dropped shows nothing, so its outcome must stand
-   * as a receipt on whatever page the customer meets next (adr/0074).
+   * return in this tab, and no sign-out is closing it. A page a sign-out drops shows nothing
+   * the visitor reads, so its outcome must stand as a receipt on whatever page the customer
+   * meets next (adr/0074).
    */
-  const showsItsOwn = () => onScreen || held.take(options.holdAs)?.state === state;
+  const showsItsOwn = () => !session.signingOut && (onScreen || held.take(options.holdAs)?.state === state);
 
   /** Records the send, sends it unless another tab sends the key, and settles the record by the answer. */
   async function sendRecorded(payload: P, key: string): Promise<Result<T>> {

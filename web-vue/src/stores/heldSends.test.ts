@@ -173,6 +173,23 @@ describe('signed out while a send is on its way (adr/0074)', () => {
   });
 });
 
+describe('signed out while a send is on its way: the answer comes during the sign-out (adr/0074)', () => {
+  it('the page about to close does not count as showing it: it stands as a receipt after the next sign-in', async () => {
+    let release: (result: Result<{ id: string }>) => void = () => undefined;
+    const page = depositPage(() => new Promise((resolve) => (release = resolve)));
+    const sent = page.send.submit({ amountMinor: 4444 });
+    await nextTick();
+    useSessionStore().$patch({ signingOut: true });
+    release({ data: { id: 'tx-44' } });
+    await sent;
+    page.leave();
+    useSessionStore().$patch({ signingOut: false });
+    await signIn(null);
+    await signIn('u1');
+    expect(useHeldSendsStore().receipts).toMatchObject([{ key: 'key-1', movementId: 'tx-44' }]);
+  });
+});
+
 describe('heldSendRecords', () => {
   const record: HeldSendRecord = { key: 'k', operation: 'deposit', holdAs: 'deposit:a', accountId: 'a', payload: { amountMinor: 1 }, firstSentAt: 1_000, checkFirst: false };
   it('drops a record past its lifetime, and keeps the first-sent time of a key sent again', () => {
