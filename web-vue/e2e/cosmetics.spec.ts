@@ -20,6 +20,8 @@ test('an IBAN reads uppercase and grouped wherever it is shown', async ({ page, 
   await expect(review).not.toContainText('de89');
   await review.getByRole('button', { name: 'Continue to your PIN' }).click();
   const dialog = page.getByRole('dialog', { name: 'Confirm with your PIN' });
+  await expect(dialog).toContainText('Max Mustermann (DE89 3704 0044 0532 0130 00)');
+  await expectNoSeriousA11yViolations(page, 'the PIN dialog of an external transfer');
   await dialog.getByLabel('PIN').fill(ada.pin);
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   const receipt = page.getByRole('region', { name: /Transfer sent/ });

@@ -1,7 +1,7 @@
 /**
  * One honest wait per page (adr/0054), with the database paused on the real stack, at a
- * desktop's and two phones' sizes: the account page's three reads show one hint and one
- * Stop; the balance on screen says when it is from and its Deposit, Withdraw and Transfer
+ * desktop's and two phones' sizes: the account page's three reads show one hint (from their
+ * first 503, the outage and that they are trying again) and one Stop; the balance on screen says when it is from and its Deposit, Withdraw and Transfer
  * are greyed; after Stop, Retry with the database back lands focus on Deposit and says
  * "Loaded."; the PIN dialog says why Escape and Cancel do not close it while its check is
  * with the bank (its answer held back in the browser, so the check is pending for as long
@@ -11,6 +11,7 @@ import { database, expect, expectNoSeriousA11yViolations, reviewThenSend, saveSc
 import { seedMovements } from './seed.ts';
 import { expectNoHorizontalOverflow, viewports } from './viewports.ts';
 
+const OUTAGE_RETRYING = 'The service is temporarily unavailable. Trying again…';
 const PIN_HELD_OPEN = 'Your PIN check is still with the bank, so this stays open until the bank answers.';
 
 test.afterEach(async ({ page }) => {
@@ -33,7 +34,7 @@ for (const viewport of viewports) {
     await database('pause');
     // The account is known from the dashboard: the page shows it at once and reads it again.
     await page.getByRole('link', { name: 'Everyday', exact: true }).click();
-    const hints = page.getByRole('status').filter({ hasText: /Taking longer than usual…|Still trying…/ });
+    const hints = page.getByRole('status').filter({ hasText: /Taking longer than usual…|Still trying…|Trying again…/ });
     await expect(hints).toHaveText(['Taking longer than usual…'], { timeout: 10_000 });
     await expect(page.getByText(/^This balance is from \d\d:\d\d and may have changed since\./)).toBeVisible();
     const actions = page.getByRole('navigation', { name: 'Account actions' });
@@ -48,8 +49,10 @@ for (const viewport of viewports) {
     await actions.getByRole('button', { name: 'Deposit', exact: true }).click({ force: true });
     expect(page.url()).toBe(accountUrl);
 
-    await expect(hints).toHaveText(['Still trying…'], { timeout: 25_000 });
-    await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(1);
+    // The reads' first 503 (the API's 10 s deadline) names the outage while their retry waits (adr/0074).
+    await expect(hints).toHaveText([OUTAGE_RETRYING], { timeout: 15_000 });
+    await expect(page.getByRole('button', { name: 'Stop' })).toHaveCount(1, { timeout: 25_000 });
+    await expect(hints).toHaveText([OUTAGE_RETRYING]);
     await saveScreenshot(page, `wait-one-hint-${viewport.name}`);
     // Stop before the reads' own outage answer (about 32 s in on this stack).
     await page.getByRole('button', { name: 'Stop' }).click();

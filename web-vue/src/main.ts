@@ -6,6 +6,7 @@ import { createPinia } from 'pinia';
 import { createApp } from 'vue';
 import App from './App.vue';
 import { setRequestHooks } from './api/instance.ts';
+import { noteReadOutage } from './composables/readOutage.ts';
 import { createAppRouter } from './router.ts';
 import { useSessionStore } from './stores/session.ts';
 import './styles.css';
@@ -18,6 +19,7 @@ setRequestHooks({
   csrfToken: () => session.csrfToken,
   onBffAnswer: () => session.noteActivity(),
   onUnauthenticated: () => session.sessionGone(),
+  onReadRetry: noteReadOutage,
 });
 void session.start();
 

@@ -23,6 +23,16 @@ export const waitHints = {
   loaded: 'Loaded.',
 } as const;
 
+/** A page's reads while the bank is down or the browser is offline (adr/0074): said in place of the wait hints. */
+export const readWaitMessages = {
+  /** A read met a 503 (or a gateway's 502/504) and its one retry is coming. */
+  outageRetrying: 'The service is temporarily unavailable. Trying again…',
+  /** A read made no connection (the browser says it is online) and its one retry is coming. */
+  unreachableRetrying: "We couldn't reach Tidewater. Trying again…",
+  /** The browser is offline: its reads wait for it to come back, then load by themselves. */
+  offline: "You're offline. We'll load this once you're back online.",
+} as const;
+
 /** What a send is, for the sentences that name it. */
 export type SendKind = 'deposit' | 'withdrawal' | 'transfer';
 
@@ -239,6 +249,10 @@ export const fieldMessages = {
   /** Closing an account that still holds money. */
   closeNotEmpty: (balance: string) => `This account still holds ${balance}. Move the money out of it before you close it.`,
   closePrimary: 'This is your primary account. Make another account primary before you close this one.',
+  /** The offer beside an account that still holds money (adr/0074). */
+  moveAndClose: (balance: string, to: string) => `Move ${balance} to ${to}, then close`,
+  /** On the receipt of that move: back to closing the emptied account. */
+  closeNow: (name: string) => `Close ${name} now`,
   pin: 'Enter 4 to 6 digits.',
   displayName: 'Enter your name.',
   accountName: 'Enter a name of at most 60 characters.',

@@ -7,7 +7,7 @@
 import createClient, { type Client } from 'openapi-fetch';
 import type { paths } from '@tidewater/spec/openapi';
 import { parseBodyText } from './apiProblem.ts';
-import type { ResilientFetch, RequestLimits } from './resilientFetch.ts';
+import type { ReadRetryCause, ResilientFetch, RequestLimits } from './resilientFetch.ts';
 
 /** The typed client. */
 export type ApiClient = Client<paths>;
@@ -20,6 +20,8 @@ export interface RequestHooks {
   onBffAnswer: (response: Response, request: Request) => void;
   /** The BFF said the session is gone (401 UNAUTHENTICATED). */
   onUnauthenticated: () => void;
+  /** A read's first attempt met an outage (or no connection) and waits for its one retry. */
+  onReadRetry: (cause: ReadRetryCause) => void;
 }
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

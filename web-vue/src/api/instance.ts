@@ -20,18 +20,19 @@ const hooks: RequestHooks = {
   csrfToken: () => null,
   onBffAnswer: () => undefined,
   onUnauthenticated: () => undefined,
+  onReadRetry: () => undefined,
 };
 
 let clients: Clients | undefined;
 
-/** Replaces the hooks (main.ts: the session store's token, activity and sign-out). */
+/** Replaces the hooks (main.ts: the session store's token, activity and sign-out; the reads' outage notice). */
 export function setRequestHooks(next: Partial<RequestHooks>): void {
   Object.assign(hooks, next);
 }
 
 /** (Re)creates the clients over `env`; the base URL defaults to this page's origin. */
 export function configureRequests(env: RequestEnvironment = browserEnvironment, baseUrl = globalThis.location?.origin ?? ''): Clients {
-  const fetch = createResilientFetch(env);
+  const fetch = createResilientFetch(env, {}, { readRetrying: (cause) => hooks.onReadRetry(cause) });
   clients = {
     api: createApiClient(fetch, hooks, baseUrl),
     apiOnce: createApiClient(fetch, hooks, baseUrl, { retryReads: false }),

@@ -69,6 +69,28 @@ describe('what a read does not retry', () => {
   });
 });
 
+describe('the watcher hears a read wait for its retry the instant its first attempt fails (adr/0074)', () => {
+  const cases: Array<[string, { answers: ScriptedAnswer[]; heard: string[] }]> = [
+    ['a 503: unavailable, before the retry is sent', { answers: [problemResponse(503, { errorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 1 }), okResponse()], heard: ['unavailable after 1 attempt'] }],
+    ['no connection: unreachable', { answers: [connectionRefused(), okResponse()], heard: ['unreachable after 1 attempt'] }],
+    ['a success: nothing', { answers: [okResponse()], heard: [] }],
+    ['a 404: nothing (no retry)', { answers: [problemResponse(404, { errorCode: 'ACCOUNT_NOT_FOUND' })], heard: [] }],
+  ];
+  it.each(cases)('%s', async (_name, { answers, heard }) => {
+    const world = fakeWorld(answers);
+    const said: string[] = [];
+    await createResilientFetch(world.env, {}, { readRetrying: (cause) => said.push(`${cause} after ${world.sent.length} attempt`) })(read());
+    expect(said).toEqual(heard);
+  });
+
+  it('a write is never reported: it is never retried', async () => {
+    const world = fakeWorld([problemResponse(503, { errorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 1 })]);
+    const said: string[] = [];
+    await createResilientFetch(world.env, {}, { readRetrying: (cause) => said.push(cause) })(write());
+    expect(said).toEqual([]);
+  });
+});
+
 describe('a write is never retried', () => {
   const cases: Array<[string, { first: ScriptedAnswer; status?: number; throws?: new (...args: never[]) => Error }]> = [
     ['a 503 with a wait', { first: problemResponse(503, { errorCode: 'SERVICE_UNAVAILABLE', retryAfterSeconds: 1, applied: false }), status: 503 }],

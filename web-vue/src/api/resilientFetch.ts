@@ -8,7 +8,10 @@
  * - a WRITE is never retried: sent again it could spend twice;
  * - the caller's AbortSignal (the visitor's Stop) ends the read at once: RequestStopped;
  * - a connection that fails before any answer throws ConnectionFailed;
- * - every attempt carries a W3C `traceparent`: one trace id per request, a new span id per attempt (traceparent.ts).
+ * - every attempt carries a W3C `traceparent`: one trace id per request, a new span id per attempt (traceparent.ts);
+ * - the instant a read's first attempt earns its retry, the watcher hears why (an answer that
+ *   named an outage, or no connection), so a page can name the outage then, not only once the
+ *   retry has failed too (adr/0074).
  * The answer itself (any status) is returned untouched: deciding what it means is toApiProblem's job.
  */
 import { readRetryWaitMs, withJitter, type AttemptOutcome } from './readRetryWait.ts';
@@ -27,13 +30,22 @@ export interface RequestLimits {
   retryReads?: boolean;
 }
 
+/** Why a read waits for its one retry: the bank (or a gateway) answered that it is unavailable, or no connection was made. */
+export type ReadRetryCause = 'unavailable' | 'unreachable';
+
+/** Who hears about a read waiting for its retry. */
+export interface ReadRetryWatcher {
+  /** A read's first attempt failed with `cause` and its one retry is coming. */
+  readRetrying?: (cause: ReadRetryCause) => void;
+}
+
 /** A fetch with the SPA's abort and read-retry rules. */
 export type ResilientFetch = (request: Request, limits?: RequestLimits) => Promise<Response>;
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
 /** Creates the request layer's fetch over `env` (the browser by default). */
-export function createResilientFetch(env: RequestEnvironment = browserEnvironment, defaults: RequestLimits = {}): ResilientFetch {
+export function createResilientFetch(env: RequestEnvironment = browserEnvironment, defaults: RequestLimits = {}, watcher: ReadRetryWatcher = {}): ResilientFetch {
   // Written out by hand, not AbortSignal.timeout/any: the abort's clock is the
   // environment's (`env.setTimer`), which tests script (fakeRequestEnvironment.ts) and
   // AbortSignal.timeout would bypass; and AbortSignal.any (Chrome 116, Firefox 124,
@@ -85,6 +97,7 @@ export function createResilientFetch(env: RequestEnvironment = browserEnvironmen
     if (waitMs === null) return settle(first);
     const jitteredMs = withJitter(waitMs, env.random(), MAX_JITTER_FRACTION);
     if (env.now() - startedAt + jitteredMs >= readBudgetMs) return settle(first);
+    watcher.readRetrying?.(first.error ? 'unreachable' : 'unavailable');
 
     await env.sleep(jitteredMs, callerSignal);
     if (callerSignal.aborted) throw new RequestStopped();

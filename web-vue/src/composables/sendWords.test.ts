@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sendWordsText, waitHints } from '../messages.ts';
-import { sendMoment, sendWords, type SendMoment, type SendWords } from './sendWords.ts';
+import { readWaitHint, sendMoment, sendWords, type ReadWaitMoment, type SendMoment, type SendWords } from './sendWords.ts';
 import type { SendPhase } from './sendState.ts';
 
 describe('sendWords: one row per moment of a send', () => {
@@ -37,5 +37,19 @@ describe('sendMoment: each phase of a send', () => {
     ['confirmed', 'known'],
   ])('%s → %s', (phase, kind) => {
     expect(sendMoment(phase, 'quiet', true).kind).toBe(kind);
+  });
+});
+
+describe("readWaitHint: one row per moment of a page's waiting reads (adr/0074)", () => {
+  it.each<[string, { moment: ReadWaitMoment; want: string }]>([
+    ['first 5 s: nothing', { moment: { wait: 'quiet', online: true, outage: null }, want: '' }],
+    ['from 5 s', { moment: { wait: 'slow', online: true, outage: null }, want: 'Taking longer than usual…' }],
+    ['from 20 s', { moment: { wait: 'still', online: true, outage: null }, want: 'Still trying…' }],
+    ['a 503 met: the outage, at once', { moment: { wait: 'quiet', online: true, outage: 'unavailable' }, want: 'The service is temporarily unavailable. Trying again…' }],
+    ['a 503 met, past 20 s: still the outage, not "Still trying…"', { moment: { wait: 'still', online: true, outage: 'unavailable' }, want: 'The service is temporarily unavailable. Trying again…' }],
+    ['no connection made', { moment: { wait: 'slow', online: true, outage: 'unreachable' }, want: "We couldn't reach Tidewater. Trying again…" }],
+    ['offline, before anything else', { moment: { wait: 'still', online: false, outage: 'unavailable' }, want: "You're offline. We'll load this once you're back online." }],
+  ])('%s', (_name, { moment, want }) => {
+    expect(readWaitHint(moment)).toBe(want);
   });
 });

@@ -3,9 +3,11 @@
  * sentence under the review's heading and the one wait hint under its button. "Nothing has been sent yet" only while nothing has left;
  * from the first byte, one sentence that it may already have gone through; offline named
  * as offline at once. Whatever an answer said stands in the page's one alert, so a send in
- * doubt adds nothing here.
+ * doubt adds nothing here. A page's waiting reads take their one hint from the same table
+ * (`readWaitHint`, adr/0074): offline, or the outage a read met, named before the wait's length.
  */
-import { sendWordsText, waitHints } from '../messages.ts';
+import type { ReadRetryCause } from '../api/resilientFetch.ts';
+import { readWaitMessages, sendWordsText, waitHints } from '../messages.ts';
 import type { SendPhase } from './sendState.ts';
 import type { WaitPhase } from './useWaitPhase.ts';
 
@@ -37,8 +39,7 @@ export function sendWords(moment: SendMoment): SendWords {
       return { intro: sendWordsText.refused, hint: '' };
     case 'sending': {
       if (!moment.online) return { intro: sendWordsText.sending, hint: sendWordsText.offline };
-      const hint = moment.wait === 'quiet' ? '' : moment.wait === 'slow' ? waitHints.slow : waitHints.still;
-      return { intro: sendWordsText.sending, hint };
+      return { intro: sendWordsText.sending, hint: timedHint(moment.wait) };
     }
     case 'inDoubt':
     case 'known':
@@ -63,4 +64,27 @@ export function sendMoment(phase: SendPhase, wait: WaitPhase, online: boolean): 
     case 'confirmed':
       return { kind: 'known' };
   }
+}
+
+/** The hint of a wait that has only its length to go by. */
+const timedHint = (wait: WaitPhase): string => (wait === 'quiet' ? '' : wait === 'slow' ? waitHints.slow : waitHints.still);
+
+/** Where a page's waiting reads stand, as their one hint needs it (adr/0074). */
+export interface ReadWaitMoment {
+  /** The longest wait's phase. */
+  wait: WaitPhase;
+  online: boolean;
+  /** What a waiting read met before its one retry, if it met anything. */
+  outage: ReadRetryCause | null;
+}
+
+/**
+ * The one hint of a page's waiting reads: offline named as offline; an outage named from
+ * the first attempt that met it (the retry is still coming); else the wait's length.
+ */
+export function readWaitHint(moment: ReadWaitMoment): string {
+  if (!moment.online) return readWaitMessages.offline;
+  if (moment.outage === 'unavailable') return readWaitMessages.outageRetrying;
+  if (moment.outage === 'unreachable') return readWaitMessages.unreachableRetrying;
+  return timedHint(moment.wait);
 }

@@ -19,6 +19,7 @@ import type { HeldOperation } from '../stores/heldSendRecords.ts';
 import { inThisTabOnly, pageIsLeaving, SENDING_ELSEWHERE } from '../stores/heldSendTabs.ts';
 import { useHeldSendsStore } from '../stores/heldSends.ts';
 import { usePageAlertStore } from '../stores/pageAlert.ts';
+import { useSessionStore } from '../stores/session.ts';
 import { judgeSendProblem, type SendVerdict } from './sendOutcome.ts';
 import { createSendState } from './sendState.ts';
 import { useBeforeUnload } from './useBeforeUnload.ts';
@@ -53,6 +54,16 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
   const kept = restored ? restored.kept : options.keep();
   const judge = options.judge ?? judgeSendProblem;
 
+  const session = useSessionStore();
+  let onScreen = true;
+  /**
+   * Whether this page shows the outcome itself: it is on screen, or kept for the visitor's
+   * return in this tab, and no sign-out is closing it. A page a sign-out drops shows nothing
+   * the visitor reads, so its outcome must stand as a receipt on whatever page the customer
+   * meets next (adr/0074).
+   */
+  const showsItsOwn = () => !session.signingOut && (onScreen || held.take(options.holdAs)?.state === state);
+
   /** Records the send, sends it unless another tab sends the key, and settles the record by the answer. */
   async function sendRecorded(payload: P, key: string): Promise<Result<T>> {
     try {
@@ -64,11 +75,11 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
     const result = await inThisTabOnly(key, () => send(payload, key));
     if (result === SENDING_ELSEWHERE) return { error: { code: 'SENDING_ELSEWHERE', status: null } };
     if (pageIsLeaving()) return result; // the unload ended it: the record stays as it was
-    if (!result.error) held.settle(key, { kind: 'landed', data: result.data }, true);
+    if (!result.error) held.settle(key, { kind: 'landed', data: result.data }, showsItsOwn());
     else {
       const verdict = judge(result.error);
       if (verdict === 'rejected') held.settle(key, { kind: 'notMoved' });
-      else if (verdict === 'wentThrough') held.settle(key, { kind: 'landed' }, true);
+      else if (verdict === 'wentThrough') held.settle(key, { kind: 'landed' }, showsItsOwn());
       else if (verdict === 'verifyRequired') held.mustCheck(key);
     }
     return result;
@@ -101,7 +112,7 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
   watch(mutation.phase, (phase) => {
     const lost = state.lostKey.value;
     if (lost === null) return;
-    if (phase === 'confirmed') held.settle(lost, { kind: 'landed', found: state.found.value }, true);
+    if (phase === 'confirmed') held.settle(lost, { kind: 'landed', found: state.found.value }, showsItsOwn());
     else if (phase === 'idle') held.settle(lost, { kind: 'notMoved' });
   });
 
@@ -119,6 +130,7 @@ export function useKeyedSend<P, T, K>(send: (payload: P, key: string) => Promise
   const others = computed(() => held.records.filter((record) => record.holdAs === options.holdAs && record.key !== tracked.value));
 
   onScopeDispose(() => {
+    onScreen = false;
     const unknown = mutation.holdsKey.value || mutation.pending.value || mutation.phase.value === 'verifyRequired';
     if (unknown) held.keep(options.holdAs, { state, kept });
     else held.drop(options.holdAs);

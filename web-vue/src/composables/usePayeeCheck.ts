@@ -1,6 +1,7 @@
 /**
- * Confirmation of payee as the visitor types (adr/0072): once typing pauses (400 ms) on a
- * well-formed handle and a name, the bank says whether the name matches the handle's
+ * Confirmation of payee as the visitor types (adr/0072): once typing stops on a whole
+ * handle and a name (a handle's shape, then a pause of 1.5 s or the visitor leaving the
+ * field; adr/0074), the bank says whether the name matches the handle's
  * holder, nearly matches (and whose it is), or does not. A check whose handle or name was
  * typed over meanwhile is not shown.
  */
@@ -8,8 +9,12 @@ import { onScopeDispose, shallowRef, watch } from 'vue';
 import type { ApiProblem } from '../api/apiProblem.ts';
 import { HANDLE, usePayeesStore } from '../stores/payees.ts';
 
-/** The pause in typing after which a handle is checked: long enough not to spend the 30 a minute on every key. */
-const PAUSE_MS = 400;
+/**
+ * 1.5 s: the pause in typing after which a handle and name count as whole and are checked.
+ * Longer than a thinking pause mid-word (issue 52 saw 1.2 s), so a half-typed handle is never
+ * answered, and the API's 30 look-ups a minute are not spent on fragments.
+ */
+const WHOLE_PAUSE_MS = 1_500;
 
 /** Where the check of the handle and name as typed stands. */
 export type PayeeCheckState =
@@ -60,10 +65,18 @@ export function usePayeeCheck(payee: () => { handle: string; name: string }) {
       clearTimeout(pause);
       state.value = { kind: 'none' };
       const asked = typed();
-      if (asked) pause = setTimeout(() => void check(asked), PAUSE_MS);
+      if (asked) pause = setTimeout(() => void check(asked), WHOLE_PAUSE_MS);
     },
   );
   onScopeDispose(() => clearTimeout(pause));
+
+  /** The visitor left a field: what is typed is whole, and is checked at once if it can be and is not yet answered. */
+  function typingStopped(): void {
+    const asked = typed();
+    if (!asked || state.value.kind !== 'none') return;
+    clearTimeout(pause);
+    void check(asked);
+  }
 
   /** The check of what is typed now (a submit does not wait for the pause): the one shown when it is current; null when nothing can be checked. */
   function now(): Promise<PayeeCheckState | null> {
@@ -75,5 +88,5 @@ export function usePayeeCheck(payee: () => { handle: string; name: string }) {
     return check(asked);
   }
 
-  return { state, now };
+  return { state, now, typingStopped };
 }

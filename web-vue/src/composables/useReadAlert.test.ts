@@ -3,7 +3,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { computed, effectScope, nextTick, ref, shallowRef } from 'vue';
 import type { ApiProblem } from '../api/apiProblem.ts';
 import type { Result } from '../api/result.ts';
-import { OUTAGE, waitHints } from '../messages.ts';
+import type { ReadRetryCause } from '../api/resilientFetch.ts';
+import { OUTAGE, readWaitMessages, waitHints } from '../messages.ts';
 import { usePageAlertStore } from '../stores/pageAlert.ts';
 import { useReadAlert } from './useReadAlert.ts';
 import type { WaitPhase } from './useWaitPhase.ts';
@@ -15,6 +16,7 @@ function scriptedRead(answers: Array<Result<unknown>> = []) {
   const problem = shallowRef<ApiProblem | null>(null);
   const pending = ref(false);
   const phase = ref<WaitPhase>('quiet');
+  const outage = ref<ReadRetryCause | null>(null);
   const shownHint = ref<'' | typeof waitHints.loaded>('');
   async function run(): Promise<Result<unknown>> {
     pending.value = true;
@@ -26,7 +28,7 @@ function scriptedRead(answers: Array<Result<unknown>> = []) {
     if (answer.error) problem.value = answer.error;
     return answer;
   }
-  return { problem, pending, phase, hint: computed(() => shownHint.value), run, stop: () => undefined };
+  return { problem, pending, phase, outage, hint: computed(() => shownHint.value), run, stop: () => undefined };
 }
 
 /** Lets every queued promise and Vue watcher settle. */
@@ -40,19 +42,22 @@ beforeEach(() => {
 });
 
 describe('useReadAlert: one wait for the page, however many reads wait', () => {
-  const cases: Array<[string, { phases: Array<WaitPhase | 'done'>; hint: string; canStop: boolean }]> = [
+  const cases: Array<[string, { phases: Array<WaitPhase | 'done'>; hint: string; canStop: boolean; met?: ReadRetryCause }]> = [
     ['three reads still waiting: one "Still trying…"', { phases: ['still', 'still', 'still'], hint: waitHints.still, canStop: true }],
+    ['a read that met a 503 names the outage, whatever the wait (adr/0074)', { phases: ['slow', 'still', 'done'], hint: readWaitMessages.outageRetrying, canStop: true, met: 'unavailable' }],
+    ['a read that made no connection says so', { phases: ['quiet', 'done'], hint: readWaitMessages.unreachableRetrying, canStop: false, met: 'unreachable' }],
     ['one slow, one quiet: the longest wait speaks', { phases: ['slow', 'quiet', 'done'], hint: waitHints.slow, canStop: false }],
     ['one still, one slow: "Still trying…", and Stop', { phases: ['slow', 'still', 'done'], hint: waitHints.still, canStop: true }],
     ['all quiet: nothing yet', { phases: ['quiet', 'quiet', 'done'], hint: '', canStop: false }],
   ];
-  it.each(cases)('%s', (_name, { phases, hint, canStop }) => {
+  it.each(cases)('%s', (_name, { phases, hint, canStop, met }) => {
     const reads = phases.map((phase) => {
       const read = scriptedRead();
       read.pending.value = phase !== 'done';
       read.phase.value = phase === 'done' ? 'quiet' : phase;
       return read;
     });
+    if (met) reads[0]!.outage.value = met;
     const wait = effectScope().run(() => useReadAlert(reads))!;
     expect(wait.hint.value).toBe(hint);
     expect(wait.canStop.value).toBe(canStop);
@@ -101,5 +106,36 @@ describe('useReadAlert: after Retry', () => {
     await settled();
     expect(alert.message).toBe(OUTAGE);
     expect(wait.hint.value).toBe('');
+  });
+});
+
+describe('useReadAlert: offline (adr/0074)', () => {
+  /** Sets what the browser says about its connection, and tells the page as the browser does. */
+  function goOnline(online: boolean): void {
+    Object.defineProperty(navigator, 'onLine', { configurable: true, get: () => online });
+    window.dispatchEvent(new Event(online ? 'online' : 'offline'));
+  }
+
+  it('a read that failed offline says so, and runs again by itself once back, leaving focus alone', async () => {
+    const connectionLost: ApiProblem = { code: 'CONNECTION_FAILED', status: null } as ApiProblem;
+    const account = scriptedRead([{ error: connectionLost }, { data: 'account' }]);
+    goOnline(false);
+    try {
+      const wait = effectScope().run(() => useReadAlert([account]))!;
+      await account.run();
+      await settled();
+      const alert = usePageAlertStore();
+      expect(alert.message).toBe(readWaitMessages.offline);
+      document.getElementById('elsewhere')!.focus();
+
+      goOnline(true);
+      await settled();
+      expect(alert.message).toBe('');
+      expect(account.problem.value).toBeNull();
+      expect(wait.hint.value).toBe(waitHints.loaded);
+      expect(document.activeElement?.id).toBe('elsewhere');
+    } finally {
+      goOnline(true);
+    }
   });
 });

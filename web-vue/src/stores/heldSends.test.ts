@@ -133,6 +133,63 @@ describe('a landed send is one truth for every tab (adr/0065)', () => {
   });
 });
 
+describe('signed out while a send is on its way (adr/0074)', () => {
+  /** A deposit page whose answer comes when `answer` is called. */
+  function heldBack() {
+    let release: (result: Result<{ id: string }>) => void = () => undefined;
+    const page = depositPage(() => new Promise((resolve) => (release = resolve)));
+    return { page, answer: (result: Result<{ id: string }>) => release(result) };
+  }
+
+  it('an answer that comes while nobody is signed in is not told; the record waits for its customer', async () => {
+    const { page, answer } = heldBack();
+    const sent = page.send.submit({ amountMinor: 4444 });
+    await nextTick();
+    page.leave();
+    await signIn(null);
+    answer({ data: { id: 'tx-44' } });
+    await sent;
+    const held = useHeldSendsStore();
+    expect(held.announcement).toBeNull();
+    await signIn('u1');
+    expect(held.records.map((record) => record.key)).toEqual(['key-1']);
+    held.settle('key-1', { kind: 'landed', data: { id: 'tx-44' } });
+    expect(held.announcement?.text).toBe('Deposit of €44.44 into your account: it went through.');
+    expect(held.receipts).toMatchObject([{ key: 'key-1', movementId: 'tx-44' }]);
+  });
+
+  it('an answer that comes once the customer is back, their page gone, stands as a named receipt', async () => {
+    const { page, answer } = heldBack();
+    const sent = page.send.submit({ amountMinor: 4444 });
+    await nextTick();
+    page.leave();
+    await signIn(null);
+    await signIn('u1');
+    answer({ data: { id: 'tx-44' } });
+    await sent;
+    const held = useHeldSendsStore();
+    expect(held.announcement?.text).toBe('Deposit of €44.44 into your account: it went through.');
+    expect(held.receipts).toMatchObject([{ key: 'key-1', movementId: 'tx-44' }]);
+  });
+});
+
+describe('signed out while a send is on its way: the answer comes during the sign-out (adr/0074)', () => {
+  it('the page about to close does not count as showing it: it stands as a receipt after the next sign-in', async () => {
+    let release: (result: Result<{ id: string }>) => void = () => undefined;
+    const page = depositPage(() => new Promise((resolve) => (release = resolve)));
+    const sent = page.send.submit({ amountMinor: 4444 });
+    await nextTick();
+    useSessionStore().$patch({ signingOut: true });
+    release({ data: { id: 'tx-44' } });
+    await sent;
+    page.leave();
+    useSessionStore().$patch({ signingOut: false });
+    await signIn(null);
+    await signIn('u1');
+    expect(useHeldSendsStore().receipts).toMatchObject([{ key: 'key-1', movementId: 'tx-44' }]);
+  });
+});
+
 describe('heldSendRecords', () => {
   const record: HeldSendRecord = { key: 'k', operation: 'deposit', holdAs: 'deposit:a', accountId: 'a', payload: { amountMinor: 1 }, firstSentAt: 1_000, checkFirst: false };
   it('drops a record past its lifetime, and keeps the first-sent time of a key sent again', () => {

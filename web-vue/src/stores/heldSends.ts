@@ -124,7 +124,8 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
   function learn(key: string, outcome: HeldSendOutcome, label: string, announce = true): void {
     outcomes.set(key, outcome);
     said.delete(key);
-    if (announce) announcement.value = { text: outcome.kind === 'landed' ? heldMessages.landed(label) : heldMessages.notMoved(label) };
+    // An outcome is said with what it was about, or not at all (never a bare ": it went through.").
+    if (announce && label) announcement.value = { text: outcome.kind === 'landed' ? heldMessages.landed(label) : heldMessages.notMoved(label) };
   }
 
   const labelOf = (record: Pick<HeldSendRecord, 'operation' | 'accountId' | 'payload'>) => heldSendLabel(record, (id) => accounts.byId(id)?.name);
@@ -154,11 +155,15 @@ export const useHeldSendsStore = defineStore('heldSends', () => {
   function settle(key: string, outcome: HeldSendOutcome, shownHere = false): void {
     if (outcomes.has(key)) return;
     const entry = records.value.find((held) => held.key === key);
-    const label = entry ? labelOf(entry) : '';
+    // A key the signed-in customer holds no record of is not this tab's to tell: nobody is
+    // signed in (an answer that came after a sign-out), or someone else is. Its record stays
+    // with the customer who sent it, whose next sign-in looks it up and names it (adr/0074).
+    if (!entry) return;
+    const label = labelOf(entry);
     learn(key, outcome, label, !shownHere); // a page that shows its own outcome says it there
     const store = storage();
     if (!store || !userId.value) return;
-    if (entry && outcome.kind === 'landed') putLandedSend(store, userId.value, landedFrom(entry, outcome, shownHere));
+    if (outcome.kind === 'landed') putLandedSend(store, userId.value, landedFrom(entry, outcome, shownHere));
     removeHeldSend(store, userId.value, key);
     rememberSettled(store, userId.value, key);
     reload();

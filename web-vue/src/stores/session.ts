@@ -41,6 +41,8 @@ export const useSessionStore = defineStore('session', () => {
   const endedBecause = ref<EndReason | null>(null);
   /** "We couldn't sign you out. You're still signed in." after a failed sign-out. */
   const signOutFailure = ref<string | null>(null);
+  /** A sign-out is with the BFF: a page it is about to close no longer counts as showing anything (adr/0074). */
+  const signingOut = ref(false);
   const startProblem = ref<ApiProblem | null>(null);
   let started: Promise<void> | null = null;
 
@@ -122,7 +124,8 @@ export const useSessionStore = defineStore('session', () => {
   /** "Sign out": only a 204 or a 401 ends the session here; anything else says so and keeps it. */
   async function signOut(): Promise<Result<void>> {
     signOutFailure.value = null;
-    const result = await useClients().bff.logout();
+    signingOut.value = true;
+    const result = await useClients().bff.logout().finally(() => (signingOut.value = false));
     if (result.error && result.error.status !== 401) {
       signOutFailure.value = sessionMessages.signOutFailed;
       return result;
@@ -167,6 +170,7 @@ export const useSessionStore = defineStore('session', () => {
     idleEndsAt,
     endedBecause,
     signOutFailure,
+    signingOut,
     startProblem,
     isSignedIn: computed(() => status.value === 'signedIn'),
     start,
