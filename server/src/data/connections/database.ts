@@ -30,7 +30,7 @@ import { pgliteReadOnly } from './pgliteReadOnly.ts';
 import type { CircuitBreaker } from './circuitBreaker.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
 import { watchBreaker, watchPool } from '../../metrics.ts';
-import { committingStatementsOn, noteTransactionsOnAttempts, statementsOn, type Statements } from '../statements.ts';
+import { committingStatementsOn, statementsOn, type Statements } from '../statements.ts';
 import { preparedNameOf } from '../preparedStatements.ts';
 import { checkSessionSettings, startupSettings } from './sessionSettings.ts';
 import type { DatabaseKind } from '../databaseKind.ts';
@@ -48,10 +48,6 @@ export interface Database {
   readonly readOnlyPrisma: PrismaClient;
   /** Read-only on the primary: fresh reads that can never write (read-your-writes). */
   readonly primaryReadOnlyPrisma: PrismaClient;
-  /** Direct statements on `readOnlyPrisma`'s connections (statements.ts). */
-  readonly readOnlyStatements: Statements;
-  /** Direct statements on `primaryReadOnlyPrisma`'s connections. */
-  readonly primaryReadOnlyStatements: Statements;
   /** True when reads can go to a replica. */
   readonly hasReplica: boolean;
   /** The pg pools, for statistics (empty for PGlite). */
@@ -170,12 +166,11 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   if (config.dataDir !== 'memory://') mkdirSync(config.dataDir, { recursive: true });
   const pglite = new PGlite(config.dataDir);
   await pglite.waitReady;
-  const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPGlite(pglite)));
+  const primaryAdapter = gate(new PrismaPGlite(pglite));
   const prisma = new PrismaClient({ adapter: primaryAdapter });
   const readAdapter = gate(new PrismaPGlite(pgliteReadOnly(pglite)));
   const readOnlyPrisma = new PrismaClient({ adapter: readAdapter });
   const connected = await primaryAdapter.connect();
-  const readOnlyStatements = statementsOn(await readAdapter.connect());
   return {
     kind: 'pglite',
     prisma,
@@ -183,8 +178,6 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     primaryCommitStatements: committingStatementsOn(connected),
     readOnlyPrisma,
     primaryReadOnlyPrisma: readOnlyPrisma,
-    readOnlyStatements,
-    primaryReadOnlyStatements: readOnlyStatements,
     hasReplica: false,
     pools: [],
     breakers: [],
@@ -246,15 +239,13 @@ async function openPostgres(
   // Direct statements are prepared once per connection (statements.ts) unless a pooler moves
   // connections under them (DB_PREPARED_STATEMENTS=unnamed); Prisma's own stay unnamed.
   const named = config.dbPreparedStatements === 'named';
-  const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPg(primaryPool, named ? { statementNameGenerator: preparedNameOf } : undefined), primaryPool));
+  const primaryAdapter = gate(new PrismaPg(primaryPool, named ? { statementNameGenerator: preparedNameOf } : undefined), primaryPool);
   const prisma = new PrismaClient({ adapter: primaryAdapter });
   const gatedPrimaryReadOnly = gate(primaryReadOnly);
   const gatedRead = replicaPool ? gate(readAdapter) : gatedPrimaryReadOnly;
   const primaryReadOnlyPrisma = new PrismaClient({ adapter: gatedPrimaryReadOnly });
   const readOnlyPrisma = replicaPool ? new PrismaClient({ adapter: gatedRead }) : primaryReadOnlyPrisma;
   const connected = await primaryAdapter.connect();
-  const primaryReadOnlyStatements = statementsOn(await gatedPrimaryReadOnly.connect());
-  const readOnlyStatements = replicaPool ? statementsOn(await gatedRead.connect()) : primaryReadOnlyStatements;
   return {
     kind: 'postgres',
     prisma,
@@ -262,8 +253,6 @@ async function openPostgres(
     primaryCommitStatements: committingStatementsOn(connected),
     readOnlyPrisma,
     primaryReadOnlyPrisma,
-    readOnlyStatements,
-    primaryReadOnlyStatements,
     hasReplica: replicaPool !== undefined,
     pools,
     breakers,

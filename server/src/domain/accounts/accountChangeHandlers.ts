@@ -22,7 +22,7 @@ import { randomUUID } from 'node:crypto';
 import { isContentionExhausted } from '../../data/retry/index.ts';
 import { noteUnavailableCause } from '../../metrics.ts';
 import type { Tx } from '../../data/dataLayer.ts';
-import { sqlOf, type Statements } from '../../data/statements.ts';
+import { statementsOf, type Statements } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
@@ -83,7 +83,7 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       return await data.runInTransaction(attempt, { label, contentionAttempts: config.accountWriteAttempts, ...(verifyCommitted ? { verifyCommitted } : {}) });
     } catch (error) {
       if (!isContentionExhausted(error)) throw error;
-      await data.read((db) => recheck(sqlOf(db)));
+      await data.read((db) => recheck(statementsOf(db)));
       currentContext()?.log.info({ label, attempts: error.attempts }, 'account busy: answering 503 after re-checking');
       noteUnavailableCause('busy_account');
       throw new ApiProblem('SERVICE_UNAVAILABLE', 'The account is busy. Try again in a moment.', { retryAfterSeconds: config.busyRetryAfterSeconds });
@@ -98,7 +98,7 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       const row = await change(
         'renameAccount',
         async (tx) => {
-          const [renamed] = await sqlOf(tx).query<AccountView & { primaryAccountId: string | null }>`
+          const [renamed] = await tx.$queryRaw<(AccountView & { primaryAccountId: string | null })[]>`
             UPDATE accounts a SET name = ${name}
             FROM users u
             WHERE a.id = ${path.accountId}::uuid AND a.user_id = ${caller.userId}::uuid AND u.id = a.user_id
@@ -119,7 +119,7 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       const row = await change(
         'closeAccount',
         async (tx) => {
-          const sql = sqlOf(tx);
+          const sql = statementsOf(tx);
           await limitLockWaits(tx, config.accountLockWaitMs);
           const account = await ownAccount(sql, caller.userId, path.accountId, 'customerThenAccount');
           await refuseClosing(sql, account);
@@ -156,7 +156,7 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       const row = await change(
         'setPrimaryAccount',
         async (tx) => {
-          const sql = sqlOf(tx);
+          const sql = statementsOf(tx);
           await limitLockWaits(tx, config.accountLockWaitMs);
           // The customer's row alone: a closure takes it first too, so none can run meanwhile.
           const account = await ownAccount(sql, caller.userId, path.accountId, 'customer');

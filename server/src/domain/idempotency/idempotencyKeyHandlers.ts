@@ -8,7 +8,7 @@
  */
 import type { components } from '@tidewater/spec/openapi';
 import type { Handlers } from '../../contract/operations.ts';
-import { parseJsonColumn, sqlOf } from '../../data/statements.ts';
+import { parseJsonColumn } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { DomainDeps } from '../deps.ts';
 
@@ -41,7 +41,7 @@ export function keyStatusOf(record: HeldRecord): KeyStatus {
 export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'getIdempotencyKey' | 'listIdempotencyKeys'> {
   return {
     async getIdempotencyKey({ caller, path }) {
-      const [record] = await data.read((db) => sqlOf(db).query<HeldRecord>`
+      const [record] = await data.read((db) => db.$queryRaw<HeldRecord[]>`
         SELECT key, operation_id AS "operationId", status, response_status AS "responseStatus", response_body AS "responseBody",
                claimed_at AS "claimedAt", landed_at AS "landedAt"
         FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND key = ${path.key}`);
@@ -54,7 +54,7 @@ export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'ge
       // The validator checked the form; a time that form allows and Date cannot hold (23:59:60) is the caller's.
       if (Number.isNaN(asked)) throw new ApiProblem('VALIDATION_FAILED', '`since` is not an instant this API can read.');
       const since = new Date(Math.max(asked, now - longestLookBackMs));
-      const records = await data.read((db) => sqlOf(db).query<HeldRecord>`
+      const records = await data.read((db) => db.$queryRaw<HeldRecord[]>`
         SELECT key, operation_id AS "operationId", status, response_status AS "responseStatus", response_body AS "responseBody",
                claimed_at AS "claimedAt", landed_at AS "landedAt"
         FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND claimed_at >= ${since.toISOString()}::timestamptz

@@ -7,7 +7,6 @@
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
 import type { DomainDeps } from '../deps.ts';
-import { sqlOf } from '../../data/statements.ts';
 import { payeeLookups } from './payeeLookups.ts';
 
 /** The handler of the payee look-up. */
@@ -16,7 +15,7 @@ export function payeeHandlers({ data, config }: DomainDeps): Pick<Handlers, 'get
   return {
     async getPayee({ caller, path }) {
       await lookups.countOrRefuse(caller.userId);
-      const [payee] = await data.read((db) => sqlOf(db).query<{ handle: string; displayName: string }>`
+      const [payee] = await data.read((db) => db.$queryRaw<{ handle: string; displayName: string }[]>`
         SELECT handle, display_name AS "displayName" FROM users WHERE handle = ${path.handle}::text`);
       if (!payee) throw new ApiProblem('PAYEE_NOT_FOUND', `No customer has the handle ${path.handle}.`);
       return { status: 200, body: payee };

@@ -9,7 +9,7 @@ import type { Handlers } from '../../contract/operations.ts';
 import type { DomainDeps } from '../deps.ts';
 import { toAccount, toUser, type AccountView, type UserView } from '../wireViews.ts';
 import { isUniqueViolation } from '../../data/retry/index.ts';
-import { sqlOf } from '../../data/statements.ts';
+import { statementsOf } from '../../data/statements.ts';
 import { writtenText } from '../writtenText.ts';
 import { addressKey } from './addressKey.ts';
 import { signUpLimits } from './signUpLimits.ts';
@@ -22,7 +22,7 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
   const handles = handleRules(data);
   /** 409 for a taken email, or a handle taken or a payer could mistake for a taken one (the same skeleton: handleRules.ts). */
   async function refuseTaken(email: string, handle: string): Promise<void> {
-    const taken = await data.read((db) => sqlOf(db).query<{ email: string; handle: string }>`
+    const taken = await data.read((db) => db.$queryRaw<{ email: string; handle: string }[]>`
       SELECT email, handle FROM users WHERE email = ${email}::text OR handle_skeleton = handle_skeleton(${handle}::text)
       ORDER BY email = ${email}::text DESC, handle = ${handle}::text DESC LIMIT 2`);
     if (taken.some((user) => user.email === email)) throw new ApiProblem('EMAIL_TAKEN');
@@ -46,7 +46,7 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
       data.writesFor(userId);
       try {
         const { user, account } = await data.runInTransaction(async (tx) => {
-          const sql = sqlOf(tx);
+          const sql = statementsOf(tx);
           await sql.execute`
             INSERT INTO users (id, email, display_name, handle, password_hash, pin_hash)
             VALUES (${userId}::uuid, ${email}::text, ${writtenText(body.displayName)}::text, ${body.handle}::text, ${passwordHash}::text, ${pinHash}::text)`;
@@ -68,7 +68,7 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
     },
 
     async getMe({ caller }) {
-      const [user] = await sqlOf(data.readDb()).query<UserView>`
+      const [user] = await data.readDb().$queryRaw<UserView[]>`
         SELECT id, email, display_name AS "displayName", handle, primary_account_id AS "primaryAccountId", created_at AS "createdAt"
         FROM users WHERE id = ${caller.userId}::uuid`;
       if (!user) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
