@@ -30,7 +30,7 @@ import { pgliteReadOnly } from './pgliteReadOnly.ts';
 import type { CircuitBreaker } from './circuitBreaker.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
 import { watchBreaker, watchPool } from '../../metrics.ts';
-import { committingStatementsOn, statementsOn, type Statements } from '../statements.ts';
+import { committingStatementsOn, type Statements } from '../statements.ts';
 import { preparedNameOf } from '../preparedStatements.ts';
 import { checkSessionSettings, startupSettings } from './sessionSettings.ts';
 import type { DatabaseKind } from '../databaseKind.ts';
@@ -40,8 +40,6 @@ export interface Database {
   readonly kind: DatabaseKind;
   /** The primary, read-write. */
   readonly prisma: PrismaClient;
-  /** Direct statements on the primary's pool, outside any transaction (statements.ts). */
-  readonly primaryStatements: Statements;
   /** Direct statements on the primary that each commit on their own, through the commit gate (adr/0027). */
   readonly primaryCommitStatements: Statements;
   /** Read-only: the replica (falling back to the primary when configured), else `primaryReadOnlyPrisma`. */
@@ -174,7 +172,6 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   return {
     kind: 'pglite',
     prisma,
-    primaryStatements: statementsOn(connected),
     primaryCommitStatements: committingStatementsOn(connected),
     readOnlyPrisma,
     primaryReadOnlyPrisma: readOnlyPrisma,
@@ -249,7 +246,6 @@ async function openPostgres(
   return {
     kind: 'postgres',
     prisma,
-    primaryStatements: statementsOn(connected),
     primaryCommitStatements: committingStatementsOn(connected),
     readOnlyPrisma,
     primaryReadOnlyPrisma,
