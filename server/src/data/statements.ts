@@ -39,7 +39,7 @@ function toQuery(strings: TemplateStringsArray, values: SqlValue[]) {
 }
 
 /** The statements of one adapter queryable (a transaction, or a connected adapter). */
-export function statementsOn(queryable: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>): Statements {
+function statementsOn(queryable: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>): Statements {
   return {
     async query<Row>(strings: TemplateStringsArray, ...values: SqlValue[]): Promise<Row[]> {
       const { columnNames, rows } = await queryable.queryRaw(toQuery(strings, values));

@@ -233,8 +233,9 @@ async function openPostgres(
     const replica = new PrismaPg(replicaPool);
     readAdapter = config.replicaFallbackToPrimary && logger ? withReplicaFallback(replica, primaryReadOnly, logger) : replica;
   }
-  // Direct statements are prepared once per connection (statements.ts) unless a pooler moves
-  // connections under them (DB_PREPARED_STATEMENTS=unnamed); Prisma's own stay unnamed.
+  // The gate's own statements (statements.ts) are prepared once per connection unless a pooler
+  // moves connections under them (DB_PREPARED_STATEMENTS=unnamed); Prisma Client's stay unnamed.
+  // The adapter names them where it sends them itself (the bench's API without the gate).
   const named = config.dbPreparedStatements === 'named';
   const primaryAdapter = gate(new PrismaPg(primaryPool, named ? { statementNameGenerator: preparedNameOf } : undefined), primaryPool);
   const prisma = new PrismaClient({ adapter: primaryAdapter });

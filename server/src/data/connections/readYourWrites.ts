@@ -32,7 +32,7 @@ export function memoryMarks(now: () => number = Date.now): ReadYourWritesStore {
   };
 }
 
-/** Marks in the `read_your_writes_marks` table on the primary (direct statements on its pool), shared by every API process. */
+/** Marks in the `read_your_writes_marks` table on the primary (statements of its Prisma client), shared by every API process. */
 export function databaseMarks(primary: Statements): ReadYourWritesStore {
   return {
     async markWrite(userId, until) {
