@@ -64,7 +64,6 @@ import type { Logger } from 'pino';
 import type { ServerConfig } from './config.ts';
 import { type ConnectionLayers, type Database, databaseMarks, memoryMarks, openBankDatabase, resilientConnections } from './data/connections/index.ts';
 import { createDataLayer, databaseRetryPolicy } from './data/createDataLayer.ts';
-import { statementsOf } from './data/statements.ts';
 import type { RetryPolicy } from './data/retry/index.ts';
 import { accessTokens } from './domain/identity/accessTokens.ts';
 import type { DomainDeps } from './domain/deps.ts';
@@ -143,7 +142,7 @@ export async function composeApi(
 function createApp(layers: ResilienceLayers, database: Database, options: ApiOptions): Express {
   const { config, logger, signingSecret } = options;
   const secrets = secretHashing(config);
-  const marks = config.readYourWritesStore === 'database' ? databaseMarks(statementsOf(database.prisma)) : memoryMarks();
+  const marks = config.readYourWritesStore === 'database' ? databaseMarks(database.prisma) : memoryMarks();
   // The data layer's wrappers, in the order of the comment above.
   const realData = createDataLayer({ database, config, logger, marks, policy: layers.retryPolicy(database, config, logger) });
   // API_SANDBOX only: the failures Tidewater-Simulate names, met where the real ones happen (sandbox/, adr/0044).

@@ -20,7 +20,6 @@ import { composeApi, type ResilienceLayers } from './app.ts';
 import { guardProcess } from './processGuard.ts';
 import { signingSecret } from './signingSecret.ts';
 import { pinPeppers, refuseMissingPinKeysWhenReadable } from './pinPepper.ts';
-import { statementsOf } from './data/statements.ts';
 import { answerClientError } from './http/requestShape.ts';
 import { serverLogger, startMetricsListener, startTracing, stopOnSignals } from '@tidewater/contract/http';
 import { clusterMetrics, registry, shareWithClusterPrimary } from './metrics.ts';
@@ -34,7 +33,7 @@ async function serve(config: ServerConfig, layers: ResilienceLayers, logger: Log
   const peppers = pinPeppers(config, logger);
   const { app, database, applied } = await composeApi(layers, { config, logger, signingSecret: secret, pinPeppers: peppers, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
   logger.info({ applied, kind: database.kind }, 'database ready');
-  await refuseMissingPinKeysWhenReadable(statementsOf(database.prisma), peppers, logger, (error) => {
+  await refuseMissingPinKeysWhenReadable(database.prisma, peppers, logger, (error) => {
     logger.fatal(`stopping: ${error.message}`);
     process.exit(1);
   }).catch(async (error: unknown) => {

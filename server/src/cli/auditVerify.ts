@@ -9,7 +9,6 @@
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type Database } from '../data/connections/index.ts';
-import { statementsOf } from '../data/statements.ts';
 import { verifyAuditTrail } from '../domain/audit/auditVerification.ts';
 
 async function main(): Promise<number> {
@@ -21,7 +20,7 @@ async function main(): Promise<number> {
   let database: Database | undefined;
   try {
     database = await openDatabase(config);
-    const { accounts, auditRows, problems } = await verifyAuditTrail(statementsOf(database.prisma));
+    const { accounts, auditRows, problems } = await verifyAuditTrail(database.prisma);
     if (problems.length > 0) {
       for (const problem of problems) console.error(`BROKEN ${problem}`);
       console.error(`audit:verify: ${problems.length} problem(s) in ${accounts} account(s), ${auditRows} audit row(s)`);

@@ -12,7 +12,6 @@ import { inRequest, memoryLogger } from '../../test/support/inRequest.ts';
 import { createDataLayer } from './createDataLayer.ts';
 import type { DataLayer } from './dataLayer.ts';
 import { databaseMarks } from './connections/index.ts';
-import { statementsOf } from './statements.ts';
 
 /** The SQLSTATE under a Prisma error or a direct statement's adapter error (`cause.originalCode`). */
 const sqlStateOf = (error: unknown) => {
@@ -150,8 +149,8 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
   it('shares read-your-writes marks between API processes through the database', async () => {
     const withReplica = await open({ databaseReplicaUrl: setup.replica.urlFor('tidewater') });
     const shared = { ...setup.config, readYourWritesStore: 'database' };
-    const first = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(statementsOf(withReplica.prisma)) });
-    const second = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(statementsOf(withReplica.prisma)) });
+    const first = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(withReplica.prisma) });
+    const second = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(withReplica.prisma) });
     const userId = randomUUID();
     await inRequest(async () => {
       await first.beginRequest(userId);

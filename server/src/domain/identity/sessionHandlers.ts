@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
-import { statementsOf, type Statements } from '../../data/statements.ts';
+import type { Tx } from '../../data/dataLayer.ts';
 import type { DomainDeps } from '../deps.ts';
 import { addressKey } from './addressKey.ts';
 import { deviceHashOf, knownDevices } from './knownDevices.ts';
@@ -44,10 +44,10 @@ export function sessionHandlers({ data, config, tokens, secrets, sessions }: Dom
   const devices = knownDevices(data, config);
 
   /** A new pair in `familyId`, whose refresh token ends at `expiresAt` (the family's end: sign-in's, kept by every rotation). */
-  async function issuePair(userId: string, familyId: string, sql: Statements, expiresAt: Date) {
+  async function issuePair(userId: string, familyId: string, db: Tx, expiresAt: Date) {
     const refreshToken = newOpaqueToken();
     const id = randomUUID();
-    await sql.execute`
+    await db.$executeRaw`
       INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at)
       VALUES (${id}::uuid, ${userId}::uuid, ${familyId}::uuid, ${hashToken(refreshToken)}::text, ${expiresAt.toISOString()}::timestamptz)`;
     const accessToken = await tokens.issue({ userId, familyId });
@@ -83,7 +83,7 @@ export function sessionHandlers({ data, config, tokens, secrets, sessions }: Dom
       // A new row with a fresh id: rerunning it after a confirmed failure cannot duplicate it.
       data.writesFor(user.id);
       const { pair } = await data.runInTransaction(
-        (tx) => issuePair(user.id, randomUUID(), statementsOf(tx), new Date(Date.now() + config.refreshTokenTtlSeconds * 1000)),
+        (tx) => issuePair(user.id, randomUUID(), tx, new Date(Date.now() + config.refreshTokenTtlSeconds * 1000)),
         { label: 'createToken' },
       );
       return { status: 200, body: { ...pair, deviceToken } };
@@ -98,9 +98,8 @@ export function sessionHandlers({ data, config, tokens, secrets, sessions }: Dom
       const expiresAt = new Date(presented.expiresAt);
       data.writesFor(presented.userId);
       const rotated = await data.runInTransaction(async (tx) => {
-        const sql = statementsOf(tx);
-        const next = await issuePair(presented.userId, presented.familyId, sql, expiresAt);
-        const spent = await sql.execute`
+        const next = await issuePair(presented.userId, presented.familyId, tx, expiresAt);
+        const spent = await tx.$executeRaw`
           UPDATE refresh_tokens SET revoked_at = now(), replaced_by = ${next.id}::uuid WHERE id = ${presented.id}::uuid AND revoked_at IS NULL`;
         return spent === 1 ? next.pair : undefined;
       }, { label: 'refreshToken' });

@@ -9,7 +9,6 @@ import type { Handlers } from '../../contract/operations.ts';
 import type { DomainDeps } from '../deps.ts';
 import { toAccount, toUser, type AccountView, type UserView } from '../wireViews.ts';
 import { isUniqueViolation } from '../../data/retry/index.ts';
-import { statementsOf } from '../../data/statements.ts';
 import { writtenText } from '../writtenText.ts';
 import { addressKey } from './addressKey.ts';
 import { signUpLimits } from './signUpLimits.ts';
@@ -46,15 +45,14 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
       data.writesFor(userId);
       try {
         const { user, account } = await data.runInTransaction(async (tx) => {
-          const sql = statementsOf(tx);
-          await sql.execute`
+          await tx.$executeRaw`
             INSERT INTO users (id, email, display_name, handle, password_hash, pin_hash)
             VALUES (${userId}::uuid, ${email}::text, ${writtenText(body.displayName)}::text, ${body.handle}::text, ${passwordHash}::text, ${pinHash}::text)`;
-          const [account] = await sql.query<AccountView>`
+          const [account] = await tx.$queryRaw<AccountView[]>`
             INSERT INTO accounts (id, user_id, name) VALUES (${accountId}::uuid, ${userId}::uuid, 'Everyday')
             RETURNING id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
               closed_at AS "closedAt", idempotency_key AS "idempotencyKey"`;
-          const [user] = await sql.query<UserView>`
+          const [user] = await tx.$queryRaw<UserView[]>`
             UPDATE users SET primary_account_id = ${accountId}::uuid WHERE id = ${userId}::uuid
             RETURNING id, email, display_name AS "displayName", handle, primary_account_id AS "primaryAccountId", created_at AS "createdAt"`;
           return { user: user!, account: account! };

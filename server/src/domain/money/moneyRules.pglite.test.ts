@@ -78,7 +78,7 @@ describe('the money rules in the database, on the embedded PGlite', () => {
     const authorizationId = await approval(userId, accountId, 1_000);
     expect((await send(withdrawal(accountId, 1_000, authorizationId), await claim(userId))).verdict).toBe('applied');
     expect(await balance(accountId)).toBe(1_500);
-    const audit = await verifyAuditTrail(sql());
+    const audit = await verifyAuditTrail(data.db);
     expect(audit.problems).toEqual([]);
     expect(audit.auditRows).toBeGreaterThanOrEqual(2);
   });
