@@ -3,7 +3,8 @@
  * PostgreSQL (test-support's pgCluster: fsync off, synchronous_commit off, full_page_writes
  * off; a benchmark of our code, not of the disk) and the real API processes, of every
  * scenario: limit, overhead, outage timings, replica, contention (lib/scenarios.ts), the
- * step-ups and the API's start under node against tsx (lib/runtimeScenarios.ts). Every
+ * step-ups and the API's start under node against tsx (lib/runtimeScenarios.ts), the
+ * access-token revocation check (lib/revocationScenario.ts). Every
  * headline figure is a ratio against a baseline measured in the same run.
  *
  *   npm run bench                  24 clients, 8 s per measurement, contention 24,100,500, both chains
@@ -26,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { checks, scenarioNames, svg, table, type BenchResult, type ScenarioName, type ScenarioResult } from './lib/report.ts';
 import { naiveBudgetMs } from './contention/scenarios.ts';
 import { contentionScenario, limitScenario, outageScenario, overheadScenario, replicaScenario, startBench, type Size } from './lib/scenarios.ts';
+import { revocationScenario } from './lib/revocationScenario.ts';
 import { startupScenario, stepUpScenario } from './lib/runtimeScenarios.ts';
 
 const resultsDir = fileURLToPath(new URL('./.results/', import.meta.url));
@@ -86,6 +88,7 @@ async function main(args: string[]): Promise<number> {
     await run('contention', () => contentionScenario(bench, size));
     await run('stepup', () => stepUpScenario(bench, size));
     await run('startup', () => startupScenario(bench, size));
+    await run('revocation', () => revocationScenario(bench, size));
   } finally {
     await bench.pool.end();
     await bench.api.stop();

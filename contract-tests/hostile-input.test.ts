@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
 import { Browser } from '@tidewater/test-support/browser';
 import { query } from '@tidewater/test-support/bankDatabase';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 
@@ -58,7 +59,7 @@ type Probe = [name: string, row: { send: () => Promise<Got>; status: number; err
 const probes: Probe[] = [
   ['a NUL in a new account\'s name', { send: () => api('POST', '/api/accounts', { body: '{"name":"Sav\\u0000ings"}' }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => count("SELECT count(*) FROM accounts WHERE name LIKE 'Sav%'") }],
   ['a NUL in a rename', { send: () => api('PATCH', `/api/accounts/${world.accountId}`, { body: '{"name":"Every\\u0000day"}' }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => query(world.url, 'SELECT name FROM accounts WHERE id = $1', [world.accountId]) }],
-  ['a NUL in a display name', { send: () => send(world.api.url, 'POST', '/api/auth/register', { body: JSON.stringify({ email: `nul${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'A\u0000da', handle: `nul${Date.now() % 1e9}`, pin: '2468' }) }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => count('SELECT count(*) FROM users') }],
+  ['a NUL in a display name', { send: () => send(world.api.url, 'POST', '/api/auth/register', { body: JSON.stringify({ email: `nul${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'A\u0000da', handle: uniqueHandle('nul'), pin: '2468' }) }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => count('SELECT count(*) FROM users') }],
   ['a NUL in a deposit\'s description', { send: () => api('POST', `/api/accounts/${world.accountId}/deposits`, { body: '{"amountMinor":100,"description":"gift\\u0000"}', headers: keyed() }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => count('SELECT count(*) FROM ledger_entries') }],
   ['a lone surrogate in a description', { send: () => api('POST', `/api/accounts/${world.accountId}/deposits`, { body: '{"amountMinor":100,"description":"\\ud800"}', headers: keyed() }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => count('SELECT count(*) FROM ledger_entries') }],
   ['a lone surrogate in a beneficiary name', { send: () => api('POST', '/api/transfers/external', { body: JSON.stringify({ fromAccountId: world.accountId, iban: 'DE89370400440532013000', amountMinor: 1, authorizationId: randomUUID() }).replace('}', ',"beneficiaryName":"\\udfff"}'), headers: keyed() }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => count('SELECT count(*) FROM ledger_entries') }],
@@ -66,9 +67,21 @@ const probes: Probe[] = [
   ['a no-break space and a space as an account name', { send: () => api('POST', '/api/accounts', { body: '{"name":"\\u00a0 "}' }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => count('SELECT count(*) FROM accounts') }],
   ['a blank rename', { send: () => api('PATCH', `/api/accounts/${world.accountId}`, { body: '{"name":" "}' }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => query(world.url, 'SELECT name FROM accounts WHERE id = $1', [world.accountId]) }],
   ['a name with a line break in it', { send: () => api('POST', '/api/accounts', { body: '{"name":"Sav\\nings"}' }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => count('SELECT count(*) FROM accounts') }],
-  ['a blank display name', { send: () => send(world.api.url, 'POST', '/api/auth/register', { body: JSON.stringify({ email: `blank${Date.now()}@example.com`, password: 'correct horse battery', displayName: '   ', handle: `blank${Date.now() % 1e9}`, pin: '2468' }) }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => count('SELECT count(*) FROM users') }],
+  ['a blank display name', { send: () => send(world.api.url, 'POST', '/api/auth/register', { body: JSON.stringify({ email: `blank${Date.now()}@example.com`, password: 'correct horse battery', displayName: '   ', handle: uniqueHandle('blank'), pin: '2468' }) }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => count('SELECT count(*) FROM users') }],
   ['a blank beneficiary name', { send: () => api('POST', '/api/transfers/external', { body: JSON.stringify({ fromAccountId: world.accountId, iban: 'DE89370400440532013000', beneficiaryName: '  ', amountMinor: 1, authorizationId: randomUUID() }), headers: keyed() }), status: 400, errorCode: 'VALIDATION_FAILED', unchanged: () => count('SELECT count(*) FROM ledger_entries') }],
   ['a hand-made cursor', { send: () => api('GET', `/api/transactions?accountId=${world.accountId}&cursor=${Buffer.from(JSON.stringify([new Date().toISOString(), randomUUID()])).toString('base64url')}`), status: 400, errorCode: 'VALIDATION_FAILED' }],
+  ['a day the calendar has not in a movement filter', { send: () => api('GET', `/api/transactions?accountId=${world.accountId}&from=2026-02-30`), status: 400, errorCode: 'VALIDATION_FAILED' }],
+  ['year 0 in a movement filter', { send: () => api('GET', `/api/transactions?accountId=${world.accountId}&to=0000-01-01`), status: 400, errorCode: 'VALIDATION_FAILED' }],
+  ['a range that ends before it begins', { send: () => api('GET', `/api/transactions?accountId=${world.accountId}&from=2026-12-02&to=2026-12-01`), status: 400, errorCode: 'VALIDATION_FAILED' }],
+  ["LIKE's wildcards and its escape in a search", { send: () => api('GET', `/api/transactions?accountId=${world.accountId}&q=${encodeURIComponent('%_\\\'')}`), status: 200 }],
+  ['an amount past a bigint in a movement filter', { send: () => api('GET', `/api/transactions?accountId=${world.accountId}&amountMinor=99999999999999999999`), status: 400, errorCode: 'VALIDATION_FAILED' }],
+  ['a statement of a month before the account, as the spec answers it', { send: () => api('GET', `/api/accounts/${world.accountId}/statements/1970-01?format=csv`), status: 200 }],
+  ['a PDF statement, as the spec answers it', { send: () => api('GET', `/api/accounts/${world.accountId}/statements/1970-01?format=pdf`), status: 200 }],
+  ['a statement of year 0', { send: () => api('GET', `/api/accounts/${world.accountId}/statements/0000-01?format=csv`), status: 400, errorCode: 'VALIDATION_FAILED' }],
+  ['a statement of a month not begun', { send: () => api('GET', `/api/accounts/${world.accountId}/statements/2999-12?format=pdf`), status: 400, errorCode: 'VALIDATION_FAILED' }],
+  ['a statement in a format it does not make', { send: () => api('GET', `/api/accounts/${world.accountId}/statements/2026-01?format=..%2F..%2Fetc%2Fpasswd`), status: 400, errorCode: 'VALIDATION_FAILED' }],
+  ['a statement with no format', { send: () => api('GET', `/api/accounts/${world.accountId}/statements/2026-01`), status: 400, errorCode: 'VALIDATION_FAILED' }],
+  ['a statement of a month as a path', { send: () => api('GET', `/api/accounts/${world.accountId}/statements/2026-01%2F..?format=csv`), status: 400, errorCode: 'VALIDATION_FAILED' }],
   ['a hand-made cursor with a negative year', { send: () => api('GET', `/api/transactions?accountId=${world.accountId}&cursor=${Buffer.from(JSON.stringify(['-000001-01-01T00:00:00.000Z', randomUUID()])).toString('base64url')}`), status: 400, errorCode: 'VALIDATION_FAILED' }],
   ['a deposit that would take a balance past its maximum', { send: () => api('POST', `/api/accounts/${world.fullAccountId}/deposits`, { body: '{"amountMinor":6}', headers: keyed() }), status: 422, errorCode: 'BALANCE_LIMIT_EXCEEDED', unchanged: () => query(world.url, 'SELECT balance_minor FROM accounts WHERE id = $1', [world.fullAccountId]) }],
   ['a transfer that would take the payee past it', { send: () => api('POST', '/api/transfers/internal', { body: JSON.stringify({ fromAccountId: world.accountId, toAccountId: world.fullAccountId, amountMinor: 6 }), headers: keyed() }), status: 422, errorCode: 'BALANCE_LIMIT_EXCEEDED', unchanged: () => count('SELECT count(*) FROM ledger_entries') }],
@@ -97,7 +110,8 @@ beforeAll(async () => {
   const url = cluster.urlFor('tidewater');
   const started = await startApi({ DATABASE_URL: url, VALIDATE_RESPONSES: '1' });
   const bff = await startBff({ apiUrl: started.url });
-  const who = { email: `hostile${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'Hostile', handle: `hostile${Date.now() % 1e9}`, pin: '2468' };
+  const handle = uniqueHandle('hostile');
+  const who = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'Hostile', handle, pin: '2468' };
   const registered = await send(started.url, 'POST', '/api/auth/register', { body: JSON.stringify(who) });
   const token = await send(started.url, 'POST', '/api/auth/token', { body: JSON.stringify({ email: who.email, password: who.password }) });
   const accessToken = (JSON.parse(token.body) as { accessToken: string }).accessToken;
@@ -138,7 +152,8 @@ describe('hostile input', () => {
   it('the BFF answers /api/* no-store, under its own security headers', async () => {
     const visitor = new Browser(world.bff.url);
     await visitor.session();
-    const who = { email: `bff${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'Bff', handle: `bff${Date.now() % 1e9}`, pin: '2468' };
+    const handle = uniqueHandle('bff');
+    const who = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'Bff', handle, pin: '2468' };
     expect((await visitor.call('/bff/register', { json: who })).status).toBe(201);
     const accounts = await visitor.call('/api/accounts');
     expect(accounts.status).toBe(200);

@@ -20,6 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bank, newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
 import { holdingAccount } from '@tidewater/test-support/bankDatabase';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
 import { call } from '@tidewater/test-support/httpClient';
 import { scrapeMetrics, sumOf, type Sample } from '@tidewater/test-support/metrics';
@@ -165,7 +166,8 @@ describe('/metrics while the bank meets real faults', () => {
     const onPublic = await fetch(`${bff.url}/metrics`);
     expect(await onPublic.text()).not.toMatch(/# HELP|tidewater_/);
     expect(onPublic.headers.get('content-type') ?? '').not.toMatch(/^text\/plain/);
-    const who = { email: `metrics${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'Metrics', handle: `mx${Date.now().toString(36)}`.slice(0, 20), pin: '2468' };
+    const handle = uniqueHandle('metrics');
+    const who = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'Metrics', handle, pin: '2468' };
     const { transport } = await bffTransport(bff.url, who, 30_000);
     expect((await transport.send('GET', '/api/accounts')).status).toBe(200);
     const before = await scrapeMetrics(bff.metricsUrl);

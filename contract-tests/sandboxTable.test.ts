@@ -1,10 +1,18 @@
 /**
  * The sandbox's table (the introduction's "Sandbox: the failure paths on purpose"), walked row
- * by row on a deposit × {an existing account, a missing one} against a sandbox API on
- * PostgreSQL (issue 53, item 6): the first answer, the money (from the ledger) and what the
- * same key again answers, followed within the waits the answers name. A missing account is a
- * send the bank refuses (`404 ACCOUNT_NOT_FOUND`): every simulation must end in that refusal,
- * stored under the key, never in a wait that does not end.
+ * by row on every money send (a deposit, a withdrawal, a transfer to an own account, one by
+ * handle, one to an IBAN) × {an existing account, a missing one, too little money} against a
+ * sandbox API on PostgreSQL (issue 53, item 6): the first answer, the money (from the ledger)
+ * and what the same key again answers, followed within the waits the answers name.
+ *
+ * A send the bank refuses (`404 ACCOUNT_NOT_FOUND`, `422 INSUFFICIENT_FUNDS`) moves nothing
+ * under any simulation: where the table says "moved", its first answer is the `503` without
+ * `applied` (nothing is claimed that did not happen); where the real bank finds the refusal
+ * before the failure's place, the refusal comes at once (see `refusedFirst`); and every
+ * simulation ends in that refusal, stored under the key and replayed, never in a wait that
+ * does not end. A deposit has
+ * no refusal of money a test can reach (its 422 is a balance past 10^15), so it is walked on
+ * the missing account only.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -13,13 +21,13 @@ import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query } from '@tidewater/test-support/bankDatabase';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
-import type { Customer } from '@tidewater/test-support/bank';
+import type { Customer, Payment } from '@tidewater/test-support/bank';
 import { call, type Reply } from '@tidewater/test-support/httpClient';
 
 const spec = parse(readFileSync(new URL('../spec/openapi.yaml', import.meta.url), 'utf8'));
 const simulations: string[] = spec.components.parameters.Simulate.schema.enum;
 
-/** Each row of the table: the first answer, whether money moves, and the final answer of the same key again. */
+/** Each row of the table: the first answer (status, errorCode, applied) and whether money moves. */
 const table: Record<string, { first: [number, string, boolean | undefined]; moves: boolean }> = {
   'unavailable-not-applied': { first: [503, 'SERVICE_UNAVAILABLE', false], moves: false },
   'unavailable-unknown-landed': { first: [503, 'SERVICE_UNAVAILABLE', undefined], moves: true },
@@ -29,61 +37,126 @@ const table: Record<string, { first: [number, string, boolean | undefined]; move
   busy: { first: [503, 'SERVICE_UNAVAILABLE', false], moves: false },
 };
 
+/**
+ * A refused send's first answer: the row's, except that nothing moved, so no row may say it
+ * did; and the refusal itself, at once, where the real bank finds it before the statement the
+ * failure is met at: a busy account's send is checked against the rules before it is answered
+ * busy, and a transfer by handle checks its authorisation, account and funds before it looks
+ * the payee up (only `in-flight`, a key already held, comes before those).
+ */
+function refusedFirst(simulation: string, operation: string, refusal: [number, string]): [number, string, boolean | undefined] {
+  const checkedFirst = simulation === 'busy' || (operation === 'createInternalTransfer by handle' && simulation !== 'in-flight');
+  if (checkedFirst) return [...refusal, undefined];
+  return table[simulation]!.moves ? [503, 'SERVICE_UNAVAILABLE', undefined] : table[simulation]!.first;
+}
+
+const iban = 'DE89370400440532013000';
+const tooMuch = 5_000_00_00; // 5,000,000.00 EUR: under the largest amount, over any balance here
+
 let setup: BankOnPostgres;
 let ada: Customer;
+let grace: Customer;
+let savings: string;
+
+/** One money send: its path and body for an account and an amount, the payment its PIN approves, the ledger rows it writes under the key. */
+interface Operation {
+  readonly path: (accountId: string) => string;
+  readonly body: (accountId: string, amountMinor: number) => Record<string, unknown>;
+  readonly payment?: (accountId: string, amountMinor: number) => Payment;
+  readonly rows: number;
+}
+
+const operations: Record<string, Operation> = {
+  deposit: { path: (a) => `/api/accounts/${a}/deposits`, body: (_a, amountMinor) => ({ amountMinor }), rows: 1 },
+  withdraw: {
+    path: (a) => `/api/accounts/${a}/withdrawals`,
+    body: (_a, amountMinor) => ({ amountMinor }),
+    payment: (fromAccountId, amountMinor) => ({ operation: 'withdraw', fromAccountId, amountMinor }),
+    rows: 1,
+  },
+  'createInternalTransfer to an own account': {
+    path: () => '/api/transfers/internal',
+    body: (fromAccountId, amountMinor) => ({ fromAccountId, toAccountId: savings, amountMinor }),
+    rows: 2,
+  },
+  'createInternalTransfer by handle': {
+    path: () => '/api/transfers/internal',
+    body: (fromAccountId, amountMinor) => ({ fromAccountId, toHandle: grace.handle, amountMinor }),
+    payment: (fromAccountId, amountMinor) => ({ operation: 'createInternalTransfer', fromAccountId, amountMinor, toHandle: grace.handle }),
+    // The sender's key is written on the sender's own accounts only.
+    rows: 1,
+  },
+  createExternalTransfer: {
+    path: () => '/api/transfers/external',
+    body: (fromAccountId, amountMinor) => ({ fromAccountId, iban, beneficiaryName: 'Grace Hopper', amountMinor }),
+    payment: (fromAccountId, amountMinor) => ({ operation: 'createExternalTransfer', fromAccountId, amountMinor, iban, beneficiaryName: 'Grace Hopper' }),
+    rows: 1,
+  },
+};
 
 beforeAll(async () => {
-  setup = await bankOnPostgres({ env: { API_SANDBOX: 'true', DB_RETRY_MAX_DELAY_MS: '1000' } });
-  ada = await setup.bank.signUp();
+  setup = await bankOnPostgres({ env: { API_SANDBOX: 'true', DB_RETRY_MAX_DELAY_MS: '1000', PAYEE_LOOKUP_LIMIT: '1000' } });
+  [ada, grace] = [await setup.bank.signUp(), await setup.bank.signUp()];
+  savings = await setup.bank.openAccount(ada);
+  expect((await setup.bank.deposit(ada, ada.accountId, 1_000_00)).status).toBe(201);
 });
 afterAll(() => setup?.stop());
 
-function deposit(accountId: string, key: string, simulate?: string): Promise<Reply> {
-  return call(setup.api.url, 'POST', `/api/accounts/${accountId}/deposits`, { token: ada.token, body: { amountMinor: 1_00 }, headers: { 'idempotency-key': key, ...(simulate ? { 'tidewater-simulate': simulate } : {}) } });
+/** `operation` from `accountId` under `key`: the body made once (its authorisation approved once, as a customer would), sent as often as asked. */
+async function sender(operation: Operation, accountId: string, amountMinor: number) {
+  const key = randomUUID();
+  const authorization = operation.payment ? { authorizationId: await setup.bank.authorize(ada, operation.payment(accountId, amountMinor)) } : {};
+  const body = { ...operation.body(accountId, amountMinor), ...authorization };
+  const send = (simulate?: string): Promise<Reply> =>
+    call(setup.api.url, 'POST', operation.path(accountId), { token: ada.token, body, headers: { 'idempotency-key': key, ...(simulate ? { 'tidewater-simulate': simulate } : {}) } });
+  /** The same key again, waiting each `Retry-After`, until an answer other than 503 or 409 IN_FLIGHT (at most 12 s). */
+  const untilKnown = async (): Promise<Reply> => {
+    const giveUpAt = Date.now() + 12_000;
+    for (;;) {
+      const reply = await send();
+      const waiting = reply.status === 503 || (reply.status === 409 && reply.body.errorCode === 'IDEMPOTENCY_IN_FLIGHT');
+      if (!waiting || Date.now() > giveUpAt) return reply;
+      await sleep(Number(reply.headers.get('retry-after') ?? 1) * 1000);
+    }
+  };
+  const moved = async () => (await query(setup.url, 'SELECT 1 FROM ledger_entries WHERE idempotency_key = $1', [key])).length;
+  return { send, untilKnown, moved };
 }
 
-/** The same key again, waiting each `Retry-After`, until an answer other than 503 or 409 IN_FLIGHT (at most 12 s). */
-async function sameKeyUntilKnown(accountId: string, key: string): Promise<Reply> {
-  const giveUpAt = Date.now() + 12_000;
-  for (;;) {
-    const reply = await deposit(accountId, key);
-    const waiting = reply.status === 503 || (reply.status === 409 && reply.body.errorCode === 'IDEMPOTENCY_IN_FLIGHT');
-    if (!waiting || Date.now() > giveUpAt) return reply;
-    await sleep(Number(reply.headers.get('retry-after') ?? 1) * 1000);
-  }
-}
-
-const movedUnder = async (key: string) => (await query(setup.url, 'SELECT 1 FROM ledger_entries WHERE idempotency_key = $1', [key])).length;
+const answerOf = (reply: Reply) => [reply.status, reply.body.errorCode, reply.body.applied];
 
 describe('the sandbox table', () => {
   it('has a row here for every simulation the spec names', () => {
     expect(Object.keys(table).sort()).toEqual([...simulations].sort());
   });
 
-  describe.each(simulations)('%s', (simulation) => {
-    const row = table[simulation]!;
+  describe.each(Object.keys(operations))('%s', (name) => {
+    const operation = operations[name]!;
 
-    it('on an existing account: its first answer, its money, then the same key ends as the table says', async () => {
-      const key = randomUUID();
-      const first = await deposit(ada.accountId, key, simulation);
-      expect([first.status, first.body.errorCode, first.body.applied]).toEqual(row.first);
-      expect(await movedUnder(key)).toBe(row.moves ? 1 : 0);
-      const last = await sameKeyUntilKnown(ada.accountId, key);
+    it.each(simulations)('%s on an existing account: its first answer, its money, then the same key ends as the table says', async (simulation) => {
+      const row = table[simulation]!;
+      const send = await sender(operation, ada.accountId, 1_00);
+      expect(answerOf(await send.send(simulation))).toEqual(row.first);
+      expect(await send.moved()).toBe(row.moves ? operation.rows : 0);
+      const last = await send.untilKnown();
       if (simulation === 'result-unknown') expect([last.status, last.body.errorCode]).toEqual([409, 'IDEMPOTENCY_RESULT_UNKNOWN']);
-      else expect(last.status).toBe(201);
-      expect(await movedUnder(key)).toBe(1);
+      else expect(last.status, JSON.stringify(last.body)).toBe(201);
+      expect(await send.moved()).toBe(operation.rows);
     });
 
-    it('on a missing account: its first answer, no money, then the same key ends in the stored 404', async () => {
-      const key = randomUUID();
-      const missing = randomUUID();
-      const first = await deposit(missing, key, simulation);
-      expect([503, 409, 404]).toContain(first.status);
-      const last = await sameKeyUntilKnown(missing, key);
-      expect([last.status, last.body.errorCode]).toEqual([404, 'ACCOUNT_NOT_FOUND']);
-      const again = await deposit(missing, key);
-      expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([404, 'true']);
-      expect(await movedUnder(key)).toBe(0);
+    const refusals: Array<[string, () => string, number, number, string]> = [['a missing account', () => randomUUID(), 1_00, 404, 'ACCOUNT_NOT_FOUND']];
+    if (operation.payment) refusals.push(['too little money', () => ada.accountId, tooMuch, 422, 'INSUFFICIENT_FUNDS']);
+
+    describe.each(refusals)('on %s', (_refusal, accountOf, amountMinor, status, code) => {
+      it.each(simulations)('%s: the first answer claims no money, nothing moves, then the same key ends in the stored refusal', async (simulation) => {
+        const send = await sender(operation, accountOf(), amountMinor);
+        expect(answerOf(await send.send(simulation))).toEqual(refusedFirst(simulation, name, [status, code]));
+        const last = await send.untilKnown();
+        expect([last.status, last.body.errorCode], JSON.stringify(last.body)).toEqual([status, code]);
+        const again = await send.send();
+        expect([again.status, again.headers.get('idempotent-replayed')]).toEqual([status, 'true']);
+        expect(await send.moved()).toBe(0);
+      });
     });
   });
 });

@@ -3,6 +3,7 @@
  * ACCOUNT_WRITE_ATTEMPTS attempts, busy only after a re-check), each with its own key.
  */
 import { randomUUID } from 'node:crypto';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { send } from '../lib/http.ts';
 import type { Outcome, Sample } from './stats.ts';
 
@@ -45,8 +46,8 @@ export const benchSignUps = { REGISTER_ADDRESS_LIMIT: '100000', REGISTER_GLOBAL_
 
 /** Signs a new customer up and in. */
 export async function signUp(baseUrl: string, label: string): Promise<ApiCustomer> {
-  const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6)}`;
-  const visitor = { email: `${label}${suffix}@example.com`, password: 'correct horse battery', displayName: label, handle: `${label}${suffix}`.slice(0, 20), pin: '2468' };
+  const handle = uniqueHandle(label);
+  const visitor = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: label, handle, pin: '2468' };
   const json = { 'content-type': 'application/json' };
   const registered = await send(`${baseUrl}/api/auth/register`, { method: 'POST', headers: json, body: JSON.stringify(visitor) });
   if (registered.status !== 201) throw new Error(`register answered ${registered.status}: ${registered.text}`);

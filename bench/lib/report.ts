@@ -45,7 +45,7 @@ export interface BenchResult {
 }
 
 /** The scenarios every run must have (the checks look for each). */
-export const scenarioNames = ['limit', 'overhead', 'outage', 'replica', 'contention', 'stepup', 'startup'] as const;
+export const scenarioNames = ['limit', 'overhead', 'outage', 'replica', 'contention', 'stepup', 'startup', 'revocation'] as const;
 export type ScenarioName = (typeof scenarioNames)[number];
 
 /** `measured / baseline`; NaN when either is missing or the baseline is 0 (the checks then fail). */

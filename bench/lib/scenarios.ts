@@ -47,7 +47,7 @@ export interface Size {
  * API_WORKERS says otherwise.
  */
 /** The API as deployed, but for its limits on sign-ups and open accounts (`benchSignUps`). */
-const apiEnv = { LOG_LEVEL: 'warn', API_WORKERS: process.env.API_WORKERS ?? String(availableParallelism()), ...benchSignUps };
+export const apiEnv = { LOG_LEVEL: 'warn', API_WORKERS: process.env.API_WORKERS ?? String(availableParallelism()), ...benchSignUps };
 
 /**
  * The bench's PostgreSQL settings beyond test-support's: room for two APIs of one worker
@@ -93,13 +93,15 @@ const bareVia = (pool: pg.Pool, accountId: () => string, prepared = false): Oper
   return true;
 };
 
-const listAccounts = (baseUrl: string, token: string): Operation => async () => {
+/** `GET /api/accounts` with `token`: one operation of a load. */
+export const listAccounts = (baseUrl: string, token: string): Operation => async () => {
   const { status } = await send(`${baseUrl}/api/accounts`, { headers: { authorization: `Bearer ${token}` } });
   return status === 200 ? true : `status ${status}`;
 };
 
 const pick = (ids: string[]) => () => ids[Math.floor(Math.random() * ids.length)]!;
-const describe = (name: string, r: LoadResult) =>
+/** One load's result in a line of the scenario's notes. */
+export const describe = (name: string, r: LoadResult) =>
   `${name}: ${r.throughput.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.cpuMsPerOp === undefined ? '' : `, API CPU ${r.cpuMsPerOp.toFixed(2)} ms/op`}${r.databaseCpuMsPerOp === undefined ? '' : `, database CPU ${r.databaseCpuMsPerOp.toFixed(2)} ms/op`}, ok ${r.ok}, failed ${r.failed}${r.failures.length ? ` (${r.failures.join('; ')})` : ''}`;
 
 /**
@@ -318,7 +320,7 @@ export async function overheadScenario(bench: Bench, size: Size): Promise<Scenar
  * 30 s and opens new ones), counts a new one's CPU from its start (it was opened for this
  * side's load) and keeps the last reading of one that ended. `seen`: how many there were.
  */
-function backendMeter(pool: pg.Pool, applicationName: string): { read: () => Promise<number>; seen: () => number } {
+export function backendMeter(pool: pg.Pool, applicationName: string): { read: () => Promise<number>; seen: () => number } {
   const last = new Map<number, number>();
   return {
     async read() {

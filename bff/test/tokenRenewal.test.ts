@@ -13,22 +13,31 @@ import { startBackend, type Backend } from './support/backend.ts';
 import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
 import { Browser, newVisitor, sleep } from '@tidewater/test-support/browser';
 import { fakeTokenPair, sendJson, startFakeApi, type FakeApi } from './support/fakeApi.ts';
+import { startRecordingTap, type RecordingTap } from './support/recordingTap.ts';
 
 describe('against the real API (access tokens live 30 s, so every request renews first)', () => {
   let backend: Backend;
   let api: ApiProcess;
+  let tap: RecordingTap;
   let bff: BffProcess;
+  /** Renewals the API answered, counted where they pass between the BFF and the API (before the BFF reads them). */
   const refreshes = () =>
-    api.logLines.filter((line) => line.includes('"url":"/api/auth/refresh"') && line.includes('"statusCode"'))
-      .length;
+    tap.answers.filter((answer) => answer.path === '/api/auth/refresh' && answer.status === 200).length;
+  /** The BFF's count of requests that joined another request's renewal. */
+  const sharedRenewals = async () => {
+    const metrics = await (await fetch(bff.metricsUrl)).text();
+    return Number(/^tidewater_bff_renewals_total\{outcome="shared"\} (\d+)$/m.exec(metrics)?.[1] ?? 0);
+  };
 
   beforeAll(async () => {
     backend = await startBackend();
     api = await backend.startApi({ ACCESS_TOKEN_TTL_SECONDS: '30' });
-    bff = await startBff({ apiUrl: api.url, env: backend.bffEnv });
+    tap = await startRecordingTap(api.url);
+    bff = await startBff({ apiUrl: tap.url, env: backend.bffEnv });
   });
   afterAll(async () => {
     await bff?.stop();
+    await tap?.stop();
     await api?.stop();
     await backend?.destroy();
   });
@@ -38,15 +47,23 @@ describe('against the real API (access tokens live 30 s, so every request renews
     await browser.session();
     expect((await browser.call('/bff/register', { json: newVisitor('renew') })).status).toBe(201);
     const before = refreshes();
+    const sharedBefore = await sharedRenewals();
 
-    const answers = await Promise.all(Array.from({ length: 6 }, () => browser.call('/api/accounts')));
+    // The API answers the renewal only once all six requests wait for it. Six requests sent
+    // at once need not load the session at once: one that loads it after the renewal was
+    // saved holds the new token, which also expires within 60 s, and rightly renews that one.
+    const release = tap.hold('POST /api/auth/refresh');
+    const answered = Promise.all(Array.from({ length: 6 }, () => browser.call('/api/accounts')));
+    const joinedBy = Date.now() + 4_000; // within the visitor's 5 s wait for a renewal
+    while ((await sharedRenewals()) - sharedBefore < 5 && Date.now() < joinedBy) await sleep(20);
+    release();
+    const answers = await answered;
     expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 200]);
-    await sleep(300); // the API logs after answering
+    expect((await sharedRenewals()) - sharedBefore).toBe(5);
     expect(refreshes() - before).toBe(1);
 
     // The next requests renew again (the new token also expires within 60 s), one at a time.
     for (let i = 0; i < 3; i++) expect((await browser.call('/api/me')).status).toBe(200);
-    await sleep(300);
     expect(refreshes() - before).toBe(4);
     expect((await browser.session()).json()).toMatchObject({ authenticated: true });
   });

@@ -10,6 +10,10 @@
  * - an unknown outcome (a 503 without `applied: false`, a lost connection, a proxy's
  *   5xx) asks the key's status (`GET /api/idempotency-keys/{key}`) before anything else: a
  *   stored answer ends the send with it;
+ * - a `422 IDEMPOTENCY_KEY_REUSED` reads the key's state first, as its advice says: when the
+ *   key's first request was this operation (the same payment with an earlier
+ *   `authorizationId`, say), its stored outcome is this send's; a key first sent to another
+ *   operation is handed back as `rejected`;
  * - bounded: after `maxAttempts` tries or `giveUpAfterMs`, a typed result says what is known:
  *   `not-applied` (the last word was that nothing moved: a new send may take a new key) or
  *   `unknown` (keep the key; resend it later or read the key).
@@ -53,7 +57,7 @@ export type MoneySendOutcome<P extends MoneySendPath> =
   | { readonly kind: 'sent'; readonly data: SentBody<P>; readonly replayed: boolean }
   /** A final refusal of the bank's rules (404, 422), stored under the key: a new try needs a new key. */
   | { readonly kind: 'refused'; readonly status: number; readonly problem: Problem; readonly replayed: boolean }
-  /** Not decided (400, 401, 403, 423, 409 IDEMPOTENCY_KEY_REUSED's 422 aside): nothing stored; fix it and send with the same key. */
+  /** Not decided (400, 401, 403, 423, or a key first sent to another operation): nothing stored for this request; fix it and send with the same key (a new key only for a different payment). */
   | { readonly kind: 'rejected'; readonly status: number; readonly problem: Problem | undefined }
   /** The money moved and its answer is lost for good (409 IDEMPOTENCY_RESULT_UNKNOWN): never send it again. */
   | { readonly kind: 'landed-answer-lost'; readonly problem: Problem | undefined }
@@ -69,6 +73,14 @@ type KeyStatus = components['schemas']['IdempotencyKeyStatus'];
 /** What a try or a look at the key settled: the result, or a wait and what the last word says of the money. */
 type Step<P extends MoneySendPath> = { readonly done: MoneySendOutcome<P> } | { readonly waitMs: number; readonly nothingMoved: boolean; readonly problem: Problem | undefined };
 
+/** The operation each send's path names, as the key's state reports it (`operationId`). */
+const operationOf: Record<MoneySendPath, string> = {
+  '/api/accounts/{accountId}/deposits': 'deposit',
+  '/api/accounts/{accountId}/withdrawals': 'withdraw',
+  '/api/transfers/internal': 'createInternalTransfer',
+  '/api/transfers/external': 'createExternalTransfer',
+};
+
 const defaultWaitMs = 1_000;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -83,14 +95,18 @@ function waitOf(response: Response | undefined, problem: Problem | undefined): n
   return problem?.retryAfterSeconds !== undefined ? problem.retryAfterSeconds * 1000 : defaultWaitMs;
 }
 
-/** What the key's stored state settles (after an unknown outcome). */
-async function lookAtKey<P extends MoneySendPath>(client: TidewaterClient, key: string, problem: Problem | undefined): Promise<Step<P>> {
-  let status: KeyStatus | undefined;
+/** The key's stored state; undefined when it could not be read. */
+async function readKey(client: TidewaterClient, key: string): Promise<KeyStatus | undefined> {
   try {
-    status = (await client.GET('/api/idempotency-keys/{key}', { params: { path: { key } } })).data;
+    return (await client.GET('/api/idempotency-keys/{key}', { params: { path: { key } } })).data;
   } catch {
-    status = undefined;
+    return undefined;
   }
+}
+
+/** What the key's stored state settles (after an unknown outcome). */
+async function lookAtKey<P extends MoneySendPath>(client: TidewaterClient, key: string, problem: Problem | undefined, known?: KeyStatus): Promise<Step<P>> {
+  const status = known ?? (await readKey(client, key));
   const unknown = { waitMs: waitOfProblem(problem), problem };
   if (!status) return { ...unknown, nothingMoved: false };
   const answer = status.answer;
@@ -102,6 +118,21 @@ async function lookAtKey<P extends MoneySendPath>(client: TidewaterClient, key: 
 }
 
 const waitOfProblem = (problem: Problem | undefined) => waitOf(undefined, problem);
+
+/**
+ * A key that holds another request's fingerprint: its first request's outcome is this send's
+ * when that request was this operation (the docs' step-up recipe: re-approved, the body
+ * differs by its `authorizationId`); still running, wait and look again; otherwise the key
+ * is not this payment's and the 422 is handed back.
+ */
+async function keyReused<P extends MoneySendPath>(client: TidewaterClient, request: MoneySendRequest<P>, key: string, problem: Problem | undefined): Promise<Step<P>> {
+  const status = await readKey(client, key);
+  const rejected = { done: { kind: 'rejected', status: 422, problem } } as const;
+  if (!status || status.operationId !== operationOf[request.path]) return rejected;
+  if (status.state === 'inFlight') return { waitMs: defaultWaitMs, nothingMoved: false, problem };
+  const looked = await lookAtKey<P>(client, key, problem, status);
+  return 'done' in looked ? looked : rejected;
+}
 
 /** One try, and what it settles. */
 async function tryOnce<P extends MoneySendPath>(client: TidewaterClient, request: MoneySendRequest<P>, key: string, first: boolean): Promise<Step<P>> {
@@ -126,6 +157,7 @@ async function tryOnce<P extends MoneySendPath>(client: TidewaterClient, request
   if ((response.status === 404 || response.status === 422) && problem && code !== 'IDEMPOTENCY_KEY_REUSED') {
     return { done: { kind: 'refused', status: response.status, problem, replayed } };
   }
+  if (response.status === 422 && code === 'IDEMPOTENCY_KEY_REUSED') return keyReused(client, request, key, problem);
   if (response.status < 500) return { done: { kind: 'rejected', status: response.status, problem } };
   // A 503 that knows nothing moved: the same key again is safe and may run the send.
   if (problem?.applied === false) return { waitMs: waitOf(response, problem), nothingMoved: true, problem };

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { moneySend } from '../src/index.ts';
-import { movedUnder, signUp, type TestCustomer } from './testBank.ts';
+import { approve, balanceOf, movedUnder, signUp, type TestCustomer } from './testBank.ts';
 
 describe('moneySend at its edges', () => {
   let setup: BankOnPostgres;
@@ -50,5 +50,50 @@ describe('moneySend at its edges', () => {
     const later = await moneySend(ada.api, { path: '/api/accounts/{accountId}/deposits', pathParams: { accountId: ada.accountId }, body: { amountMinor: 300 }, idempotencyKey: result.key });
     expect(later).toMatchObject({ kind: 'sent', key: result.key });
     expect(await movedUnder(setup.url, result.key)).toEqual([300]);
+  });
+});
+
+describe('moneySend when its key already holds an answer (422 IDEMPOTENCY_KEY_REUSED)', () => {
+  let setup: BankOnPostgres;
+  let ada: TestCustomer;
+  const withdrawal = (accountId: string, authorizationId: string, idempotencyKey: string) =>
+    moneySend(ada.api, { path: '/api/accounts/{accountId}/withdrawals', pathParams: { accountId }, body: { amountMinor: 700, authorizationId }, idempotencyKey }, { maxAttempts: 1 });
+
+  beforeAll(async () => {
+    setup = await bankOnPostgres({});
+    ada = await signUp(setup.api.url);
+    const funded = await moneySend(ada.api, { path: '/api/accounts/{accountId}/deposits', pathParams: { accountId: ada.accountId }, body: { amountMinor: 5_000 } });
+    expect(funded.kind).toBe('sent');
+  });
+  afterAll(() => setup?.stop());
+
+  it('takes the landed answer of the same payment re-approved, as the docs say, and the money moves once', async () => {
+    const key = crypto.randomUUID();
+    const payment = { operation: 'withdraw', fromAccountId: ada.accountId, amountMinor: 700 } as const;
+    const first = await withdrawal(ada.accountId, await approve(ada, payment), key);
+    expect(first).toMatchObject({ kind: 'sent', replayed: false });
+    // The answer was lost to the caller; it re-approves and sends the same request under the same key.
+    const again = await withdrawal(ada.accountId, await approve(ada, payment), key);
+    expect(again).toMatchObject({ kind: 'sent', replayed: true, key, attempts: 1 });
+    expect(again.kind === 'sent' && first.kind === 'sent' && again.data.id).toBe(first.kind === 'sent' && first.data.id);
+    expect(await movedUnder(setup.url, key)).toEqual([-700]);
+    expect(await balanceOf(setup.url, ada.accountId)).toBe(4_300);
+  });
+
+  it('takes a stored refusal of the same payment as refused', async () => {
+    const key = crypto.randomUUID();
+    const payment = { operation: 'withdraw', fromAccountId: ada.accountId, amountMinor: 900_000 } as const;
+    const send = async () => moneySend(ada.api, { path: '/api/accounts/{accountId}/withdrawals', pathParams: { accountId: ada.accountId }, body: { amountMinor: 900_000, authorizationId: await approve(ada, payment) }, idempotencyKey: key }, { maxAttempts: 1 });
+    expect(await send()).toMatchObject({ kind: 'refused', status: 422, replayed: false });
+    expect(await send()).toMatchObject({ kind: 'refused', status: 422, replayed: true, problem: { errorCode: 'INSUFFICIENT_FUNDS' } });
+  });
+
+  it('hands back a key first used for another operation as rejected: that answer is not this payment\'s', async () => {
+    const deposited = await moneySend(ada.api, { path: '/api/accounts/{accountId}/deposits', pathParams: { accountId: ada.accountId }, body: { amountMinor: 100 } });
+    expect(deposited.kind).toBe('sent');
+    const payment = { operation: 'withdraw', fromAccountId: ada.accountId, amountMinor: 700 } as const;
+    const reused = await withdrawal(ada.accountId, await approve(ada, payment), deposited.key);
+    expect(reused).toMatchObject({ kind: 'rejected', status: 422, problem: { errorCode: 'IDEMPOTENCY_KEY_REUSED' } });
+    expect(await movedUnder(setup.url, deposited.key)).toEqual([100]);
   });
 });

@@ -3,9 +3,9 @@
  * (the docs' Getting started: register, then a token, then `Authorization: Bearer`), a
  * PIN check for one payment, and the bank's database read behind the API's back.
  */
-import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { query } from '@tidewater/test-support/bankDatabase';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { createTidewaterClient, type components, type TidewaterClient } from '../src/index.ts';
 
 /** A signed-in customer and their client. */
@@ -20,8 +20,8 @@ export interface TestCustomer {
 /** Registers a new customer and signs them in, through the client only. */
 export async function signUp(baseUrl: string, pin = '2468'): Promise<TestCustomer> {
   const anonymous = createTidewaterClient({ baseUrl });
-  const suffix = randomUUID().replaceAll('-', '').slice(0, 12);
-  const visitor = { email: `c${suffix}@example.com`, password: 'correct horse battery', displayName: 'Client Test', handle: `c${suffix}`, pin };
+  const handle = uniqueHandle('client');
+  const visitor = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'Client Test', handle, pin };
   const registered = await anonymous.POST('/api/auth/register', { body: visitor });
   expect(registered.response.status, JSON.stringify(registered.error)).toBe(201);
   const token = await anonymous.POST('/api/auth/token', { body: { email: visitor.email, password: visitor.password } });

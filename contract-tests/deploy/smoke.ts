@@ -24,6 +24,7 @@ import { parse } from 'yaml';
 import { pgBinaries } from '@tidewater/test-support/pgBinaries';
 import { startPrimary, startReplica } from '@tidewater/test-support/pgCluster';
 import { freePort } from '@tidewater/test-support/pgProcesses';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { execForm, parseDockerfile } from './dockerfile.ts';
 
 const repoRoot = fileURLToPath(new URL('../../', import.meta.url));
@@ -188,7 +189,8 @@ async function main(): Promise<void> {
 
   // Money through the API's image: it lands on the synchronous standby.
   const json = { 'content-type': 'application/json' };
-  const identity = { email: `smoke-${randomUUID()}@example.com`, password: 'correct horse battery', displayName: 'Smoke Test', handle: `smoke${randomBytes(4).toString('hex')}`, pin: '4821' };
+  const handle = uniqueHandle('smoke');
+  const identity = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'Smoke Test', handle, pin: '4821' };
   const registered = (await (await expectStatus(`${api}/api/auth/register`, 201, { method: 'POST', headers: json, body: JSON.stringify(identity) })).json()) as { account: { id: string } };
   const token = (await (await expectStatus(`${api}/api/auth/token`, 200, { method: 'POST', headers: json, body: JSON.stringify({ email: identity.email, password: identity.password }) })).json()) as { accessToken: string };
   await expectStatus(`${api}/api/accounts/${registered.account.id}/deposits`, 201, {

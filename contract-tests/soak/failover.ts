@@ -25,7 +25,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { startPrimary, startReplica, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { queryOnce, waitFor } from '@tidewater/test-support/pgProcesses';
 import { startTcpProxy } from '@tidewater/test-support/tcpProxy';
-import { skeletonSafe } from '@tidewater/test-support/handles';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { startScaledApi } from '../support/scaledApi.ts';
 import { soakClient, type Recorded, type SoakCustomer } from './clients.ts';
 import { checkInvariants, type Check } from './invariants.ts';
@@ -107,7 +107,7 @@ export async function runFailoverDrill(options: FailoverOptions): Promise<SoakRe
       // may still have registered the visitor, so the next try is a new visitor.
       let signedUp: (Awaited<ReturnType<typeof apiTransport>> & { who: Identity }) | undefined;
       for (let attempt = 1; !signedUp; attempt++) {
-        const who: Identity = { email: `fo${tag}${index}x${attempt}@example.com`, password: 'correct horse battery', displayName: `Failover ${index}`, handle: `f${tag}${skeletonSafe(index)}x${skeletonSafe(attempt)}`.slice(0, 20), pin: '2468' };
+        const who: Identity = { email: `fo${tag}${index}x${attempt}@example.com`, password: 'correct horse battery', displayName: `Failover ${index}`, handle: uniqueHandle('failover'), pin: '2468' };
         signedUp = await apiTransport(api.url, who, clientTimeoutMs).then(
           (done) => ({ ...done, who }),
           (error: unknown) => {

@@ -14,7 +14,7 @@ import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
 import { startPrimary, startReplica, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { startScaledApi } from '../support/scaledApi.ts';
 import { startTcpProxy, type TcpProxy } from '@tidewater/test-support/tcpProxy';
-import { skeletonSafe } from '@tidewater/test-support/handles';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { soakClient, type Recorded, type SoakCustomer } from './clients.ts';
 import { checkInvariants } from './invariants.ts';
 import { nemesis, type FaultWindow } from './nemesis.ts';
@@ -88,7 +88,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       // A sign-up's password hash can outlast the scaled deadline on a loaded machine: a new visitor a second later, as a person would.
       const { who, transport, userId } = await (async () => {
         for (let attempt = 0; ; attempt++) {
-          const who: Identity = { email: `soak${tag}${index}r${attempt}@example.com`, password: 'correct horse battery', displayName: `Soak ${index}`, handle: `s${tag}${skeletonSafe(index)}r${skeletonSafe(attempt)}`.slice(0, 20), pin: '2468' };
+          const who: Identity = { email: `soak${tag}${index}r${attempt}@example.com`, password: 'correct horse battery', displayName: `Soak ${index}`, handle: uniqueHandle('soak'), pin: '2468' };
           try {
             return { who, ...(bff ? await bffTransport(bff.url, who, clientTimeoutMs) : await apiTransport(api.url, who, clientTimeoutMs)) };
           } catch (error) {

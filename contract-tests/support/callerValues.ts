@@ -21,6 +21,7 @@
  * yet (its operation answers 501) also keeps the example, and a note says so.
  */
 import { randomUUID } from 'node:crypto';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import type { RequestSoFar, RequestValues } from './specOperations.ts';
 
 /** Who a customer is: what sign-up takes. */
@@ -69,11 +70,9 @@ function paymentOf({ operationId, path, siblings }: RequestSoFar): Record<string
 }
 const FRESH: Record<string, () => string> = { 'idempotency-key': () => `ct-${randomUUID()}` };
 
-let identities = 0;
-
 /** A new identity nobody has registered: unique email and handle (`^[a-z0-9_]{3,20}$`). */
 export function newIdentity(): Identity {
-  const handle = `ct${Date.now().toString(36).slice(-6)}_${(identities++).toString(36)}${randomUUID().slice(0, 3)}`;
+  const handle = uniqueHandle('ct');
   return {
     email: `${handle}@example.com`,
     password: 'correct horse battery staple',

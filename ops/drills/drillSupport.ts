@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { call } from '../../test-support/src/httpClient.ts';
 import { queryOnce } from '../../test-support/src/pgProcesses.ts';
-import { skeletonSafe } from '../../test-support/src/handles.ts';
+import { uniqueHandle } from '../../test-support/src/handles.ts';
 import { bffTransport, type Transport } from '../../contract-tests/soak/transport.ts';
 
 const run = promisify(execFile);
@@ -97,22 +97,18 @@ export function report(title: string, tag: string, summary: Summary | undefined,
   if (failed) process.exitCode = 1;
 }
 
-/** How many customers this drill process has signed up: each one's handle, distinct under the skeleton. */
-let signedUp = 0;
-const nextHandle = (prefix: string) => `${prefix}${skeletonSafe(signedUp++)}`;
-
 /** Signs one new customer (`prefix` names its email and handle) up and in on the API at `apiUrl`: its access token and first account. */
 export async function signUpAndIn(
   apiUrl: string,
   prefix: string,
   n: number,
 ): Promise<{ accessToken: string; accountId: string }> {
-  const suffix = `${Date.now().toString(36)}${n}`;
+  const handle = uniqueHandle(prefix);
   const visitor = {
-    email: `${prefix}${suffix}@example.com`,
+    email: `${handle}@example.com`,
     password: 'correct horse battery',
     displayName: `${prefix} ${n}`,
-    handle: nextHandle(prefix),
+    handle,
     pin: '2468',
   };
   const registered = await call(apiUrl, 'POST', '/api/auth/register', { body: visitor });
@@ -188,12 +184,12 @@ export async function auditVerify(url: string): Promise<string[]> {
  * CSRF token): every request also reads the session from the BFF's store.
  */
 export async function signUpThroughBff(bffUrl: string): Promise<Customer> {
-  const suffix = `${Date.now().toString(36)}b`;
+  const handle = uniqueHandle('drill');
   const who = {
-    email: `drill${suffix}@example.com`,
+    email: `${handle}@example.com`,
     password: 'correct horse battery',
     displayName: 'Drill BFF',
-    handle: nextHandle('drill'),
+    handle,
     pin: '2468',
   };
   const { transport } = await bffTransport(bffUrl, who, 60_000);

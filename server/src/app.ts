@@ -74,6 +74,8 @@ import { moneyHandlers } from './domain/money/moneyHandlers.ts';
 import { stepUpHandlers } from './domain/identity/stepUpHandlers.ts';
 import { payeeHandlers } from './domain/identity/payeeHandlers.ts';
 import { transactionHandlers } from './domain/accounts/transactionHandlers.ts';
+import { savedPayeeHandlers } from './domain/money/savedPayeeHandlers.ts';
+import { statementHandlers } from './domain/statements/statementHandlers.ts';
 import { idempotencyKeyHandlers } from './domain/idempotency/idempotencyKeyHandlers.ts';
 import { transferReadHandlers } from './domain/money/transferRead.ts';
 import { sessionHandlers } from './domain/identity/sessionHandlers.ts';
@@ -165,8 +167,10 @@ function createApp(layers: ResilienceLayers, database: Database, options: ApiOpt
     ...accountChangeHandlers(deps),
     ...stepUpHandlers(deps),
     ...payeeHandlers(deps),
+    ...savedPayeeHandlers(deps),
     ...moneyHandlers(deps),
     ...transactionHandlers(deps),
+    ...statementHandlers(deps),
     ...idempotencyKeyHandlers(deps),
     ...transferReadHandlers(deps),
   };

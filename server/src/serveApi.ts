@@ -7,7 +7,8 @@
  * OTEL_EXPORTER_OTLP_ENDPOINT is set, listen, and close everything cleanly on SIGINT/SIGTERM.
  *
  * With API_WORKERS above 1 (adr/0016) this process is a node:cluster primary that serves
- * nothing itself: it forks the workers (each runs all of the above and shares the port),
+ * nothing itself: it forks one worker and, once that one listens (the migrations applied),
+ * the others (each runs all of the above and shares the port),
  * starts another when one that was serving ends, forwards SIGTERM/SIGINT to every worker
  * and ends once they all have; a worker that ends before it ever listened ends the whole
  * API (exit 1), since its siblings would meet the same cause.
@@ -81,7 +82,15 @@ async function runPrimary(config: ServerConfig, log: Logger): Promise<void> {
     }, WORKER_STOP_GRACE_MS).unref();
     if (live().length === 0) process.exit(exitCode);
   };
-  cluster.on('listening', (worker) => listened.add(worker.id));
+  // The first worker migrates the database before it listens; the others start once it
+  // listens, so they find the migrations applied. Migrating side by side relies on
+  // node-pg-migrate's session advisory lock, which a transaction pooler does not keep
+  // (adr/0060): two workers behind PgBouncer both created the schema.
+  cluster.on('listening', (worker) => {
+    const first = listened.size === 0;
+    listened.add(worker.id);
+    if (first && stopping === undefined) for (let i = 1; i < count; i++) cluster.fork();
+  });
   cluster.on('exit', (worker, code, signal) => {
     if (stopping !== undefined) {
       if (live().length === 0) process.exit(stopping);
@@ -102,7 +111,7 @@ async function runPrimary(config: ServerConfig, log: Logger): Promise<void> {
     });
   }
   log.info({ workers: count }, 'starting API workers');
-  for (let i = 0; i < count; i++) cluster.fork();
+  cluster.fork();
   if (config.apiMetricsPort > 0) await startMetricsListener(clusterMetrics(), { host: config.apiMetricsHost, port: config.apiMetricsPort, logger: log });
 }
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 
 interface Backend {
@@ -36,12 +37,12 @@ const backends: Backend[] = [
 let userCount = 0;
 function newVisitor() {
   userCount += 1;
-  const suffix = `${Date.now().toString(36)}${userCount}`;
+  const handle = uniqueHandle('visitor');
   return {
-    email: `visitor${suffix}@example.com`,
+    email: `${handle}@example.com`,
     password: 'correct horse battery',
     displayName: `Visitor ${userCount}`,
-    handle: `v${suffix}`.slice(0, 20),
+    handle,
     pin: '4391',
   };
 }

@@ -1,7 +1,9 @@
 /**
  * Names, not handles (adr/0050), on PostgreSQL: the movements of a transfer by handle name
  * the other customer by display name on both sides when they are listed (read then, so a
- * renamed customer is shown by their name now); other movements carry a null name.
+ * renamed customer is shown by their name now); other movements carry a null name. A send's
+ * own answer carries the same field, the name as it was when the send landed, so a deposit's
+ * 201 is the movement its listing shows.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
@@ -12,16 +14,19 @@ describe('counterparty names in the movements', () => {
   let setup: BankOnPostgres;
   let ada: Customer;
   let grace: Customer;
+  let deposited: { body: Record<string, unknown> };
+  let sent: { body: { movements: Array<Record<string, unknown>> } };
 
   beforeAll(async () => {
     setup = await bankOnPostgres();
     ada = await setup.bank.signUp();
     grace = await setup.bank.signUp();
-    expect((await setup.bank.deposit(ada, ada.accountId, 5_000)).status).toBe(201);
-    const sent = await setup.bank.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 1_250 });
-    expect(sent.status).toBe(201);
-    // The send's own answer leaves the name out: the payer saw it before approving.
-    expect(sent.body.movements[0]).not.toHaveProperty('counterpartyName');
+    const deposit = await setup.bank.deposit(ada, ada.accountId, 5_000);
+    expect(deposit.status).toBe(201);
+    deposited = deposit;
+    const transfer = await setup.bank.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 1_250 });
+    expect(transfer.status).toBe(201);
+    sent = transfer;
   });
   afterAll(() => setup?.stop());
 
@@ -39,6 +44,15 @@ describe('counterparty names in the movements', () => {
       ['deposit', null, null],
     ]);
     expect(await namesOf(grace)).toEqual([['transfer_in', `@${ada.handle}`, adaName]]);
+  });
+
+  it("answers a send with the movement its listing shows, the counterparty's name included", async () => {
+    const listed = await setup.bank.transactions(ada, { accountId: ada.accountId });
+    const [transferOut, deposit] = listed.body.items as Array<Record<string, unknown>>;
+    expect(deposited.body).toEqual(deposit);
+    expect(deposited.body).toHaveProperty('counterpartyName', null);
+    expect(sent.body.movements).toEqual([transferOut]);
+    expect(sent.body.movements[0]).toHaveProperty('counterpartyName', await displayName(grace));
   });
 
   it('reads the name when listing: a customer who changes their name is shown by the new one', async () => {

@@ -9,6 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 let n = 0;
 const tag = Date.now().toString(36).slice(-5);
@@ -32,7 +33,7 @@ describe('look-alike and bank-like handles', () => {
   const outcome = (reply: { status: number; body: { errorCode?: string } }) => `${reply.status} ${reply.body?.errorCode ?? ''}`.trim();
 
   it('lets exactly one of 10 look-alikes signing up at once through', async () => {
-    const base = `rc${tag}`;
+    const base = uniqueHandle('rc');
     const lookAlikes = ['l', '1', 'i', 'll', '_l', 'l_', 'i1', 'I', '11', 'li'].map((end) => `${base}${end}`.toLowerCase());
     const replies = await Promise.all(lookAlikes.map((handle, i) => register(handle, `192.0.2.${100 + i}`)));
     const outcomes = replies.map(outcome);
@@ -42,9 +43,9 @@ describe('look-alike and bank-like handles', () => {
   }, 60_000);
 
   it('refuses a handle that differs from a customer\'s only by separators or doubled letters', async () => {
-    const real = `gr${tag}_h`;
+    const real = `${uniqueHandle('gr')}_h`;
     expect(outcome(await register(real, '192.0.2.120'))).toBe('201');
-    const variants = [`gr${tag}_h_`, `_gr${tag}_h`, `gr${tag}__h`, `gr${tag}_hh`, `gr${tag}h`];
+    const variants = [`${real}_`, `_${real}`, real.replace('_h', '__h'), `${real}h`, real.replace('_h', 'h')];
     const outcomes = [];
     for (const [i, handle] of variants.entries()) outcomes.push(outcome(await register(handle, `192.0.2.${121 + i}`)));
     expect(outcomes).toEqual(variants.map(() => '409 HANDLE_TAKEN'));
@@ -57,7 +58,7 @@ describe('look-alike and bank-like handles', () => {
     expect(outcomes).toEqual(bankLike.map(() => '409 HANDLE_TAKEN'));
     // An ordinary name that merely holds a short role word inside it is not refused, nor one
     // that only starts like a folded role word would (rotate…: no rot… name is a role).
-    expect(outcome(await register(`michael${tag}`, '192.0.2.160'))).toBe('201');
-    expect(outcome(await register(`rotate${tag}`, '192.0.2.161'))).toBe('201');
+    expect(outcome(await register(uniqueHandle('michael'), '192.0.2.160'))).toBe('201');
+    expect(outcome(await register(uniqueHandle('rotate'), '192.0.2.161'))).toBe('201');
   }, 60_000);
 });

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 const ATTACK_MS = 30_000;
 const HOME = '192.0.2.10';
@@ -19,7 +20,8 @@ const CAFE = '192.0.2.99';
 
 describe('a stranger failing a customer’s email from many addresses, for 30 s', () => {
   let setup: BankOnPostgres;
-  const victim = { email: `device${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'Victim', handle: `device${Date.now() % 1e8}`, pin: '2468' };
+  const handle = uniqueHandle('device');
+  const victim = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'Victim', handle, pin: '2468' };
   let deviceToken: string;
 
   beforeAll(async () => {

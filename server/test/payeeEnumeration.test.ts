@@ -12,10 +12,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { query } from '@tidewater/test-support/bankDatabase';
 import { call, type Reply } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 const password = 'correct horse battery';
 const pin = '2468';
-const tag = Date.now().toString(36).slice(-6);
 
 interface Customer {
   handle: string;
@@ -49,17 +49,17 @@ describe('payee enumeration through sends', () => {
   beforeAll(async () => {
     setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1' } });
     api = setup.api;
-    thief = await customer(`th${tag}`);
-    victim = await customer(`vc${tag}`);
+    thief = await customer(uniqueHandle('thief'));
+    victim = await customer(uniqueHandle('victim'));
     // The thief spends the window's payee look-ups.
-    for (let i = 0; i < 30; i++) await call(api.url, 'GET', `/api/payees/nx${tag}${i}`, { token: thief.token });
-    expect((await call(api.url, 'GET', `/api/payees/${victim.handle}`, { token: thief.token })).status).toBe(429);
+    for (let i = 0; i < 30; i++) await call(api.url, 'GET', `/api/payees/${uniqueHandle('nobody')}?name=Someone`, { token: thief.token });
+    expect((await call(api.url, 'GET', `/api/payees/${victim.handle}?name=Someone`, { token: thief.token })).status).toBe(429);
   }, 120_000);
   afterAll(() => setup?.stop());
 
   it('answers the same for 40 absent handles and a real one when the send is not authorised', async () => {
     const answers = new Set<string>();
-    for (let i = 0; i < 40; i++) answers.add(outcome(await send(thief, thief.accountId, `ab${tag}${i}`, randomUUID())));
+    for (let i = 0; i < 40; i++) answers.add(outcome(await send(thief, thief.accountId, uniqueHandle('absent'), randomUUID())));
     answers.add(outcome(await send(thief, thief.accountId, victim.handle, randomUUID())));
     expect([...answers]).toEqual(['401 AUTHORIZATION_INVALID']);
   });
@@ -69,7 +69,7 @@ describe('payee enumeration through sends', () => {
   });
 
   it('counts an authorised send\'s look-up toward the same limit: 429, nothing moved', async () => {
-    const payment = { operation: 'createInternalTransfer', fromAccountId: thief.accountId, amountMinor: 100, toHandle: `ab${tag}x` };
+    const payment = { operation: 'createInternalTransfer', fromAccountId: thief.accountId, amountMinor: 100, toHandle: uniqueHandle('absent') };
     const approved = await call(api.url, 'POST', '/api/step-up', { token: thief.token, body: { pin, payment } });
     expect(approved.status).toBe(201);
     const reply = await send(thief, thief.accountId, payment.toHandle, approved.body.authorizationId);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 const dir = mkdtempSync(join(tmpdir(), 'tidewater-pepper-'));
 const first = `k1:${randomBytes(24).toString('hex')}`;
@@ -40,7 +41,7 @@ async function stepUpWithRightPin(url: string, email: string, accountId: string)
 
 it('refuses to start without a key id the stored PIN verifiers name, saying which; rotates once both are given', async () => {
   api = await start(first);
-  const handle = `pp${Date.now().toString(36)}`;
+  const handle = uniqueHandle('pepper');
   const email = `${handle}@example.com`;
   const registered = await call(api.url, 'POST', '/api/auth/register', { body: { email, password, displayName: 'Pepper', handle, pin } });
   expect(registered.status).toBe(201);

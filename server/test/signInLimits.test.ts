@@ -10,9 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { call } from '@tidewater/test-support/httpClient';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 const LIMITS = { SIGN_IN_FAILURE_LIMIT: '3', SIGN_IN_ADDRESS_LIMIT: '6', SIGN_IN_EMAIL_LIMIT: '5', SIGN_IN_DELAY_CAP_MS: '60000' };
-let count = 0;
 
 describe('sign-in limits on PostgreSQL, across API processes', () => {
   let cluster: PgCluster;
@@ -30,8 +30,8 @@ describe('sign-in limits on PostgreSQL, across API processes', () => {
   });
 
   async function customer(api = first) {
-    count += 1;
-    const who = { email: `lim${count}${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'L', handle: `lim${count}${Date.now() % 1e8}`, pin: '2468' };
+    const handle = uniqueHandle('lim');
+    const who = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'L', handle, pin: '2468' };
     expect((await call(api.url, 'POST', '/api/auth/register', { body: who })).status).toBe(201);
     return who;
   }

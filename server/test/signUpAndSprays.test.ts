@@ -14,12 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { query } from '@tidewater/test-support/bankDatabase';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
-let n = 0;
 const visitor = (pin = '2468') => {
-  n += 1;
-  const tag = `${Date.now().toString(36)}${n}`;
-  return { email: `spray${tag}@example.com`, password: 'correct horse battery', displayName: 'Spray', handle: `sp${tag}`.slice(0, 20), pin };
+  const handle = uniqueHandle('spray');
+  return { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'Spray', handle, pin };
 };
 
 describe('sign-up and sign-in under a stranger\'s flood', () => {

@@ -7,12 +7,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
-let n = 0;
 const visitor = () => {
-  n += 1;
-  const tag = `${Date.now().toString(36)}${n}`;
-  return { email: `flood${tag}@example.com`, password: 'correct horse battery', displayName: 'Flood', handle: `fl${tag}`.slice(0, 20), pin: '2468' };
+  const handle = uniqueHandle('flood');
+  return { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'Flood', handle, pin: '2468' };
 };
 
 describe('sign-ups under a flood', () => {

@@ -10,6 +10,7 @@ import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { call } from '@tidewater/test-support/httpClient';
 import { startPrimary, startReplica, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { queryOnce, waitFor } from '@tidewater/test-support/pgProcesses';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 describe('signing up while the replica lags', () => {
   let primary: PgCluster;
@@ -36,7 +37,8 @@ describe('signing up while the replica lags', () => {
     });
     await queryOnce(replica.urlFor('tidewater'), 'SELECT pg_wal_replay_pause()'); // the replica lags from here on
     try {
-      const visitor = { email: `lag${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'Lag', handle: `lag${Date.now().toString(36)}`.slice(0, 20), pin: '2468' };
+      const handle = uniqueHandle('lag');
+      const visitor = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'Lag', handle, pin: '2468' };
       const registered = await call(api.url, 'POST', '/api/auth/register', { body: visitor });
       expect(registered.status).toBe(201);
       const token = await call(api.url, 'POST', '/api/auth/token', { body: { email: visitor.email, password: visitor.password } });

@@ -11,6 +11,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 /** An HS256 token as the API would sign one, for any `sub`, with `secret`. */
 const forge = (secret: string, sub: string) =>
@@ -30,7 +31,8 @@ describe('the signing secret on the embedded database', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tidewater-secret-'));
     api = await startApi({ DATA_DIR: dir, JWT_SECRET: '', PIN_PEPPER: '' });
-    const who = { email: `s${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'S', handle: `s${Date.now() % 1e9}`, pin: '2468' };
+    const handle = uniqueHandle('secret');
+    const who = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'S', handle, pin: '2468' };
     const registered = await call(api.url, 'POST', '/api/auth/register', { body: who });
     const token = await call(api.url, 'POST', '/api/auth/token', { body: { email: who.email, password: who.password } });
     visitor = { token: token.body.accessToken, userId: registered.body.user.id, accountId: registered.body.account.id };

@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 const ATTACK_MS = 60_000;
 const ATTACKERS = ['198.51.100.66', '198.51.100.67'];
@@ -16,7 +17,8 @@ const VICTIM = '192.0.2.10';
 
 describe('a stranger failing a customer’s email from two addresses, for 60 s', () => {
   let setup: BankOnPostgres;
-  const victim = { email: `victim${Date.now()}@example.com`, password: 'correct horse battery', displayName: 'Victim', handle: `victim${Date.now() % 1e8}`, pin: '2468' };
+  const handle = uniqueHandle('victim');
+  const victim = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'Victim', handle, pin: '2468' };
 
   beforeAll(async () => {
     setup = await bankOnPostgres();

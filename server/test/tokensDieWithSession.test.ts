@@ -11,6 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { call } from '@tidewater/test-support/httpClient';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 const password = 'correct horse battery';
 /** How long the test waits for a refusal: well past the 2 s recheck, far short of the 900 s expiry. */
@@ -24,7 +25,7 @@ describe('access tokens and their session, two workers on PostgreSQL', () => {
   beforeAll(async () => {
     cluster = await startPrimary();
     api = await startApi({ DATABASE_URL: cluster.urlFor('tidewater'), API_WORKERS: '2' });
-    const handle = `td${Date.now().toString(36)}`;
+    const handle = uniqueHandle('token');
     email = `${handle}@example.com`;
     const registered = await call(api.url, 'POST', '/api/auth/register', { body: { email, password, displayName: 'Token', handle, pin: '2468' } });
     expect(registered.status).toBe(201);

@@ -54,6 +54,12 @@ describe('API_WORKERS=2', () => {
     const workers = listening();
     expect(workers.size).toBe(2);
     expect(workers.has(api.child.pid!)).toBe(false); // the primary serves nothing itself
+    // The second worker starts only once the first listens, its migrations applied: side by
+    // side they would both migrate, which a transaction pooler cannot serialise (adr/0060).
+    const lines = parsed(api);
+    const firstListening = lines.findIndex((l) => String(l.msg).startsWith('API listening'));
+    const secondStarts = lines.findIndex((l) => workers.has(l.pid as number) && l.pid !== lines[firstListening]!.pid);
+    expect(secondStarts).toBeGreaterThan(firstListening);
 
     const statuses = await Promise.all(Array.from({ length: 40 }, (_, i) => getOnce(`${api.url}/api/accounts`, probeTraceId(i))));
     expect(new Set(statuses)).toEqual(new Set([401]));

@@ -159,6 +159,22 @@ export const operations = {
     noDeadline: false,
     secured: true,
   },
+  listSavedPayees: {
+    method: 'GET',
+    path: '/api/saved-payees',
+    expressPath: '/api/saved-payees',
+    moneySend: false,
+    noDeadline: false,
+    secured: true,
+  },
+  getStatement: {
+    method: 'GET',
+    path: '/api/accounts/{accountId}/statements/{month}',
+    expressPath: '/api/accounts/:accountId/statements/:month',
+    moneySend: false,
+    noDeadline: false,
+    secured: true,
+  },
   listTransactions: {
     method: 'GET',
     path: '/api/transactions',

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { call, type Reply } from './httpClient.ts';
+import { uniqueHandle } from './handles.ts';
 
 /** A signed-in customer. */
 export interface Customer {
@@ -60,8 +61,8 @@ export function bank(url: string) {
   /** One try at signing a new visitor up and in: the customer, or the 503 that refused a step. */
   async function trySignUp(pin: string): Promise<Customer | Reply> {
     count += 1;
-    const suffix = `${Date.now().toString(36)}${count}${Math.floor(Math.random() * 1e4)}`;
-    const visitor = { email: `m${suffix}@example.com`, password: 'correct horse battery', displayName: `Money ${count}`, handle: `m${suffix}`.slice(0, 20), pin };
+    const handle = uniqueHandle('m');
+    const visitor = { email: `${handle}@example.com`, password: 'correct horse battery', displayName: `Money ${count}`, handle, pin };
     const registered = await call(url, 'POST', '/api/auth/register', { body: visitor });
     if (registered.status === 503) return registered;
     expect(registered.status, JSON.stringify(registered.body)).toBe(201);

@@ -4,6 +4,7 @@
  * a test can search all answers for leaked tokens.
  */
 import { setTimeout as wait } from 'node:timers/promises';
+import { uniqueHandle } from './handles.ts';
 
 /** One request and its answer. */
 export interface Exchange {
@@ -124,7 +125,7 @@ export class Browser {
   }
 }
 
-/** A new visitor's sign-up body (unique email and handle). */
+/** A new visitor's sign-up body: a handle of `uniqueHandle(label)`, and an email named after it. */
 export function newVisitor(label = 'v'): {
   email: string;
   password: string;
@@ -132,15 +133,12 @@ export function newVisitor(label = 'v'): {
   handle: string;
   pin: string;
 } {
-  const suffix = `${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
+  const handle = uniqueHandle(label);
   return {
-    email: `${label}${suffix}@example.com`,
+    email: `${handle}@example.com`,
     password: 'correct horse battery',
-    displayName: `Visitor ${suffix}`,
-    handle: `${label}${suffix}`
-      .toLowerCase()
-      .replace(/[^a-z0-9_]/g, '_')
-      .slice(0, 20),
+    displayName: `Visitor ${handle}`,
+    handle,
     pin: '4821',
   };
 }

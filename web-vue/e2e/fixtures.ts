@@ -6,6 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page } from '@playwright/test';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { stackEnv } from './stackTimings.ts';
 
 /** Where the key screens are saved. */
@@ -20,12 +21,10 @@ export interface Customer {
   pin: string;
 }
 
-let counter = 0;
-
-/** A unique customer (email and handle never repeat within a run or across runs). */
+/** A unique customer (its handle, and the email named after it: `uniqueHandle`). */
 export function newCustomer(): Customer {
-  const tag = `${Date.now().toString(36)}${(counter++).toString(36)}${Math.floor(Math.random() * 1296).toString(36)}`.slice(-12);
-  return { email: `e2e_${tag}@example.com`, password: 'correct horse battery', displayName: 'Ada Lovelace', handle: `e2e_${tag}`, pin: '4821' };
+  const handle = uniqueHandle('spa');
+  return { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'Ada Lovelace', handle, pin: '4821' };
 }
 
 export const test = base.extend<{ signUpViaBff: (customer?: Customer) => Promise<Customer>; noUncaughtErrors: void }>({

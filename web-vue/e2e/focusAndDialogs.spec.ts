@@ -42,17 +42,18 @@ for (const size of sizes) {
   });
 }
 
-test('a handle nobody has is said in neutral words as it is typed, and is an error only on Continue', async ({ page, signUpViaBff }) => {
+test('a name and handle that do not match are said in neutral words as they are typed, and are an error only on Continue', async ({ page, signUpViaBff }) => {
   await signUpViaBff();
   await depositViaBff(page, 500);
   await page.goto('/transfer');
   await page.getByLabel('Another Tidewater customer').check();
   await page.getByLabel('Their handle').fill('nobody_has_th');
-  await expect(page.getByTestId('payee-name')).toHaveText('No customer has this handle yet.');
+  await page.getByLabel('Their name').fill('Grace Hopper');
+  await expect(page.getByTestId('payee-name')).toHaveText("This name doesn't match the handle so far.");
   await expect(page.locator('.field__error')).toHaveCount(0);
-  await expect(page.getByLabel('Their handle')).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Their name')).not.toHaveAttribute('aria-invalid', 'true');
   await page.getByLabel('Amount in euros').fill('1.00');
   await page.getByRole('button', { name: 'Continue', exact: true }).click();
-  await expect(page.getByLabel('Their handle')).toBeFocused();
-  await expect(page.getByLabel('Their handle')).toHaveAccessibleDescription(/No customer has this handle\. Check it and try again\./);
+  await expect(page.getByLabel('Their name')).toBeFocused();
+  await expect(page.getByLabel('Their name')).toHaveAccessibleDescription(/This name doesn't match the handle\. Check both/);
 });

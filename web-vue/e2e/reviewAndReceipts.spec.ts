@@ -79,13 +79,14 @@ for (const [device, viewport] of devices) {
     await expect(receipt.getByTestId('receipt-details')).toContainText(deposit.id.slice(0, 8));
     await expect.poll(() => balanceInDatabase(everyday)).toEqual({ balanceMinor: 5000, movements: 1 });
 
-    // The payee's name as the handle is typed; a handle nobody has is said at the field.
+    // Confirmation of payee as the handle and name are typed; a handle nobody has is a no match at the field.
     await page.goto('/transfer');
     await page.getByLabel('Another Tidewater customer').check();
     await page.getByLabel('Their handle').fill('nobody_has_this');
-    await expect(page.getByLabel('Their handle')).toHaveAccessibleDescription(/No customer has this handle/);
+    await page.getByLabel('Their name').fill('Grace Hopper');
+    await expect(page.getByLabel('Their handle')).toHaveAccessibleDescription(/doesn't match the handle/);
     await page.getByLabel('Their handle').fill(grace.handle);
-    await expect(page.getByTestId('payee-name')).toHaveText('This handle belongs to Grace Hopper.');
+    await expect(page.getByTestId('payee-name')).toHaveText('The name matches: Grace Hopper.');
     await expect(page.getByLabel('Their handle')).toHaveAccessibleDescription(/Grace Hopper/);
     await expectNoSeriousA11yViolations(page, `payee named as typed (${device})`);
 

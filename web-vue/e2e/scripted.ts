@@ -73,7 +73,7 @@ export function scriptedJson(operationId: string, status: number, body: unknown,
   return checkScripted(operationId, { status, contentType: 'application/json', headers: {}, body: JSON.stringify(body) }, contract);
 }
 
-/** A payee the stack does not have, confirmed as `displayName` (confirmation of payee is a read before the PIN). */
+/** A payee the stack does not have, whose name the bank matches as `displayName` (confirmation of payee is a read before the PIN). */
 export async function scriptPayee(page: Page, handle: string, displayName: string): Promise<void> {
-  await page.route(`**/api/payees/${handle}`, (route) => route.fulfill(scriptedJson('getPayee', 200, { handle, displayName })));
+  await page.route(`**/api/payees/${handle}?*`, (route) => route.fulfill(scriptedJson('getPayee', 200, { result: 'match', name: displayName })));
 }

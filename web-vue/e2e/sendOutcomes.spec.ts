@@ -54,6 +54,7 @@ test('503 applied: false on a transfer: nothing changed, and Try again re-sends 
   await page.goto('/transfer');
   await page.getByLabel('Another Tidewater customer').check();
   await page.getByLabel('Their handle').fill('grace_h');
+  await page.getByLabel('Their name').fill('Grace Hopper');
   await page.getByLabel('Amount in euros').fill('5.00');
   await reviewThenSend(page, 'Continue to your PIN');
   // The PIN dialog shows what the PIN approves: the amount and the payee.

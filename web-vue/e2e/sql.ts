@@ -38,3 +38,7 @@ export async function balanceInDatabase(accountId: string): Promise<{ balanceMin
   if (!row) throw new Error(`no account ${accountId}`);
   return { balanceMinor: Number(row.balance), movements: Number(row.movements) };
 }
+
+/** An account's balance and its movements' sum, as the database holds them (minor units, as text). */
+export const ledgerOf = async (accountId: string) =>
+  (await query<{ balance: string; sum: string }>(url(), 'SELECT a.balance_minor::text AS balance, COALESCE((SELECT SUM(amount_minor) FROM ledger_entries WHERE account_id = a.id), 0)::text AS sum FROM accounts a WHERE a.id = $1', [accountId]))[0]!;

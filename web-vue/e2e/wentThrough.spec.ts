@@ -106,6 +106,7 @@ const sends: SendCase[] = [
       await page.goto('/transfer');
       await page.getByLabel('Another Tidewater customer').check();
       await page.getByLabel('Their handle').fill('grace_h');
+      await page.getByLabel('Their name').fill('Grace Hopper');
       await page.getByLabel('Amount in euros').fill('5.00');
       await reviewThenSend(page, 'Continue to your PIN');
       await confirmPin(page);

@@ -134,6 +134,16 @@ export const gapMessages = {
   transferForm: "The transfer form needs your accounts, which can't be shown right now.",
 } as const;
 
+/** The movements' search and the monthly statements (adr/0071). */
+export const findMessages = {
+  rangeReversed: 'Enter a "to" date on or after the "from" date.',
+  searchText: 'Enter at most 100 characters, with no line breaks.',
+  /** How many movements a search found so far (a page at a time). */
+  found: (count: number, more: boolean) => (count === 0 ? 'No movements match this search.' : `${more ? 'At least ' : ''}${count} movement${count === 1 ? '' : 's'} match${count === 1 ? 'es' : ''} this search.`),
+  preparing: (month: string, format: string) => `Preparing the ${format.toUpperCase()} statement for ${month}…`,
+  saved: (fileName: string) => `Statement ready: ${fileName}. Your browser saves it to your downloads.`,
+} as const;
+
 const clockFormat = new Intl.DateTimeFormat('en-IE', { timeStyle: 'short' });
 /** "14:05", or "earlier" for a time not known. */
 const clockTime = (epochMs: number | undefined) => (epochMs === undefined ? 'earlier' : clockFormat.format(new Date(epochMs)));
@@ -192,11 +202,13 @@ export const reviewMessages = {
   sending: (amount: string) => `Sending ${amount}…`,
   /** The receipt's line under its heading. */
   wentThrough: 'It went through.',
-  /** The payee's name as the bank knows it, shown while a handle is typed (confirmation of payee). */
-  payeeFound: (name: string) => `This handle belongs to ${name}.`,
-  lookingUp: 'Looking up this handle…',
-  /** As typed, before "Continue": nobody has the handle so far (neutral: the visitor may still be typing). */
-  payeeUnknown: 'No customer has this handle yet.',
+  /** Confirmation of payee as the handle and name are typed (adr/0072): the name is the holder's. */
+  payeeMatch: (name: string) => `The name matches: ${name}.`,
+  /** Nearly the holder's name: the bank says whose it is, so the payer can judge. */
+  payeeCloseMatch: (name: string) => `Close match: this handle's holder is ${name}. Check this is who you mean to pay.`,
+  /** Not the holder's name, or nobody's handle (the bank does not say which); neutral while the visitor may still be typing. */
+  payeeNoMatch: "This name doesn't match the handle so far.",
+  lookingUp: 'Checking the name and handle…',
   /** The answer to "You sent €55.55 to Everyday at 14:03 — send it again?" that lets the review's button send. */
   sendAgainYes: 'Yes, send it again',
 } as const;
@@ -217,7 +229,9 @@ export const fieldMessages = {
   email: 'Enter an email address, like name@example.com.',
   password: 'Use at least 10 characters.',
   handle: 'Use 3 to 20 lowercase letters, digits or underscores.',
-  payeeNotFound: 'No customer has this handle. Check it and try again.',
+  /** On "Continue" with a name and handle that do not match (confirmation of payee's no match). */
+  payeeNoMatch: "This name doesn't match the handle. Check both with the person you're paying, then try again.",
+  payeeName: "Enter the name of the person you're paying, as they gave it to you.",
   /** More than the shown balance of the account the money would leave. */
   moreThanBalance: (balance: string, account: string) => `That's more than the ${balance} in ${account}. Enter a smaller amount.`,
   /** The IBAN's check digits (ISO 13616, mod 97) do not match: a typo. */

@@ -2,7 +2,8 @@
  * A transparent tap between the BFF and the API for tests: forwards every request as it
  * is and records what the API answered (status, headers, body bytes) and the headers the
  * BFF sent, so a test can compare what the browser got with what the API sent, whatever
- * the API answers today.
+ * the API answers today. A test can also hold one route's requests (an API slow to answer
+ * them) until it releases them.
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -23,12 +24,15 @@ interface TappedAnswer {
 export interface RecordingTap {
   readonly url: string;
   readonly answers: TappedAnswer[];
+  /** Holds every request to `route` (`'POST /api/auth/refresh'`) from now until the returned function is called. */
+  hold(route: string): () => void;
   stop(): Promise<void>;
 }
 
 /** Starts a tap in front of `target`. */
 export async function startRecordingTap(target: string): Promise<RecordingTap> {
   const answers: TappedAnswer[] = [];
+  const holds = new Map<string, Promise<void>>();
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -37,11 +41,15 @@ export async function startRecordingTap(target: string): Promise<RecordingTap> {
         Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'keep-alive'].includes(name)),
       );
       const body = chunks.length > 0 ? Buffer.concat(chunks) : undefined;
-      request(`${target}${req.url}`, {
-        method: req.method as 'GET',
-        headers: headers as Record<string, string>,
-        body,
-      })
+      const held = holds.get(`${req.method} ${req.url}`) ?? Promise.resolve();
+      held
+        .then(() =>
+          request(`${target}${req.url}`, {
+            method: req.method as 'GET',
+            headers: headers as Record<string, string>,
+            body,
+          }),
+        )
         .then(async (answer) => {
           const bytes = Buffer.from(await answer.body.arrayBuffer());
           answers.push({
@@ -67,6 +75,14 @@ export async function startRecordingTap(target: string): Promise<RecordingTap> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     answers,
+    hold(route) {
+      let release = () => {};
+      holds.set(route, new Promise<void>((resolve) => (release = resolve)));
+      return () => {
+        holds.delete(route);
+        release();
+      };
+    },
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -43,10 +43,12 @@ export interface paths {
      * Sign in
      * @description Exchanges email and password for an access token, a refresh token and a device
      *     token. A wrong email or password is `401 INVALID_CREDENTIALS` (the answer does not
-     *     say which). Failed attempts are limited (`429 TOO_MANY_REQUESTS`): per email and
-     *     address, per address, and per email, with a growing wait, for any device but a
-     *     known one: send the `deviceToken` your last sign-in answered, and failures from
-     *     elsewhere never hold you back.
+     *     say which). Failed attempts are limited (`429 TOO_MANY_REQUESTS`, RateLimit fields
+     *     on every answer; see "Limits" in the introduction): per email and address, per
+     *     address, and per email, with a growing wait, for any device but a known one: send
+     *     the `deviceToken` your last sign-in answered, and failures from elsewhere, or from
+     *     others behind your own address, never hold you back. A server keeps it with the
+     *     customer's credentials and sends it on every sign-in.
      */
     post: operations['createToken'];
     delete?: never;
@@ -434,15 +436,90 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Confirm a payee by handle
-     * @description Confirmation of payee: before a transfer by handle, show the payer who the handle
-     *     belongs to (their display name), so a mistyped or look-alike handle is caught
-     *     before the PIN. `404 PAYEE_NOT_FOUND` when no customer has it. Limited to 30
-     *     look-ups a minute per customer (`429 TOO_MANY_REQUESTS` with `Retry-After`), so
-     *     the read cannot list who banks here. Sign-up (`register`) refuses handles that
-     *     look like an existing one (1/i/l, 0/o, rn/m, vv/w) or like the bank speaking.
+     * Confirm a payee by handle and the name the payer expects
+     * @description Confirmation of payee, as the UK's CoP and the EU's Verification of Payee answer it:
+     *     the payer gives the handle and the name they expect to find behind it, and the bank
+     *     answers `match`, `close_match` (with the name it holds, so the payer can check it)
+     *     or `no_match`. The bank's name for a handle is given only to a payer who already
+     *     nearly knew it. A handle nobody has answers `no_match`, exactly as a handle whose
+     *     owner has another name: the answer never tells whether a handle exists.
+     *
+     *     Names are compared after folding case, accents, punctuation and spacing. A match is
+     *     the same name; a close match is a name at most two letters away (one when it is
+     *     shorter than eight letters), the same words in another order, or initials for the
+     *     first names with the same last name (`G Hopper`, `G. M. Hopper` for Grace Murray
+     *     Hopper). Each look-up counts toward one limit per customer that sends by handle share:
+     *     30 a minute, then `429 TOO_MANY_REQUESTS` with `Retry-After`. Sign-up (`register`)
+     *     refuses handles that look like an existing one or like the bank speaking.
      */
     get: operations['getPayee'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/saved-payees': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The payees the customer has paid
+     * @description Saved payees: everyone the customer has paid by handle or by IBAN from any of their
+     *     accounts (open or closed), the most recently paid first, at most 20. The list is read
+     *     from the customer's own movements, so a payee is there from the first send that
+     *     landed, whichever tab, device or client sent it. A payee by handle carries the name
+     *     the bank holds for it now (the payer has paid them, as their movements show); run
+     *     confirmation of payee (`getPayee`) again when one is picked, before the PIN.
+     */
+    get: operations['listSavedPayees'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/accounts/{accountId}/statements/{month}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Download a monthly statement (CSV or PDF)
+     * @description The statement of one calendar month of one of the customer's accounts, made from
+     *     the ledger: the bank's name, the account's name and id, the month, the opening
+     *     balance (at the month's first instant), every movement of the month oldest first
+     *     (time, kind, description, counterparty, amount, balance after it), and the closing
+     *     balance (the opening balance plus the month's movements; for the current month,
+     *     the balance now). Months begin and end at midnight in the bank's time zone,
+     *     **Europe/Amsterdam** (CET/CEST), whatever the client's.
+     *
+     *     `format=csv` answers `text/csv` (RFC 4180: comma-separated, CRLF line ends, fields
+     *     with a comma, a quote or a line break in double quotes, UTF-8). A text field that
+     *     a spreadsheet would read as a formula (starting with `=`, `+`, `-`, `@`, a tab or a
+     *     carriage return) is written with a leading `'`, so opening the file never runs
+     *     anything (OWASP's CSV injection advice). Amounts are signed minor units, as
+     *     everywhere in this API. `format=pdf` answers `application/pdf`, one A4 document.
+     *     Both come with `Content-Disposition: attachment` and a file name
+     *     (`tidewater-<account>-<month>.csv`), and are streamed: the ledger is read first
+     *     (an outage is a `503` before any byte of the file), then the file is written out
+     *     as it is made.
+     *
+     *     A month before the account was opened has balances of 0 and no movements; a
+     *     month that has not begun yet (Europe/Amsterdam) is `400 VALIDATION_FAILED`.
+     *     Another customer's account is `404 ACCOUNT_NOT_FOUND`, exactly like one that
+     *     does not exist.
+     */
+    get: operations['getStatement'];
     put?: never;
     post?: never;
     delete?: never;
@@ -468,6 +545,14 @@ export interface paths {
      *     `GET /api/idempotency-keys/{key}` or resend the same request with the same key (see
      *     Idempotency). Another customer's account is `404 ACCOUNT_NOT_FOUND`; a cursor
      *     this API did not give out is `400 VALIDATION_FAILED`.
+     *
+     *     **Search and filters.** `q`, `amountMinor`, `direction`, `from` and `to` narrow the
+     *     list; every one given must hold (they combine with AND, and with `idempotencyKey`).
+     *     Dates are calendar days in the bank's time zone, **Europe/Amsterdam** (the same days
+     *     as the monthly statements). A `from` after `to` is `400 VALIDATION_FAILED`. To page a
+     *     filtered list, send the same filters again with `nextCursor`: the cursor marks only a
+     *     position (a movement), so the next page is the movements that match the filters
+     *     you send, strictly before it.
      */
     get: operations['listTransactions'];
     put?: never;
@@ -734,6 +819,11 @@ export interface components {
     /** Format: email */
     Email: string;
     /**
+     * @description Text to look for: the Text rule (not blank, no control character), at most 100
+     *     characters.
+     */
+    SearchText: string;
+    /**
      * @description Text a customer writes (names, notes), under one rule: not blank, no control
      *     character (NUL included, tabs and line breaks too) and well-formed Unicode (no lone
      *     surrogate: the API refuses one in any string of any body, a rule no regular
@@ -755,10 +845,32 @@ export interface components {
     Description: components['schemas']['Text'];
     /** @description A person's name as they write it (the rule of `Text`). */
     PersonName: components['schemas']['Text'];
-    /** @description Who a handle belongs to, as the payer is shown before paying them. */
-    Payee: {
-      handle: components['schemas']['Handle'];
-      displayName: string;
+    /** @description A payee's name as the payer expects it (the rule of `Text`). */
+    PayeeName: components['schemas']['Text'];
+    /**
+     * @description Confirmation of payee's answer. `name` (the name the bank holds) comes with `match`
+     *     and `close_match` only; `no_match` never carries one.
+     */
+    PayeeCheck: {
+      /** @enum {string} */
+      result: 'match' | 'close_match' | 'no_match';
+      name?: string;
+    };
+    /**
+     * @description Someone the customer has paid: by handle (`handle`, and `name` as the bank holds it
+     *     now) or by IBAN (`iban`, and `name` as the beneficiary was named on the last send).
+     */
+    SavedPayee: {
+      /** @enum {string} */
+      kind: 'handle' | 'iban';
+      handle?: components['schemas']['Handle'];
+      iban?: string;
+      name: string;
+      /** Format: date-time */
+      lastPaidAt: string;
+    };
+    SavedPayees: {
+      items: components['schemas']['SavedPayee'][];
     };
     User: {
       /** Format: uuid */
@@ -841,8 +953,8 @@ export interface components {
        * @description The display name of the other customer on a transfer by handle (`Grace Hopper` for
        *     `@grace_h`), as the bank knows it when the movements are read: confirmation of payee
        *     in the movements of both sides (adr/0050). `null` on every other movement. Present on
-       *     every movement `listTransactions` returns; a send's own answer leaves it out (the
-       *     payer saw the name before approving).
+       *     every movement: `listTransactions` reads the name when it lists; a send's own answer
+       *     (and its replays) holds the name as it was when the send landed.
        */
       counterpartyName?: string | null;
       idempotencyKey: string | null;
@@ -1207,6 +1319,8 @@ export interface components {
     TooManyRequests: {
       headers: {
         'Retry-After': components['headers']['RetryAfter'];
+        'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+        RateLimit: components['headers']['RateLimit'];
         [name: string]: unknown;
       };
       content: {
@@ -1370,6 +1484,22 @@ export interface components {
      */
     RetryAfter: number;
     /**
+     * @description The quota policies that applied to this request (IETF draft "RateLimit header
+     *     fields for HTTP", draft-ietf-httpapi-ratelimit-headers-12): a list of
+     *     `"name";q=<quota>;w=<window seconds>`. See "Limits" in the introduction for each
+     *     policy and what its units are. Absent when no limit applied (a sign-in from a known
+     *     device meets none).
+     * @example "sign-in-email-address";q=10;w=900, "sign-in-address";q=30;w=900
+     */
+    RateLimitPolicy: string;
+    /**
+     * @description What is left of each policy of `RateLimit-Policy` once this request is counted: a
+     *     list of `"name";r=<units remaining>;t=<seconds until a unit is given back>`. On a
+     *     `429` the refusing policy's `r` is 0 and its `t` is the `Retry-After`.
+     * @example "sign-in-email-address";r=9;t=900, "sign-in-address";r=29;t=900
+     */
+    RateLimit: string;
+    /**
      * @description Outage answers are never cached.
      * @example no-store
      */
@@ -1404,6 +1534,8 @@ export interface operations {
       /** @description The customer and their first account. */
       201: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -1442,6 +1574,8 @@ export interface operations {
       /** @description A new token pair. */
       200: {
         headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2013,6 +2147,8 @@ export interface operations {
       201: {
         headers: {
           'Idempotent-Replayed': components['headers']['IdempotentReplayed'];
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
           [name: string]: unknown;
         };
         content: {
@@ -2130,7 +2266,14 @@ export interface operations {
   };
   getPayee: {
     parameters: {
-      query?: never;
+      query: {
+        /**
+         * @description The payee's name as the payer expects it (the rule of `Text`), percent-encoded or
+         *     form-encoded (`Grace+Hopper` is `Grace Hopper`).
+         * @example Grace Hopper
+         */
+        name: components['schemas']['PayeeName'];
+      };
       header?: never;
       path: {
         /** @example grace_h */
@@ -2140,19 +2283,107 @@ export interface operations {
     };
     requestBody?: never;
     responses: {
-      /** @description The payee. */
+      /** @description How the name the payer gave compares with the one the bank holds. */
+      200: {
+        headers: {
+          'RateLimit-Policy': components['headers']['RateLimitPolicy'];
+          RateLimit: components['headers']['RateLimit'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayeeCheck'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      429: components['responses']['TooManyRequests'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  listSavedPayees: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The payees, most recently paid first. */
       200: {
         headers: {
           [name: string]: unknown;
         };
         content: {
-          'application/json': components['schemas']['Payee'];
+          'application/json': components['schemas']['SavedPayees'];
+        };
+      };
+      400: components['responses']['BadRequest'];
+      401: components['responses']['Unauthorized'];
+      499: components['responses']['ClientClosedRequest'];
+      500: components['responses']['InternalError'];
+      503: components['responses']['ServiceUnavailable'];
+    };
+  };
+  getStatement: {
+    parameters: {
+      query: {
+        /**
+         * @description `csv` (text/csv) or `pdf` (application/pdf).
+         * @example csv
+         */
+        format: 'csv' | 'pdf';
+      };
+      header?: never;
+      path: {
+        /**
+         * @description One of the signed-in customer's accounts.
+         * @example 3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+         */
+        accountId: components['parameters']['AccountId'];
+        /**
+         * @description The calendar month, `YYYY-MM` (years 1970 to 2999).
+         * @example 2026-11
+         */
+        month: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The statement, as a file to save. */
+      200: {
+        headers: {
+          /**
+           * @description `attachment`, with the file name.
+           * @example attachment; filename="tidewater-everyday-2026-11.csv"
+           */
+          'Content-Disposition': string;
+          [name: string]: unknown;
+        };
+        content: {
+          /**
+           * @example Bank,Tidewater
+           *     Account,Everyday,3f1c2a9e-6b7d-4c1e-9a3b-2f5e8d7c6b1a
+           *     Month,2026-11,Europe/Amsterdam
+           *     Opening balance,EUR,120000
+           *
+           *     Date,Kind,Description,Counterparty,Amount (minor),Balance after (minor)
+           *     2026-11-03T09:15:30.000+01:00,deposit,Salary,,250000,370000
+           *     2026-11-05T18:02:11.000+01:00,transfer_out,'=rent split,'@grace_h,-90000,280000
+           *
+           *     Closing balance,EUR,280000
+           */
+          'text/csv': string;
+          /** @example %PDF-1.3 … (an A4 document, binary) */
+          'application/pdf': string;
         };
       };
       400: components['responses']['BadRequest'];
       401: components['responses']['Unauthorized'];
       404: components['responses']['NotFound'];
-      429: components['responses']['TooManyRequests'];
       499: components['responses']['ClientClosedRequest'];
       500: components['responses']['InternalError'];
       503: components['responses']['ServiceUnavailable'];
@@ -2185,6 +2416,33 @@ export interface operations {
          * @example 20
          */
         limit?: components['parameters']['Limit'];
+        /**
+         * @description Only movements whose description or counterparty contains this text, ignoring
+         *     case (`%` and `_` are plain characters). Spaces around it are ignored; the Text
+         *     rule applies (no control character, not blank).
+         * @example rent
+         */
+        q?: components['schemas']['SearchText'];
+        /**
+         * @description Only movements of exactly this amount in minor units, in or out (`1250` finds a deposit of 12.50 and a withdrawal of 12.50).
+         * @example 1250
+         */
+        amountMinor?: number;
+        /**
+         * @description `in`: only money that came in (deposits, transfers received); `out`: only money that left.
+         * @example out
+         */
+        direction?: 'in' | 'out';
+        /**
+         * @description Only movements on or after this day (Europe/Amsterdam; a day the calendar has, so `2026-02-30` or year `0000` is `400 VALIDATION_FAILED`).
+         * @example 2026-11-01
+         */
+        from?: string;
+        /**
+         * @description Only movements on or before this day (Europe/Amsterdam), the whole day included; a day the calendar has.
+         * @example 2026-11-30
+         */
+        to?: string;
       };
       header?: never;
       path?: never;

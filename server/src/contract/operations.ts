@@ -4,6 +4,7 @@
  * operation, so a missing handler is a type error. Plain values only: the domain never
  * sees Express (the router in `http/operationRouter.ts` builds these inputs).
  */
+import type { Readable } from 'node:stream';
 import type { OperationId } from '@tidewater/spec/operations';
 import type { operations as OperationTypes } from '@tidewater/spec/openapi';
 
@@ -11,6 +12,8 @@ type Op<K extends OperationId> = OperationTypes[K];
 type Params<K extends OperationId> = Op<K> extends { parameters: infer P } ? P : never;
 type Part<P, Name extends string> = P extends { [N in Name]?: infer V } ? (undefined extends V ? Exclude<V, undefined> : V) : never;
 type JsonOf<T> = T extends { content: { 'application/json': infer B } } ? B : undefined;
+/** A success answer's body: its JSON, or a stream of bytes for a file (a statement), or nothing. */
+type AnswerBodyOf<T> = T extends { content: { 'application/json': infer B } } ? B : T extends { content: object } ? Readable : undefined;
 type RequestBody<K extends OperationId> = Op<K> extends { requestBody?: infer R } ? JsonOf<Exclude<R, undefined>> : undefined;
 
 /** Who a verified access token names: the signed-in caller of a secured operation. */
@@ -21,7 +24,7 @@ export interface AccessClaims {
 
 /** The successful answers an operation declares, as `{ status, body }` pairs. */
 type Answer<K extends OperationId> = {
-  [S in keyof Op<K>['responses'] & (200 | 201 | 204)]: { status: S; body: JsonOf<Op<K>['responses'][S]>; headers?: Record<string, string> };
+  [S in keyof Op<K>['responses'] & (200 | 201 | 204)]: { status: S; body: AnswerBodyOf<Op<K>['responses'][S]>; headers?: Record<string, string> };
 }[keyof Op<K>['responses'] & (200 | 201 | 204)];
 
 /** What a handler receives: validated inputs, typed from the spec. */

@@ -4,12 +4,14 @@
  * into the handler's plain input: path, query, the declared headers under the spec's
  * names, body, caller and client address; the domain never sees `req`.
  */
+import { Readable } from 'node:stream';
 import type { Express, Request, Response } from 'express';
 import { operations, type OperationId } from '@tidewater/spec/operations';
 import spec from '@tidewater/spec/openapi.json' with { type: 'json' };
 import type { AccessClaims, Handler, Handlers, OperationInput } from '../contract/operations.ts';
 import { currentContext, type RequestContext } from '../request/requestContext.ts';
 import { requestIsSettlingCommit } from '../request/commitOutcome.ts';
+import { writeRateLimitFields } from '../request/rateLimitFields.ts';
 import { noteOperation } from './requestMetrics.ts';
 
 /** Hooks and numbers the router runs each handler with. */
@@ -75,6 +77,20 @@ function headersOf(req: Request, names: readonly string[]): Record<string, strin
   return headers;
 }
 
+/**
+ * Streams a file answer (its headers set): a break in the middle can no longer become a
+ * problem, so the connection is cut and the client sees a truncated download, never a
+ * file that looks whole; a visitor who leaves stops the making of the rest.
+ */
+function sendFile(res: Response, body: Readable, context: RequestContext): void {
+  body.on('error', (error) => {
+    context.log.warn({ err: error }, 'a file answer broke off midway');
+    res.destroy(error);
+  });
+  res.on('close', () => body.destroy());
+  body.pipe(res);
+}
+
 const anonymous: AccessClaims = { userId: '', familyId: '' };
 
 /** Mounts every operation on the app at its spec path. */
@@ -112,7 +128,9 @@ export function mountOperations(app: Express, handlers: Handlers, hooks: RouterH
       context.deadline.disarmForResult();
       res.locals.answer = answer;
       if (answer.headers) res.set(answer.headers);
+      writeRateLimitFields(res, context);
       if (answer.body === undefined) res.status(answer.status).end();
+      else if (answer.body instanceof Readable) sendFile(res.status(answer.status), answer.body, context);
       else res.status(answer.status).json(answer.body);
     });
   }

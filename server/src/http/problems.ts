@@ -13,6 +13,7 @@ import { isStoredProblem } from '../errors/storedProblem.ts';
 import { outageOf, unavailableCauseOf } from '../data/outage.ts';
 import { noteUnavailableAnswer } from './requestMetrics.ts';
 import type { RequestContext } from '../request/requestContext.ts';
+import { writeRateLimitFields } from '../request/rateLimitFields.ts';
 
 interface HttpishError {
   status?: number;
@@ -106,6 +107,7 @@ export function problemHandler(retryAfterSeconds: number): ErrorRequestHandler {
     const allow = (error as { headers?: { Allow?: string } }).headers?.Allow;
     if (body.status === 405 && allow) res.setHeader('Allow', allow);
     if (isStoredProblem(error) && error.replayed) res.setHeader('Idempotent-Replayed', 'true');
+    writeRateLimitFields(res, context);
     writeProblem(res, body);
   };
 }

@@ -27,6 +27,7 @@ class ScopedContext implements RequestContext {
   commits?: RequestContext['commits'];
   outageExtras?: RequestContext['outageExtras'];
   unavailableCause?: string;
+  rateLimits?: RequestContext['rateLimits'];
 
   /** A private field: a copy of the context (sideWrites.ts) spreads the own fields, and this one is not the copy's. */
   readonly #logger: RequestLogger;

@@ -9,6 +9,19 @@ import type { ProblemExtras } from '../errors/apiProblem.ts';
 import type { RequestDeadline } from './requestDeadline.ts';
 import type { Commit, RequestCommits } from './commitOutcome.ts';
 
+/** One quota policy that applied to a request, and what is left of it (rateLimitFields.ts). */
+export interface RateLimitReport {
+  /** The policy's name (`sign-in-address`). */
+  readonly policy: string;
+  /** Units the window holds (`q`): requests, or failed sign-ins for the sign-in policies. */
+  readonly quota: number;
+  readonly windowSeconds: number;
+  /** Units left once this request is counted (`r`). */
+  remaining: number;
+  /** Seconds until a unit is given back (`t`). */
+  resetSeconds: number;
+}
+
 /** The per-request context. */
 export interface RequestContext extends RequestCommits {
   readonly traceId: string;
@@ -35,6 +48,8 @@ export interface RequestContext extends RequestCommits {
   outageExtras?: () => ProblemExtras;
   /** Why this request will answer 503 when its error cannot tell (a busy account, spent retries): metrics.ts. */
   unavailableCause?: string;
+  /** The quota policies that applied to this request (rateLimitFields.ts), written as its RateLimit fields. */
+  rateLimits?: RateLimitReport[];
 }
 
 const slot = scopeSlot<RequestContext>();

@@ -68,11 +68,16 @@ export function sandboxDataLayer(data: DataLayer, config: ServerConfig): DataLay
       case 'result-unknown': {
         await run();
         // The answer lost with the commit: the record landed, holds no answer and is stale.
-        await data.write((db) => db.$executeRaw`
+        const landed = await data.write((db) => db.$executeRaw`
           UPDATE idempotency_records
           SET status = 'Processing', response_status = NULL, response_body = NULL, completed_at = NULL,
               claimed_at = now() - ${staleAgeMs}::int * interval '1 millisecond'
           WHERE user_id = ${send.userId ?? ''}::uuid AND key = ${send.key} AND landed_at IS NOT NULL`);
+        if (landed === 0) {
+          // A refusal landed nothing, so no answer of a landed send can be lost: its COMMIT's answer is, as for unavailable-unknown-landed.
+          await holdUnlandedClaim(send);
+          throw lostCommit('the COMMIT of a refusal was sent and its answer lost');
+        }
         await records.claim({ userId: send.userId ?? '', key: send.key, operationId: send.operationId, requestHash: send.requestHash });
         throw new Error('Tidewater-Simulate: the key was claimed again after its answer was removed');
       }

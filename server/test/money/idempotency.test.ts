@@ -79,6 +79,7 @@ describe('idempotency of money sends on PostgreSQL', () => {
       balanceAfterMinor: Number(row!.balance_after_minor),
       description: row!.description,
       counterparty: null,
+      counterpartyName: null,
       idempotencyKey: key,
       transferId: null,
       createdAt: row!.created_at.toISOString(),

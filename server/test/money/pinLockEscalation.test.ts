@@ -18,6 +18,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { call, type Reply } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { query } from '@tidewater/test-support/bankDatabase';
 
@@ -29,7 +30,6 @@ const unblock = (databaseUrl: string, email: string) =>
 
 const password = 'correct horse battery';
 const pin = '2468';
-let count = 0;
 
 interface Holder {
   email: string;
@@ -39,11 +39,10 @@ interface Holder {
 }
 
 async function signUp(url: string): Promise<Holder> {
-  count += 1;
-  const suffix = `l${Date.now().toString(36)}${count}`;
-  const registered = await call(url, 'POST', '/api/auth/register', { body: { email: `${suffix}@example.com`, password, displayName: 'Lock', handle: suffix, pin } });
+  const handle = uniqueHandle('lock');
+  const registered = await call(url, 'POST', '/api/auth/register', { body: { email: `${handle}@example.com`, password, displayName: 'Lock', handle, pin } });
   expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-  const holder = { email: `${suffix}@example.com`, userId: registered.body.user.id, accountId: registered.body.account.id, token: '' };
+  const holder = { email: `${handle}@example.com`, userId: registered.body.user.id, accountId: registered.body.account.id, token: '' };
   return signIn(url, holder);
 }
 

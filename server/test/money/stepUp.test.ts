@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes, scryptSync } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
 import { query } from '@tidewater/test-support/bankDatabase';
@@ -136,9 +137,9 @@ describe('step-up on PostgreSQL', () => {
 
   it('checks PINs in no queue: step-ups answer 201 while sign-ups fill the password hashing queue (and meet its 503)', async () => {
     const hana = await b.signUp('9182');
-    const signUps = Array.from({ length: 16 }, (_, i) => {
-      const suffix = `q${Date.now().toString(36)}${i}`;
-      return call(b.url, 'POST', '/api/auth/register', { body: { email: `${suffix}@example.com`, password: 'correct horse battery', displayName: 'Q', handle: suffix, pin: '2468' } });
+    const signUps = Array.from({ length: 16 }, () => {
+      const handle = uniqueHandle('queue');
+      return call(b.url, 'POST', '/api/auth/register', { body: { email: `${handle}@example.com`, password: 'correct horse battery', displayName: 'Q', handle, pin: '2468' } });
     });
     await sleep(150);
     const stepUps = await Promise.all(Array.from({ length: 4 }, () => b.verifyPin(hana)));

@@ -12,6 +12,7 @@ import { hashRequest } from '../../src/domain/idempotency/idempotency.ts';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { keyState, query } from '@tidewater/test-support/bankDatabase';
 import { call } from '@tidewater/test-support/httpClient';
 
@@ -100,7 +101,7 @@ describe('what an Idempotency-Key stores', () => {
 
   it('stores a transfer refused before it locked anything (404 PAYEE_NOT_FOUND), and the payee that appears later changes nothing', async () => {
     const key = newKey();
-    const handle = `later_${Math.random().toString(36).slice(2, 10)}`;
+    const handle = uniqueHandle('later');
     // Approved for exactly this payment (money that leaves the customer needs its step-up, adr/0045).
     const authorizationId = await b.authorize(ada, { operation: 'createInternalTransfer', fromAccountId: ada.accountId, amountMinor: 1, toHandle: handle });
     const body = { fromAccountId: ada.accountId, toHandle: handle, amountMinor: 1, authorizationId };

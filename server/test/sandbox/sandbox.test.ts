@@ -68,6 +68,26 @@ describe('the sandbox: Tidewater-Simulate on a money send', () => {
     expect((await keyState(setup.url, key)).ledger.map((row) => Number(row.amount_minor))).toEqual([700]);
   });
 
+  it.each(['in-flight', 'unavailable-unknown-landed', 'unavailable-unknown-not-landed', 'result-unknown'])(
+    '%s: the key\'s claimedAt is when the bank first received it, before and after the key is taken again',
+    async (simulation) => {
+      const key = newKey();
+      // The database's clock keeps milliseconds; the request reaches it after this instant.
+      const sentAt = Math.floor(Date.now());
+      await deposit(setup.api.url, ada, key, simulation);
+      const receivedAt = Date.now();
+      const claimedAt = async () => {
+        const read = await call(setup.api.url, 'GET', `/api/idempotency-keys/${key}`, { token: ada.token });
+        return Date.parse(read.body.claimedAt as string);
+      };
+      const first = await claimedAt();
+      expect(first).toBeGreaterThanOrEqual(sentAt);
+      expect(first).toBeLessThanOrEqual(receivedAt);
+      await resendPastInFlight(setup.api.url, ada, key);
+      expect(await claimedAt()).toBe(first);
+    },
+  );
+
   it('ignores the header on an API without the sandbox: the send is an ordinary one, moved once', async () => {
     const key = newKey();
     const reply = await deposit(plain.url, ada, key, 'unavailable-not-applied');

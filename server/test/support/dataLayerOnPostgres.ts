@@ -11,6 +11,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 import { afterAll, beforeAll } from 'vitest';
 import { startPrimary, startReplica, type PgCluster } from '@tidewater/test-support/pgCluster';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { loadConfig, type ServerConfig } from '../../src/config.ts';
 import { createDataLayer } from '../../src/data/createDataLayer.ts';
 import type { DataLayer } from '../../src/data/dataLayer.ts';
@@ -47,7 +48,7 @@ export function dataLayerOnPostgres(options: { replica: boolean }): DataLayerOnP
       const userId = randomUUID();
       const accountId = randomUUID();
       await setup.database.prisma.user.create({
-        data: { id: userId, email: `${userId}@example.com`, displayName: 'T', handle: `h${userId.slice(0, 18).replaceAll('-', '')}`, passwordHash: 'x', pinHash: 'y' },
+        data: { id: userId, email: `${userId}@example.com`, displayName: 'T', handle: uniqueHandle('data'), passwordHash: 'x', pinHash: 'y' },
       });
       await setup.database.prisma.account.create({ data: { id: accountId, userId, name: 'A', balanceMinor: balance } });
       return accountId;

@@ -6,7 +6,8 @@ import { fakeWorld, okResponse, problemResponse, type FakeWorld, type ScriptedAn
 import { usePayeesStore } from './payees.ts';
 import { useSessionStore } from './session.ts';
 
-const grace = { handle: 'grace_h', displayName: 'Grace Hopper' };
+const match = { result: 'match', name: 'Grace Hopper' };
+const noMatch = { result: 'no_match' };
 
 function world(answers: ScriptedAnswer[]): FakeWorld {
   const fake = fakeWorld(answers);
@@ -19,26 +20,32 @@ beforeEach(() => {
   setRequestHooks({ csrfToken: () => null, onBffAnswer: () => undefined, onUnauthenticated: () => undefined });
 });
 
-describe('payees: who a handle belongs to', () => {
-  it('asks the bank once for a name it found, and again for a handle nobody had', async () => {
-    const fake = world([okResponse(grace), problemResponse(404, { errorCode: 'PAYEE_NOT_FOUND' }), problemResponse(404, { errorCode: 'PAYEE_NOT_FOUND' })]);
+describe('payees: confirmation of payee and saved payees', () => {
+  it('asks the bank every time, with the name expected', async () => {
+    const fake = world([okResponse(match), okResponse(match), okResponse(noMatch)]);
     const payees = usePayeesStore();
-    expect((await payees.lookUp('grace_h')).data).toEqual(grace);
-    expect((await payees.lookUp('grace_h')).data).toEqual(grace);
-    expect((await payees.lookUp('nobody')).error?.code).toBe('PAYEE_NOT_FOUND');
-    expect((await payees.lookUp('nobody')).error?.code).toBe('PAYEE_NOT_FOUND');
-    expect(fake.sent.map((request) => new URL(request.url).pathname)).toEqual(['/api/payees/grace_h', '/api/payees/nobody', '/api/payees/nobody']);
+    expect((await payees.check('grace_h', 'Grace Hopper')).data).toEqual(match);
+    expect((await payees.check('grace_h', 'Grace Hopper')).data).toEqual(match);
+    expect((await payees.check('nobody', 'Grace Hopper')).data).toEqual(noMatch);
+    expect(fake.sent.map((request) => `${new URL(request.url).pathname}${new URL(request.url).search}`)).toEqual([
+      '/api/payees/grace_h?name=Grace%20Hopper',
+      '/api/payees/grace_h?name=Grace%20Hopper',
+      '/api/payees/nobody?name=Grace%20Hopper',
+    ]);
   });
 
-  it('forgets the names it found when the session ends', async () => {
-    const fake = world([okResponse(grace), okResponse(grace)]);
+  it('forgets the saved payees when the session ends, and keeps them when a read fails', async () => {
+    const saved = { items: [{ kind: 'handle', handle: 'grace_h', name: 'Grace Hopper', lastPaidAt: '2026-11-30T09:12:00.000Z' }] };
+    world([okResponse(saved), problemResponse(503, { errorCode: 'SERVICE_UNAVAILABLE' })]);
     const session = useSessionStore();
     session.$patch({ status: 'signedIn' });
     const payees = usePayeesStore();
-    await payees.lookUp('grace_h');
+    await payees.loadSaved();
+    expect(payees.saved).toEqual(saved.items);
+    await payees.loadSaved();
+    expect(payees.saved).toEqual(saved.items);
     session.$patch({ status: 'signedOut' });
     await Promise.resolve();
-    await payees.lookUp('grace_h');
-    expect(fake.sent).toHaveLength(2);
+    expect(payees.saved).toBeNull();
   });
 });

@@ -5,6 +5,9 @@
  * in flight; the key's own answer says what it did, adr/0048). Only the customer's own
  * accounts, open or closed (404 otherwise).
  *
+ * Search and filters (movementFilters.ts) narrow either list; the cursor marks only a position, so
+ * the same filters sent again with it give the next page of the filtered list.
+ *
  * A look-up by key reads the primary: a replica that lags would leave out money that moved.
  *
  * Each movement of a transfer by handle carries the other customer's display name, read
@@ -16,6 +19,8 @@ import { statementsOf, type Statements } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { DomainDeps } from '../deps.ts';
 import { toTransaction, type LedgerRow } from '../money/transactionView.ts';
+import { bankTimeZone } from './bankCalendar.ts';
+import { movementFiltersOf } from './movementFilters.ts';
 
 const defaultLimit = 20;
 
@@ -30,11 +35,13 @@ export function transactionHandlers({ data, cursors }: DomainDeps): Pick<Handler
       const limit = Number(query.limit ?? defaultLimit);
       const after = cursor ? cursors.decode(accountId, cursor) : undefined;
       const before = after ? { createdAt: after.createdAt.toISOString(), id: after.id } : beforeAll;
+      const { textPattern, amountMinor, direction, fromDay, toDay } = movementFiltersOf(query);
       const list = async (sql: Statements) => {
         const [account] = await sql.query<{ id: string }>`
           SELECT id::text AS id FROM accounts WHERE id = ${accountId}::uuid AND user_id = ${caller.userId}::uuid`;
         if (!account) throw new ApiProblem('ACCOUNT_NOT_FOUND', 'No account of yours has this id.');
-        // Two statements, not an optional filter: each keeps its own index (the key's, or the account's by time).
+        // Two statements, not an optional filter: each keeps its own index (the key's, or the account's by time);
+        // the search and filters are optional predicates in both (ILIKE's escape is its default, the backslash).
         const rows = idempotencyKey
           ? await sql.query<LedgerRow>`
               SELECT id::text AS id, account_id::text AS "accountId", kind, amount_minor::text AS "amountMinor",
@@ -43,6 +50,11 @@ export function transactionHandlers({ data, cursors }: DomainDeps): Pick<Handler
               FROM ledger_entries
               WHERE account_id = ${accountId}::uuid AND idempotency_key = ${idempotencyKey}
                 AND (created_at, id) < (${before.createdAt}::timestamptz, ${before.id}::uuid)
+                AND (${textPattern}::text IS NULL OR description ILIKE ${textPattern}::text OR counterparty ILIKE ${textPattern}::text)
+                AND (${amountMinor}::bigint IS NULL OR abs(amount_minor) = ${amountMinor}::bigint)
+                AND (${direction}::text IS NULL OR (${direction}::text = 'in') = (amount_minor > 0))
+                AND (${fromDay}::date IS NULL OR created_at >= ${fromDay}::date::timestamp AT TIME ZONE ${bankTimeZone}::text)
+                AND (${toDay}::date IS NULL OR created_at < (${toDay}::date + 1)::timestamp AT TIME ZONE ${bankTimeZone}::text)
               ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}::int`
           : await sql.query<LedgerRow>`
               SELECT id::text AS id, account_id::text AS "accountId", kind, amount_minor::text AS "amountMinor",
@@ -50,6 +62,11 @@ export function transactionHandlers({ data, cursors }: DomainDeps): Pick<Handler
                      idempotency_key AS "idempotencyKey", transfer_id::text AS "transferId", created_at AS "createdAt"
               FROM ledger_entries
               WHERE account_id = ${accountId}::uuid AND (created_at, id) < (${before.createdAt}::timestamptz, ${before.id}::uuid)
+                AND (${textPattern}::text IS NULL OR description ILIKE ${textPattern}::text OR counterparty ILIKE ${textPattern}::text)
+                AND (${amountMinor}::bigint IS NULL OR abs(amount_minor) = ${amountMinor}::bigint)
+                AND (${direction}::text IS NULL OR (${direction}::text = 'in') = (amount_minor > 0))
+                AND (${fromDay}::date IS NULL OR created_at >= ${fromDay}::date::timestamp AT TIME ZONE ${bankTimeZone}::text)
+                AND (${toDay}::date IS NULL OR created_at < (${toDay}::date + 1)::timestamp AT TIME ZONE ${bankTimeZone}::text)
               ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}::int`;
         return { rows, names: await displayNamesOf(sql, rows) };
       };

@@ -5,6 +5,8 @@
  * replays), refused, or unknown, instead of inferring it from the movements.
  *
  * Both read the primary: a replica that lags would answer "unknown" for a key that landed.
+ * `claimedAt` is the record's `received_at`, when the bank first received the key: its
+ * `claimed_at` is the current holder's, which a takeover renews and the sandbox ages.
  */
 import type { components } from '@tidewater/spec/openapi';
 import type { Handlers } from '../../contract/operations.ts';
@@ -43,7 +45,7 @@ export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'ge
     async getIdempotencyKey({ caller, path }) {
       const [record] = await data.read((db) => db.$queryRaw<HeldRecord[]>`
         SELECT key, operation_id AS "operationId", status, response_status AS "responseStatus", response_body AS "responseBody",
-               claimed_at AS "claimedAt", landed_at AS "landedAt"
+               received_at AS "claimedAt", landed_at AS "landedAt"
         FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND key = ${path.key}`);
       const body: KeyStatus = record ? keyStatusOf(record) : { key: path.key, state: 'unknown', operationId: null, claimedAt: null, answer: null };
       return { status: 200, body };
@@ -56,9 +58,9 @@ export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'ge
       const since = new Date(Math.max(asked, now - longestLookBackMs));
       const records = await data.read((db) => db.$queryRaw<HeldRecord[]>`
         SELECT key, operation_id AS "operationId", status, response_status AS "responseStatus", response_body AS "responseBody",
-               claimed_at AS "claimedAt", landed_at AS "landedAt"
-        FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND claimed_at >= ${since.toISOString()}::timestamptz
-        ORDER BY claimed_at DESC LIMIT ${listLimit}::int`);
+               received_at AS "claimedAt", landed_at AS "landedAt"
+        FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND received_at >= ${since.toISOString()}::timestamptz
+        ORDER BY received_at DESC LIMIT ${listLimit}::int`);
       return { status: 200, body: { items: records.map(keyStatusOf) } };
     },
   };

@@ -4,10 +4,13 @@
  * (`payee_lookups`), PAYEE_LOOKUP_LIMIT (30) per PAYEE_LOOKUP_WINDOW_MS (60 s), then 429.
  * A handle that does not exist counts too; a send counts only once its authorisation and
  * account have passed (sendOrders.ts), so the 429 itself tells nothing of the payee.
+ * Each counted request's answer carries the limit as RateLimit fields (`"payee-lookups"`,
+ * rateLimitFields.ts).
  */
 import type { Config } from '../../config.ts';
 import type { DataLayer } from '../../data/dataLayer.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
+import { reportRateLimit } from '../../request/rateLimitFields.ts';
 
 /** The limit over one data layer. */
 export function payeeLookups(data: DataLayer, config: Pick<Config, 'payeeLookupLimit' | 'payeeLookupWindowMs'>) {
@@ -19,6 +22,11 @@ export function payeeLookups(data: DataLayer, config: Pick<Config, 'payeeLookupL
         SELECT count(*)::int AS count,
                extract(epoch FROM min(looked_up_at) + ${windowMs}::int * interval '1 millisecond' - now())::float8 AS "clearsIn"
         FROM payee_lookups WHERE user_id = ${userId}::uuid AND looked_up_at > now() - ${windowMs}::int * interval '1 millisecond'`);
+      const windowSeconds = windowMs / 1000;
+      reportRateLimit({
+        policy: 'payee-lookups', quota: config.payeeLookupLimit, windowSeconds,
+        remaining: Math.max(0, config.payeeLookupLimit - Number(recent!.count) - 1), resetSeconds: Number(recent!.clearsIn ?? windowSeconds),
+      });
       if (recent!.count >= config.payeeLookupLimit) {
         throw new ApiProblem('TOO_MANY_REQUESTS', 'Too many payee look-ups and payments to a handle. Try again in a moment.', {
           retryAfterSeconds: Math.max(1, Math.ceil(recent!.clearsIn ?? windowMs / 1000)),

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 import { loadConfig } from '../../config.ts';
 import { inRequest, memoryLogger } from '../../../test/support/inRequest.ts';
 import { createDataLayer } from '../../data/createDataLayer.ts';
@@ -50,8 +51,8 @@ describe('register, when another registration takes its email or handle meanwhil
 
   it.each(cases)('answers 409 when it loses %s', async (_, { rivalEmail, rivalHandle }, errorCode) => {
     const suffix = randomUUID().slice(0, 8);
-    const mine = { email: `me-${suffix}@example.com`, handle: `me${suffix}` };
-    const rival = { email: rivalEmail ? mine.email : `rival-${suffix}@example.com`, handle: rivalHandle ? mine.handle : `rival${suffix}` };
+    const mine = { email: `me-${suffix}@example.com`, handle: uniqueHandle('me') };
+    const rival = { email: rivalEmail ? mine.email : `rival-${suffix}@example.com`, handle: rivalHandle ? mine.handle : uniqueHandle('rival') };
     const register = registerAfter(rival);
     const body = { ...mine, displayName: 'Me', password: 'a long and unusual passphrase', pin: '583920' };
     const outcome = await inRequest(() => register({ body, clientAddress: '203.0.113.9' } as Parameters<Register>[0])).catch((error: unknown) => error);

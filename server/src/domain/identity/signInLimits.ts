@@ -26,10 +26,17 @@
  * Addresses are counted by addressKey.ts (an IPv6 address by its /64).
  * A right password clears that email's failures from that address and the device's own
  * (others' stay: a guesser elsewhere does not get a fresh count because the owner signed in).
+ *
+ * The two quotas (the pair's and the address's) are told on every sign-in they apply to as
+ * RateLimit fields (rateLimitFields.ts), in failed sign-ins: `"sign-in-email-address"` and
+ * `"sign-in-address"`. A known device meets neither, so its sign-ins carry none; the
+ * per-email wait and the bank-wide spray refusal are no quota of the caller's and show only
+ * as a 429's Retry-After.
  */
 import type { Config } from '../../config.ts';
 import type { DataLayer } from '../../data/dataLayer.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
+import { reportRateLimit, spendRateLimit } from '../../request/rateLimitFields.ts';
 import { sha256Hex } from '../idempotency/canonicalJson.ts';
 
 /** The numbers (config.ts). */
@@ -110,6 +117,11 @@ export function signInLimits(data: DataLayer, config: SignInLimitConfig) {
       const pair = Number(counts.pair);
       const standing = { failuresHere: pair, deviceFailures: Number(counts.device) };
       if (Number(counts.knownDevice) === 1 && standing.deviceFailures === 0) return standing;
+      const windowSeconds = windowMs / 1000;
+      const quota = (policy: string, limit: number, used: number, clearsIn: number | null) =>
+        reportRateLimit({ policy, quota: limit, windowSeconds, remaining: Math.max(0, limit - used), resetSeconds: seconds(clearsIn) ?? 0 });
+      quota('sign-in-email-address', config.signInFailureLimit, pair, counts.pairClearsIn);
+      quota('sign-in-address', config.signInAddressLimit, Number(counts.address), counts.addressClearsIn);
       if (pair >= config.signInFailureLimit) throw tooMany(seconds(counts.pairClearsIn), 'Too many failed sign-ins for this email from here. Try again later.');
       if (Number(counts.address) >= config.signInAddressLimit) throw tooMany(seconds(counts.addressClearsIn), 'Too many failed sign-ins from here. Try again later.');
       const spared = Number(counts.knownAddress) === 1 && pair === 0;
@@ -127,6 +139,8 @@ export function signInLimits(data: DataLayer, config: SignInLimitConfig) {
     async countFailure(email: string, address: string, deviceHash: string | null): Promise<void> {
       await data.write((db) => db.$executeRaw`
         INSERT INTO sign_in_failures (email_hash, address, device_hash) VALUES (${sha256Hex(email)}::text, ${address}::text, ${deviceHash}::text)`);
+      spendRateLimit('sign-in-email-address', 1);
+      spendRateLimit('sign-in-address', 1);
       // Old rows are of no use to any count: one sign-in in a hundred sweeps them.
       if (Math.random() < 0.01) {
         await data
@@ -137,9 +151,13 @@ export function signInLimits(data: DataLayer, config: SignInLimitConfig) {
 
     /** A right password: that email's failures from `address`, and those of the device token presented, no longer count. */
     async clearFailures(email: string, address: string, deviceHash: string | null): Promise<void> {
-      await data.write((db) => db.$executeRaw`
+      const cleared = await data.write((db) => db.$queryRaw<{ here: boolean }[]>`
         DELETE FROM sign_in_failures
-        WHERE (email_hash = ${sha256Hex(email)}::text AND address = ${address}::text) OR device_hash = ${deviceHash}::text`);
+        WHERE (email_hash = ${sha256Hex(email)}::text AND address = ${address}::text) OR device_hash = ${deviceHash}::text
+        RETURNING address = ${address}::text AS here`);
+      const clearedHere = cleared.filter((row) => row.here).length;
+      spendRateLimit('sign-in-email-address', -clearedHere);
+      spendRateLimit('sign-in-address', -clearedHere);
     },
   };
 }

@@ -9,11 +9,13 @@
  *   and spends no one else's budget: an attacker who would close sign-up for everyone must
  *   make real sign-ups from three /64s a minute.
  * So a flood of sign-ups meets 429s without hashing, and the hashes sign-in and step-up
- * wait for stay theirs.
+ * wait for stay theirs. Each sign-up's answer carries both as RateLimit fields
+ * (rateLimitFields.ts): `"sign-up-address"` and `"sign-up"`.
  */
 import type { Config } from '../../config.ts';
 import type { DataLayer } from '../../data/dataLayer.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
+import { reportRateLimit, spendRateLimit } from '../../request/rateLimitFields.ts';
 
 /** The numbers (config.ts). */
 type SignUpLimitConfig = Pick<Config, 'registerAddressLimit' | 'registerGlobalLimit' | 'registerWindowMs'>;
@@ -50,6 +52,16 @@ export function signUpLimits(data: DataLayer, config: SignUpLimitConfig) {
           extract(epoch FROM min(attempted_at) FILTER (WHERE hashed) + ${windowMs}::int * interval '1 millisecond' - now())::float8 AS "allClearsIn"
         FROM recent`);
       const c = counts!;
+      const windowSeconds = windowMs / 1000;
+      // This try counts for its address now, and in all only once it hashes.
+      reportRateLimit({
+        policy: 'sign-up-address', quota: config.registerAddressLimit, windowSeconds,
+        remaining: Math.max(0, config.registerAddressLimit - Number(c.address) - 1), resetSeconds: Number(c.addressClearsIn ?? windowSeconds),
+      });
+      reportRateLimit({
+        policy: 'sign-up', quota: config.registerGlobalLimit, windowSeconds,
+        remaining: Math.max(0, config.registerGlobalLimit - Number(c.all)), resetSeconds: Number(c.allClearsIn ?? 0),
+      });
       if (c.address >= config.registerAddressLimit) throw tooMany(c.addressClearsIn, 'Too many sign-ups from here. Try again later.');
       if (c.all >= config.registerGlobalLimit) throw tooMany(c.allClearsIn, 'Too many sign-ups just now. Try again in a moment.');
       const [row] = await data.write((db) => db.$queryRaw<{ id: string }[]>`
@@ -64,6 +76,7 @@ export function signUpLimits(data: DataLayer, config: SignUpLimitConfig) {
     /** The attempt `id` passed every check and goes on to hash: from now on it counts in all. */
     async hashing(id: string): Promise<void> {
       await data.write((db) => db.$executeRaw`UPDATE sign_up_attempts SET hashed = true WHERE id = ${id}::bigint`);
+      spendRateLimit('sign-up', 1);
     },
   };
 }

@@ -1433,6 +1433,7 @@ export const IdempotencyRecordScalarFieldEnum = {
   responseStatus: 'responseStatus',
   responseBody: 'responseBody',
   claimedAt: 'claimedAt',
+  receivedAt: 'receivedAt',
   completedAt: 'completedAt',
   landedAt: 'landedAt'
 } as const

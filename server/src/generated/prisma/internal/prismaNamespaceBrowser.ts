@@ -159,6 +159,7 @@ export const IdempotencyRecordScalarFieldEnum = {
   responseStatus: 'responseStatus',
   responseBody: 'responseBody',
   claimedAt: 'claimedAt',
+  receivedAt: 'receivedAt',
   completedAt: 'completedAt',
   landedAt: 'landedAt'
 } as const

@@ -44,6 +44,7 @@ export type IdempotencyRecordMinAggregateOutputType = {
   ownerToken: string | null
   responseStatus: number | null
   claimedAt: Date | null
+  receivedAt: Date | null
   completedAt: Date | null
   landedAt: Date | null
 }
@@ -58,6 +59,7 @@ export type IdempotencyRecordMaxAggregateOutputType = {
   ownerToken: string | null
   responseStatus: number | null
   claimedAt: Date | null
+  receivedAt: Date | null
   completedAt: Date | null
   landedAt: Date | null
 }
@@ -73,6 +75,7 @@ export type IdempotencyRecordCountAggregateOutputType = {
   responseStatus: number
   responseBody: number
   claimedAt: number
+  receivedAt: number
   completedAt: number
   landedAt: number
   _all: number
@@ -97,6 +100,7 @@ export type IdempotencyRecordMinAggregateInputType = {
   ownerToken?: true
   responseStatus?: true
   claimedAt?: true
+  receivedAt?: true
   completedAt?: true
   landedAt?: true
 }
@@ -111,6 +115,7 @@ export type IdempotencyRecordMaxAggregateInputType = {
   ownerToken?: true
   responseStatus?: true
   claimedAt?: true
+  receivedAt?: true
   completedAt?: true
   landedAt?: true
 }
@@ -126,6 +131,7 @@ export type IdempotencyRecordCountAggregateInputType = {
   responseStatus?: true
   responseBody?: true
   claimedAt?: true
+  receivedAt?: true
   completedAt?: true
   landedAt?: true
   _all?: true
@@ -228,6 +234,7 @@ export type IdempotencyRecordGroupByOutputType = {
   responseStatus: number | null
   responseBody: runtime.JsonValue | null
   claimedAt: Date
+  receivedAt: Date
   completedAt: Date | null
   landedAt: Date | null
   _count: IdempotencyRecordCountAggregateOutputType | null
@@ -266,6 +273,7 @@ export type IdempotencyRecordWhereInput = {
   responseStatus?: Prisma.IntNullableFilter<"IdempotencyRecord"> | number | null
   responseBody?: Prisma.JsonNullableFilter<"IdempotencyRecord">
   claimedAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
+  receivedAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
   completedAt?: Prisma.DateTimeNullableFilter<"IdempotencyRecord"> | Date | string | null
   landedAt?: Prisma.DateTimeNullableFilter<"IdempotencyRecord"> | Date | string | null
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
@@ -282,6 +290,7 @@ export type IdempotencyRecordOrderByWithRelationInput = {
   responseStatus?: Prisma.SortOrderInput | Prisma.SortOrder
   responseBody?: Prisma.SortOrderInput | Prisma.SortOrder
   claimedAt?: Prisma.SortOrder
+  receivedAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   landedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   user?: Prisma.UserOrderByWithRelationInput
@@ -302,6 +311,7 @@ export type IdempotencyRecordWhereUniqueInput = Prisma.AtLeast<{
   responseStatus?: Prisma.IntNullableFilter<"IdempotencyRecord"> | number | null
   responseBody?: Prisma.JsonNullableFilter<"IdempotencyRecord">
   claimedAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
+  receivedAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
   completedAt?: Prisma.DateTimeNullableFilter<"IdempotencyRecord"> | Date | string | null
   landedAt?: Prisma.DateTimeNullableFilter<"IdempotencyRecord"> | Date | string | null
   user?: Prisma.XOR<Prisma.UserScalarRelationFilter, Prisma.UserWhereInput>
@@ -318,6 +328,7 @@ export type IdempotencyRecordOrderByWithAggregationInput = {
   responseStatus?: Prisma.SortOrderInput | Prisma.SortOrder
   responseBody?: Prisma.SortOrderInput | Prisma.SortOrder
   claimedAt?: Prisma.SortOrder
+  receivedAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   landedAt?: Prisma.SortOrderInput | Prisma.SortOrder
   _count?: Prisma.IdempotencyRecordCountOrderByAggregateInput
@@ -341,6 +352,7 @@ export type IdempotencyRecordScalarWhereWithAggregatesInput = {
   responseStatus?: Prisma.IntNullableWithAggregatesFilter<"IdempotencyRecord"> | number | null
   responseBody?: Prisma.JsonNullableWithAggregatesFilter<"IdempotencyRecord">
   claimedAt?: Prisma.DateTimeWithAggregatesFilter<"IdempotencyRecord"> | Date | string
+  receivedAt?: Prisma.DateTimeWithAggregatesFilter<"IdempotencyRecord"> | Date | string
   completedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"IdempotencyRecord"> | Date | string | null
   landedAt?: Prisma.DateTimeNullableWithAggregatesFilter<"IdempotencyRecord"> | Date | string | null
 }
@@ -355,6 +367,7 @@ export type IdempotencyRecordCreateInput = {
   responseStatus?: number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Date | string
+  receivedAt?: Date | string
   completedAt?: Date | string | null
   landedAt?: Date | string | null
   user: Prisma.UserCreateNestedOneWithoutIdempotencyInput
@@ -371,6 +384,7 @@ export type IdempotencyRecordUncheckedCreateInput = {
   responseStatus?: number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Date | string
+  receivedAt?: Date | string
   completedAt?: Date | string | null
   landedAt?: Date | string | null
 }
@@ -385,6 +399,7 @@ export type IdempotencyRecordUpdateInput = {
   responseStatus?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   user?: Prisma.UserUpdateOneRequiredWithoutIdempotencyNestedInput
@@ -401,6 +416,7 @@ export type IdempotencyRecordUncheckedUpdateInput = {
   responseStatus?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -416,6 +432,7 @@ export type IdempotencyRecordCreateManyInput = {
   responseStatus?: number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Date | string
+  receivedAt?: Date | string
   completedAt?: Date | string | null
   landedAt?: Date | string | null
 }
@@ -430,6 +447,7 @@ export type IdempotencyRecordUpdateManyMutationInput = {
   responseStatus?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -445,6 +463,7 @@ export type IdempotencyRecordUncheckedUpdateManyInput = {
   responseStatus?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -475,6 +494,7 @@ export type IdempotencyRecordCountOrderByAggregateInput = {
   responseStatus?: Prisma.SortOrder
   responseBody?: Prisma.SortOrder
   claimedAt?: Prisma.SortOrder
+  receivedAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
   landedAt?: Prisma.SortOrder
 }
@@ -493,6 +513,7 @@ export type IdempotencyRecordMaxOrderByAggregateInput = {
   ownerToken?: Prisma.SortOrder
   responseStatus?: Prisma.SortOrder
   claimedAt?: Prisma.SortOrder
+  receivedAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
   landedAt?: Prisma.SortOrder
 }
@@ -507,6 +528,7 @@ export type IdempotencyRecordMinOrderByAggregateInput = {
   ownerToken?: Prisma.SortOrder
   responseStatus?: Prisma.SortOrder
   claimedAt?: Prisma.SortOrder
+  receivedAt?: Prisma.SortOrder
   completedAt?: Prisma.SortOrder
   landedAt?: Prisma.SortOrder
 }
@@ -575,6 +597,7 @@ export type IdempotencyRecordCreateWithoutUserInput = {
   responseStatus?: number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Date | string
+  receivedAt?: Date | string
   completedAt?: Date | string | null
   landedAt?: Date | string | null
 }
@@ -589,6 +612,7 @@ export type IdempotencyRecordUncheckedCreateWithoutUserInput = {
   responseStatus?: number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Date | string
+  receivedAt?: Date | string
   completedAt?: Date | string | null
   landedAt?: Date | string | null
 }
@@ -633,6 +657,7 @@ export type IdempotencyRecordScalarWhereInput = {
   responseStatus?: Prisma.IntNullableFilter<"IdempotencyRecord"> | number | null
   responseBody?: Prisma.JsonNullableFilter<"IdempotencyRecord">
   claimedAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
+  receivedAt?: Prisma.DateTimeFilter<"IdempotencyRecord"> | Date | string
   completedAt?: Prisma.DateTimeNullableFilter<"IdempotencyRecord"> | Date | string | null
   landedAt?: Prisma.DateTimeNullableFilter<"IdempotencyRecord"> | Date | string | null
 }
@@ -647,6 +672,7 @@ export type IdempotencyRecordCreateManyUserInput = {
   responseStatus?: number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Date | string
+  receivedAt?: Date | string
   completedAt?: Date | string | null
   landedAt?: Date | string | null
 }
@@ -661,6 +687,7 @@ export type IdempotencyRecordUpdateWithoutUserInput = {
   responseStatus?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -675,6 +702,7 @@ export type IdempotencyRecordUncheckedUpdateWithoutUserInput = {
   responseStatus?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -689,6 +717,7 @@ export type IdempotencyRecordUncheckedUpdateManyWithoutUserInput = {
   responseStatus?: Prisma.NullableIntFieldUpdateOperationsInput | number | null
   responseBody?: Prisma.NullableJsonNullValueInput | runtime.InputJsonValue
   claimedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
+  receivedAt?: Prisma.DateTimeFieldUpdateOperationsInput | Date | string
   completedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
   landedAt?: Prisma.NullableDateTimeFieldUpdateOperationsInput | Date | string | null
 }
@@ -706,6 +735,7 @@ export type IdempotencyRecordSelect<ExtArgs extends runtime.Types.Extensions.Int
   responseStatus?: boolean
   responseBody?: boolean
   claimedAt?: boolean
+  receivedAt?: boolean
   completedAt?: boolean
   landedAt?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
@@ -722,6 +752,7 @@ export type IdempotencyRecordSelectCreateManyAndReturn<ExtArgs extends runtime.T
   responseStatus?: boolean
   responseBody?: boolean
   claimedAt?: boolean
+  receivedAt?: boolean
   completedAt?: boolean
   landedAt?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
@@ -738,6 +769,7 @@ export type IdempotencyRecordSelectUpdateManyAndReturn<ExtArgs extends runtime.T
   responseStatus?: boolean
   responseBody?: boolean
   claimedAt?: boolean
+  receivedAt?: boolean
   completedAt?: boolean
   landedAt?: boolean
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
@@ -754,11 +786,12 @@ export type IdempotencyRecordSelectScalar = {
   responseStatus?: boolean
   responseBody?: boolean
   claimedAt?: boolean
+  receivedAt?: boolean
   completedAt?: boolean
   landedAt?: boolean
 }
 
-export type IdempotencyRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "userId" | "key" | "operationId" | "requestHash" | "status" | "ownerToken" | "responseStatus" | "responseBody" | "claimedAt" | "completedAt" | "landedAt", ExtArgs["result"]["idempotencyRecord"]>
+export type IdempotencyRecordOmit<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = runtime.Types.Extensions.GetOmit<"id" | "userId" | "key" | "operationId" | "requestHash" | "status" | "ownerToken" | "responseStatus" | "responseBody" | "claimedAt" | "receivedAt" | "completedAt" | "landedAt", ExtArgs["result"]["idempotencyRecord"]>
 export type IdempotencyRecordInclude<ExtArgs extends runtime.Types.Extensions.InternalArgs = runtime.Types.Extensions.DefaultArgs> = {
   user?: boolean | Prisma.UserDefaultArgs<ExtArgs>
 }
@@ -784,7 +817,14 @@ export type $IdempotencyRecordPayload<ExtArgs extends runtime.Types.Extensions.I
     ownerToken: string
     responseStatus: number | null
     responseBody: runtime.JsonValue | null
+    /**
+     * The current holder's claim time: staleness counts from it (a takeover renews it).
+     */
     claimedAt: Date
+    /**
+     * When the bank first received the key (the wire's `claimedAt`); never changed.
+     */
+    receivedAt: Date
     completedAt: Date | null
     /**
      * Set in the money's own transaction: the send moved money under this claim.
@@ -1224,6 +1264,7 @@ export interface IdempotencyRecordFieldRefs {
   readonly responseStatus: Prisma.FieldRef<"IdempotencyRecord", 'Int'>
   readonly responseBody: Prisma.FieldRef<"IdempotencyRecord", 'Json'>
   readonly claimedAt: Prisma.FieldRef<"IdempotencyRecord", 'DateTime'>
+  readonly receivedAt: Prisma.FieldRef<"IdempotencyRecord", 'DateTime'>
   readonly completedAt: Prisma.FieldRef<"IdempotencyRecord", 'DateTime'>
   readonly landedAt: Prisma.FieldRef<"IdempotencyRecord", 'DateTime'>
 }
