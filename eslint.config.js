@@ -1,5 +1,29 @@
 import tseslint from 'typescript-eslint';
 
+/**
+ * Prisma Client's public API is the server's way to the database (adr/0069): `$queryRaw` and
+ * `$executeRaw` tagged templates (values as parameters, never spliced into the text) and the
+ * model API. `@prisma/driver-adapter-utils` is the interface for writing adapters: only the
+ * files of the commit gate's adapter wrapper (`gateOnAdapter`) still import it, until the gate
+ * lives in the pg client the adapter is given.
+ */
+const unsafeRaw = {
+  selector: 'MemberExpression[property.name=/^\\$(queryRawUnsafe|executeRawUnsafe)$/]',
+  message: 'Write the statement as a $queryRaw or $executeRaw tagged template: its values are parameters (adr/0069).',
+};
+const adapterInterface = {
+  selector: "ImportDeclaration[source.value='@prisma/driver-adapter-utils']",
+  message: "@prisma/driver-adapter-utils is the interface for writing adapters: use Prisma Client's API (adr/0069).",
+};
+const gateOnAdapter = [
+  'server/src/data/statements.ts',
+  'server/src/data/preparedStatements.ts',
+  'server/src/data/commitGate/*.ts',
+  'server/src/data/connections/database.ts',
+  'server/src/data/connections/connectionLayers.ts',
+  'server/src/data/connections/replicaFallback.ts',
+];
+
 /** One lint config for every workspace; formatting is Prettier's (see .prettierrc.json). */
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', '**/generated/**', 'spec/docs/**', '.data/**', '.tmp/**', 'web-vue/dist/**', 'web-vue/test-results/**'] },
@@ -29,25 +53,9 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // One SQL style (adr/0055): the server's statements are SQL through sqlOf (data/statements.ts); tests may set up with Prisma.
-    files: ['server/src/**/*.ts'],
-    ignores: ['server/src/**/*.test.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'MemberExpression[property.name=/^\\$(queryRaw|executeRaw|queryRawUnsafe|executeRawUnsafe)$/]',
-          message: 'Write the statement with sqlOf(client).query or .execute (data/statements.ts, adr/0055).',
-        },
-        {
-          selector:
-            'CallExpression > MemberExpression.callee[object.property.name=/^(user|refreshToken|account|ledgerEntry|idempotencyRecord|auditRow|stepUpAuthorization|readYourWritesMark|signInFailure|payeeLookup|signUpAttempt|knownDevice)$/]',
-          message: "Prisma's model API is not the server's SQL style: write the statement with sqlOf (data/statements.ts, adr/0055).",
-        },
-      ],
-    },
-  },
+  // Prisma Client's public API is the server's way to the database (adr/0069); see the table above.
+  { files: ['server/src/**/*.ts'], ignores: ['server/src/**/*.test.ts', ...gateOnAdapter], rules: { 'no-restricted-syntax': ['error', unsafeRaw, adapterInterface] } },
+  { files: gateOnAdapter, ignores: ['server/src/**/*.test.ts'], rules: { 'no-restricted-syntax': ['error', unsafeRaw] } },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

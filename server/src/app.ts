@@ -144,7 +144,7 @@ export async function composeApi(
 function createApp(layers: ResilienceLayers, database: Database, options: ApiOptions): Express {
   const { config, logger, signingSecret } = options;
   const secrets = secretHashing(config);
-  const marks = config.readYourWritesStore === 'database' ? databaseMarks(database.primaryStatements) : memoryMarks();
+  const marks = config.readYourWritesStore === 'database' ? databaseMarks(database.prisma) : memoryMarks();
   // The data layer's wrappers, in the order of the comment above.
   const realData = createDataLayer({ database, config, logger, marks, policy: layers.retryPolicy(database, config, logger) });
   // API_SANDBOX only: the failures Tidewater-Simulate names, met where the real ones happen (sandbox/, adr/0044).

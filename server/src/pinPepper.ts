@@ -20,7 +20,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { ConfigError, type ServerConfig } from './config.ts';
-import type { Statements } from './data/statements.ts';
+import type { Tx } from './data/dataLayer.ts';
 import type { PinPeppers } from './domain/identity/pinVerifier.ts';
 import { keptBesideData } from './signingSecret.ts';
 
@@ -59,8 +59,8 @@ export function pinPeppers(config: Pick<ServerConfig, 'pinPepper' | 'dataDir' | 
 }
 
 /** How many PIN verifiers name each key id (HMAC verifiers only: scrypt ones need no pepper). */
-async function pinVerifiersByKeyId(sql: Statements): Promise<Map<string, number>> {
-  const rows = await sql.query<{ keyId: string; verifiers: string | number }>`
+async function pinVerifiersByKeyId(db: Tx): Promise<Map<string, number>> {
+  const rows = await db.$queryRaw<{ keyId: string; verifiers: bigint }[]>`
     SELECT split_part(pin_hash, '$', 2) AS "keyId", count(*) AS verifiers
     FROM users WHERE starts_with(pin_hash, 'hmac-sha256$') GROUP BY 1`;
   return new Map(rows.map((row) => [row.keyId, Number(row.verifiers)]));
@@ -71,8 +71,8 @@ async function pinVerifiersByKeyId(sql: Statements): Promise<Map<string, number>
  * stored verifier names a key id `peppers` lacks. One scan of `users` at start: about 0.1 s
  * per million customers.
  */
-async function refuseMissingPinKeys(sql: Statements, peppers: PinPeppers, logger?: Logger): Promise<void> {
-  const counts = await pinVerifiersByKeyId(sql);
+async function refuseMissingPinKeys(db: Tx, peppers: PinPeppers, logger?: Logger): Promise<void> {
+  const counts = await pinVerifiersByKeyId(db);
   logger?.info({ pinVerifiersByKeyId: Object.fromEntries(counts) }, 'PIN verifiers by key id');
   const missing = [...counts].filter(([keyId]) => !peppers.byKeyId.has(keyId));
   if (missing.length === 0) return;
@@ -91,19 +91,19 @@ const RECOUNT_EVERY_MS = 5_000;
  * it can, calling `stop` with the refusal if a key is missing then.
  */
 export async function refuseMissingPinKeysWhenReadable(
-  sql: Statements,
+  db: Tx,
   peppers: PinPeppers,
   logger: Logger,
   stop: (error: ConfigError) => void,
 ): Promise<void> {
   try {
-    return await refuseMissingPinKeys(sql, peppers, logger);
+    return await refuseMissingPinKeys(db, peppers, logger);
   } catch (error) {
     if (error instanceof ConfigError) throw error;
     logger.warn({ err: error }, 'could not count the PIN verifiers by key id: counting again once the database answers');
   }
   const retry = setInterval(() => {
-    refuseMissingPinKeys(sql, peppers, logger).then(
+    refuseMissingPinKeys(db, peppers, logger).then(
       () => clearInterval(retry),
       (error: unknown) => {
         if (!(error instanceof ConfigError)) return;

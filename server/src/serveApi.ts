@@ -34,7 +34,7 @@ async function serve(config: ServerConfig, layers: ResilienceLayers, logger: Log
   const peppers = pinPeppers(config, logger);
   const { app, database, applied } = await composeApi(layers, { config, logger, signingSecret: secret, pinPeppers: peppers, validateResponses: process.env.VALIDATE_RESPONSES === '1' });
   logger.info({ applied, kind: database.kind }, 'database ready');
-  await refuseMissingPinKeysWhenReadable(database.primaryStatements, peppers, logger, (error) => {
+  await refuseMissingPinKeysWhenReadable(database.prisma, peppers, logger, (error) => {
     logger.fatal(`stopping: ${error.message}`);
     process.exit(1);
   }).catch(async (error: unknown) => {

@@ -74,13 +74,16 @@ describe('npm run lint', () => {
     }
   });
 
-  it("fails on Prisma's model API or $queryRaw in server source, pointing to sqlOf; a test may use them", () => {
-    const probe = join(root, 'server/src/data/lintProbeSqlStyle.ts');
-    const probeTest = join(root, 'server/src/data/lintProbeSqlStyle.test.ts');
+  it("passes Prisma Client's API in server source and fails on spliced raw SQL or the adapter interface; a test may use them", () => {
+    const probe = join(root, 'server/src/domain/lintProbeSqlStyle.ts');
+    const probeTest = join(root, 'server/src/domain/lintProbeSqlStyle.test.ts');
     const body = [
+      "import type { SqlQuery } from '@prisma/driver-adapter-utils';",
       "import type { PrismaClient } from '../generated/prisma/client.ts';",
       "export const byModel = (db: PrismaClient) => db.user.findUnique({ where: { id: 'x' } });",
-      'export const byRaw = (db: PrismaClient) => db.$queryRaw`SELECT 1`;',
+      'export const byRaw = (db: PrismaClient, id: string) => db.$queryRaw`SELECT ${id}::uuid AS id`;',
+      "export const spliced = (db: PrismaClient, id: string) => db.$queryRawUnsafe(`SELECT '${id}'`);",
+      'export type Query = SqlQuery;',
       '',
     ].join('\n');
     writeFileSync(probe, body);
@@ -88,8 +91,10 @@ describe('npm run lint', () => {
     try {
       const result = spawnSync('npx', ['--no-install', 'eslint', probe, probeTest], { cwd: root, encoding: 'utf8', timeout: 90_000 });
       expect(result.status).not.toBe(0);
-      expect(result.stdout).toMatch(/lintProbeSqlStyle\.ts\n\s+2:\d+\s+error\s+Prisma's model API is not the server's SQL style/);
-      expect(result.stdout).toMatch(/3:\d+\s+error\s+Write the statement with sqlOf/);
+      expect(result.stdout).toMatch(/lintProbeSqlStyle\.ts\n\s+1:\d+\s+error\s+@prisma\/driver-adapter-utils is the interface for writing adapters/);
+      expect(result.stdout).toMatch(/5:\d+\s+error\s+Write the statement as a \$queryRaw or \$executeRaw tagged template/);
+      // The model API (line 3) and a $queryRaw tagged template (line 4) are the server's own way.
+      expect(result.stdout).not.toMatch(/\s[34]:\d+\s+error/);
       expect(result.stdout).not.toMatch(/lintProbeSqlStyle\.test\.ts/);
       expect(result.stdout).toMatch(/2 problems \(2 errors/);
     } finally {

@@ -20,7 +20,7 @@ async function main(): Promise<number> {
   let database: Database | undefined;
   try {
     database = await openDatabase(config);
-    const { accounts, auditRows, problems } = await verifyAuditTrail(database.primaryStatements);
+    const { accounts, auditRows, problems } = await verifyAuditTrail(database.prisma);
     if (problems.length > 0) {
       for (const problem of problems) console.error(`BROKEN ${problem}`);
       console.error(`audit:verify: ${problems.length} problem(s) in ${accounts} account(s), ${auditRows} audit row(s)`);

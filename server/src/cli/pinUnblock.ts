@@ -20,7 +20,7 @@ async function main(email: string | undefined): Promise<number> {
   let database: Database | undefined;
   try {
     database = await openDatabase(config);
-    const lifted = await database.primaryStatements.execute`
+    const lifted = await database.prisma.$executeRaw`
       UPDATE users SET pin_locks = 0, pin_failed_attempts = 0, pin_locked_until = NULL
       WHERE email = ${email.trim().toLowerCase()}::text`;
     if (lifted === 0) {

@@ -7,11 +7,12 @@
 import type { Logger } from 'pino';
 import type { ServerConfig } from '../config.ts';
 import { currentContext } from '../request/requestContext.ts';
-import { retryBudget, policyFor, type RetryPolicy, type RetryReason, classify, onReadWritePath, currentTransactionAttempt } from './retry/index.ts';
+import { retryBudget, policyFor, type RetryPolicy, type RetryReason, classify, onReadWritePath } from './retry/index.ts';
 import type { DataLayer, ReadConnection, StatementCommitOptions, TransactionOptions, Tx } from './dataLayer.ts';
 import { type Database, memoryMarks, type ReadYourWritesStore, watchBreakers, type CircuitBreaker } from './connections/index.ts';
 import { countRead, watchRetryBudget } from '../metrics.ts';
-import { registerStatements, statementsOn, type Statements } from './statements.ts';
+import type { Statements } from './statements.ts';
+import type { PrismaClient } from '../generated/prisma/client.ts';
 import { transactWith } from './transact.ts';
 
 /** What the data layer is built from. */
@@ -53,7 +54,6 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
   const policy = options.policy ?? databaseRetryPolicy(database, config, logger);
   const marks = options.marks ?? memoryMarks();
   const signal = () => currentContext()?.signal;
-  registerStatements(prisma, database.primaryStatements);
 
   /**
    * Runs `fn` under the retry policy with the circuit breaker's wait: an attempt that met
@@ -129,19 +129,13 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
 
   const transact = transactWith({ execute, underSignal, noteWrite, logger, behindPooler: config.dbSessionSettings === 'role' });
 
-  /** Prisma's interactive transaction, its adapter transaction's direct statements registered on its client. */
+  /** Prisma's interactive transaction: `fn`'s statements are its client's (`tx.$queryRaw`, `tx.$executeRaw`). */
   function runInTransaction<T>(fn: (tx: Tx) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {
     const { isolationLevel } = transactionOptions;
     return transact(
       (answered) =>
         prisma.$transaction(
-          async (tx) => {
-            // The adapter's transaction under `tx` (statements.ts): where sqlOf(tx) runs.
-            const started = currentTransactionAttempt()?.transaction;
-            if (!started) throw new Error('runInTransaction: the primary adapter did not note its transaction');
-            registerStatements(tx, statementsOn(started));
-            return answered(await fn(tx));
-          },
+          async (tx) => answered(await fn(tx)),
           { maxWait: config.dbPoolWaitMs, timeout: config.requestDeadlineMs, ...(isolationLevel ? { isolationLevel } : {}) },
         ),
       transactionOptions,
@@ -158,18 +152,18 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     return transact((answered) => fn(justOnce(database.primaryCommitStatements)).then(answered), options, options.landedAnswer);
   }
 
-  // The read side's clients carry only direct statements, each retried as a read (readsWithRetries).
-  const primaryReads = database.primaryReadOnlyPrisma;
-  const readOnlyReads = database.readOnlyPrisma;
-  registerStatements(primaryReads, readsWithRetries(database.primaryReadOnlyStatements));
-  registerStatements(readOnlyReads, readsWithRetries(database.readOnlyStatements));
+  const primaryReads = readsWithRetries(database.primaryReadOnlyPrisma);
+  const readOnlyReads = database.hasReplica ? readsWithRetries(database.readOnlyPrisma) : primaryReads;
 
-  /** Read-only statements, each under the retry policy as a read: safe to rerun on a dropped connection. */
-  function readsWithRetries(statements: Statements): Statements {
-    return {
-      query: (strings, ...values) => execute(() => underSignal(() => statements.query(strings, ...values)), () => true),
-      execute: (strings, ...values) => execute(() => underSignal(() => statements.execute(strings, ...values)), () => true),
-    };
+  /**
+   * The read side's client, each of its operations under the retry policy as a read (safe to
+   * rerun on a dropped connection): a query extension, Prisma Client's public way to wrap
+   * every operation. Its type is the client's own: the extension adds no method.
+   */
+  function readsWithRetries(client: PrismaClient): PrismaClient {
+    return client.$extends({
+      query: { $allOperations: ({ args, query }) => execute(() => underSignal(() => query(args)), () => true) },
+    }) as unknown as PrismaClient;
   }
 
   /**

@@ -12,7 +12,6 @@ import { inRequest, memoryLogger } from '../../test/support/inRequest.ts';
 import { createDataLayer } from './createDataLayer.ts';
 import type { DataLayer } from './dataLayer.ts';
 import { databaseMarks } from './connections/index.ts';
-import { sqlOf } from './statements.ts';
 
 /** The SQLSTATE under a Prisma error or a direct statement's adapter error (`cause.originalCode`). */
 const sqlStateOf = (error: unknown) => {
@@ -21,7 +20,7 @@ const sqlStateOf = (error: unknown) => {
 };
 /** An account's name as `readDb()` reads it. */
 const nameOf = async (layer: DataLayer, id: string) =>
-  (await sqlOf(layer.readDb()).query<{ name: string }>`SELECT name FROM accounts WHERE id = ${id}::uuid`)[0]?.name;
+  (await layer.readDb().$queryRaw<{ name: string }[]>`SELECT name FROM accounts WHERE id = ${id}::uuid`)[0]?.name;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitForReplica(predicate: () => Promise<boolean>, timeoutMs = 10_000) {
@@ -41,9 +40,9 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
     const layer = createDataLayer({ database: withReplica, config: setup.config, logger: log.logger });
     const a = await newAccount(4_242n);
     await waitForReplica(async () => (await sql(setup.replica, 'SELECT 1 FROM accounts WHERE id = $1', [a])).length === 1);
-    const [read] = await inRequest(() => sqlOf(layer.readDb()).query<{ balanceMinor: string }>`SELECT balance_minor::text AS "balanceMinor" FROM accounts WHERE id = ${a}::uuid`);
+    const [read] = await inRequest(() => layer.readDb().$queryRaw<{ balanceMinor: string }[]>`SELECT balance_minor::text AS "balanceMinor" FROM accounts WHERE id = ${a}::uuid`);
     expect(read?.balanceMinor).toBe('4242');
-    const [where] = await inRequest(() => sqlOf(layer.readDb()).query<{ standby: boolean }>`SELECT pg_is_in_recovery() AS standby`);
+    const [where] = await inRequest(() => layer.readDb().$queryRaw<{ standby: boolean }[]>`SELECT pg_is_in_recovery() AS standby`);
     expect(where!.standby).toBe(true);
   });
 
@@ -75,7 +74,7 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
     const replicated = createDataLayer({ database: withReplica, config: setup.config, logger: log.logger });
     const userId = randomUUID();
     const writeThroughReadDb = (layer: DataLayer) =>
-      sqlOf(layer.readDb()).execute`UPDATE accounts SET name = name WHERE false`.then(() => 'written', (e: unknown) => sqlStateOf(e));
+      layer.readDb().$executeRaw`UPDATE accounts SET name = name WHERE false`.then(() => 'written', (e: unknown) => sqlStateOf(e));
     const cases = await inRequest(async () => ({
       'the primary, no replica': await writeThroughReadDb(noReplica),
       'the replica': await (async () => (await replicated.beginRequest(userId), writeThroughReadDb(replicated)))(),
@@ -106,7 +105,7 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
     await setup.replica.stop();
     try {
       for (let i = 0; i < 3; i++) {
-        const [where] = await inRequest(() => sqlOf(layer.readDb()).query<{ standby: boolean }>`SELECT pg_is_in_recovery() AS standby`);
+        const [where] = await inRequest(() => layer.readDb().$queryRaw<{ standby: boolean }[]>`SELECT pg_is_in_recovery() AS standby`);
         expect(where!.standby).toBe(false);
       }
       const warnings = fallbackLog.lines.filter((line) => line.msg === 'the read replica cannot be reached; reading from the primary');
@@ -127,7 +126,7 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
       await inRequest(async () => {
         await layer.beginRequest(userId);
         expect(layer.readConnection()).toMatchObject({ isReadOnly: true, isReadReplica: true, hasWrites: false });
-        await layer.write((db) => sqlOf(db).execute`UPDATE accounts SET name = 'renamed' WHERE id = ${a}::uuid`);
+        await layer.write((db) => db.$executeRaw`UPDATE accounts SET name = 'renamed' WHERE id = ${a}::uuid`);
         expect(layer.readConnection()).toMatchObject({ isReadOnly: true, isReadReplica: false, hasWrites: true });
         expect(await nameOf(layer, a)).toBe('renamed'); // same request
       });
@@ -150,8 +149,8 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
   it('shares read-your-writes marks between API processes through the database', async () => {
     const withReplica = await open({ databaseReplicaUrl: setup.replica.urlFor('tidewater') });
     const shared = { ...setup.config, readYourWritesStore: 'database' };
-    const first = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(withReplica.primaryStatements) });
-    const second = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(withReplica.primaryStatements) });
+    const first = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(withReplica.prisma) });
+    const second = createDataLayer({ database: withReplica, config: shared, logger: log.logger, marks: databaseMarks(withReplica.prisma) });
     const userId = randomUUID();
     await inRequest(async () => {
       await first.beginRequest(userId);

@@ -8,7 +8,6 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { dataLayerOnPostgres, sql } from '../../test/support/dataLayerOnPostgres.ts';
 import { inRequest } from '../../test/support/inRequest.ts';
-import { sqlOf } from './statements.ts';
 import { createDataLayer } from './createDataLayer.ts';
 import { classify } from './retry/index.ts';
 
@@ -95,7 +94,7 @@ describe('the data layer on PostgreSQL retries', () => {
     let runs = 0;
     const read = inRequest(() => {
       runs += 1;
-      return sqlOf(setup.data.readDb()).query`SELECT 1 AS one, 'rdb_read_retried' AS marker FROM pg_sleep(1)`;
+      return setup.data.readDb().$queryRaw`SELECT 1 AS one, 'rdb_read_retried' AS marker FROM pg_sleep(1)`;
     });
     for (let i = 0; i < 50; i++) {
       const rows = await sql(setup.primary, `SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE query LIKE $1 AND pid <> pg_backend_pid()`, [`%${marker}%`]);

@@ -1,6 +1,7 @@
 /**
  * The one door to the database for the domain (adr/0007). Everything the domain does with data goes through a DataLayer,
- * its statements written as SQL through `sqlOf(client)` on the client each door gives (statements.ts, adr/0055):
+ * its statements Prisma Client's own calls (`$queryRaw` / `$executeRaw` tagged templates) on the client each door
+ * gives (adr/0069), except the statement that is its own commit, which the commit gate sends itself:
  *
  * - `runInTransaction(fn)` runs `fn` in one transaction on the primary and, on a
  *   transient error before COMMIT, reruns the WHOLE transaction in a new one. `fn` may
@@ -14,7 +15,7 @@
  * - `readDb()`: the read replica when there is one and the caller may read stale data;
  *   the primary when this request or (for READ_YOUR_WRITES_MS) this user has written.
  *   Always a read-only connection: a write through it fails (25006), PGlite included.
- *   Each statement on it is retried as a read.
+ *   Each statement on it is retried as a read (a query extension of its client).
  * - `db`: the primary, for the rare direct use (migrations, CLIs, tests).
  *
  * A single statement inside a transaction is never retried on its own: after a deadlock

@@ -1,5 +1,5 @@
 /**
- * The names direct statements (statements.ts) are prepared under, shared by the adapter
+ * The names the gate's own statements (statements.ts) are prepared under, shared by the adapter
  * (its `statementNameGenerator`) and the commit gate's statement that is its own commit,
  * which sends on the pool's connection itself. With DB_PREPARED_STATEMENTS=unnamed neither
  * uses them (database.ts, commitGate/ownCommitConnections.ts): behind a transaction pooler a

@@ -10,7 +10,6 @@ import { inRequest, memoryLogger } from '../../test/support/inRequest.ts';
 import { createDataLayer } from './createDataLayer.ts';
 import type { DataLayer } from './dataLayer.ts';
 import { openDatabase, type Database } from './connections/index.ts';
-import { sqlOf } from './statements.ts';
 
 /** The SQLSTATE under a Prisma error or a direct statement's adapter error, or the outcome in words. */
 const sqlStateOf = (error: unknown) => {
@@ -31,28 +30,28 @@ describe('readDb() on the embedded PGlite', () => {
   afterAll(() => database?.close());
 
   const writeThroughReadDb = () =>
-    sqlOf(data.readDb()).execute`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`.then(() => 'written', sqlStateOf);
+    data.readDb().$executeRaw`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`.then(() => 'written', sqlStateOf);
 
   it('reads', async () => {
-    await sqlOf(data.db).execute`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`;
-    const [row] = await inRequest(() => sqlOf(data.readDb()).query<{ marks: number }>`SELECT count(*)::int AS marks FROM read_your_writes_marks`);
+    await data.db.$executeRaw`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`;
+    const [row] = await inRequest(() => data.readDb().$queryRaw<{ marks: number }[]>`SELECT count(*)::int AS marks FROM read_your_writes_marks`);
     expect(row!.marks).toBeGreaterThan(0);
   });
 
   it('refuses a write with 25006, before and after the request wrote', async () => {
     const outcomes = await inRequest(async () => {
       const before = await writeThroughReadDb();
-      await data.write((db) => sqlOf(db).execute`SELECT 1`);
+      await data.write((db) => db.$executeRaw`SELECT 1`);
       return { before, after: await writeThroughReadDb() };
     });
     expect(outcomes).toEqual({ before: '25006', after: '25006' });
   });
 
   it('leaves the read-write handle and transactions able to write', async () => {
-    const count = async () => (await sqlOf(data.db).query<{ marks: number }>`SELECT count(*)::int AS marks FROM read_your_writes_marks`)[0]!.marks;
+    const count = async () => (await data.db.$queryRaw<{ marks: number }[]>`SELECT count(*)::int AS marks FROM read_your_writes_marks`)[0]!.marks;
     const before = await count();
-    await data.runInTransaction((tx) => sqlOf(tx).execute`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`);
-    await data.write((db) => sqlOf(db).execute`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`);
+    await data.runInTransaction((tx) => tx.$executeRaw`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`);
+    await data.write((db) => db.$executeRaw`INSERT INTO read_your_writes_marks VALUES (gen_random_uuid(), now())`);
     expect(await count()).toBe(before + 2);
   });
 });

@@ -1,29 +1,18 @@
 /**
- * Direct statements (adr/0021, adr/0055): the one way the server writes SQL, sent straight
- * to the driver adapter under Prisma. Prisma's client layer (its query plan, its
- * serialisation, a promise chain per statement) cost more CPU than the money path's
- * statements themselves, and one style is easier to read than three.
+ * The statements of the bank's own commits (adr/0027, adr/0069): a statement that is its own
+ * commit (`money_send`, `open_account`) is sent by the commit gate on a connection it takes
+ * itself, below Prisma Client, so its SQL comes here as a tagged template. Every other
+ * statement is Prisma Client's own call (`$queryRaw`, `$executeRaw` on the client the data
+ * layer hands out, adr/0069); `statementsOf(client)` gives a function shared by both paths
+ * (the money statement's check-only look) that client's calls in the same shape.
  *
- * A statement here still passes every layer under Prisma's client: the commit gate (no
- * statement after the request's signal fired), the cancellable client (a hung statement
- * is cancelled at the database), the pool behind the circuit breaker; and inside
- * `runInTransaction` it runs on the transaction's own connection, under the one retry
- * policy. Only the client's conveniences are gone, so:
- *
- * - values are sent as text and every placeholder is cast in the SQL (`${id}::uuid`);
- * - rows come back as the adapter gives them: `int8` and `jsonb` as text (cast int8 to
- *   `::text` and parse; `parseJsonColumn` for jsonb), `timestamptz` as an ISO string;
- *   a statement that is its own commit answers every column as PostgreSQL's text;
- * - errors are the adapter's `DriverAdapterError` (pg's `DatabaseError` from a statement
- *   that is its own commit); the classifier reads both.
- *
- * `sqlOf(client)` answers the statements of a transaction client that `runInTransaction`
- * handed out, of the primary's client (`data.db`, `data.read`'s and `data.write`'s: one
- * statement outside a transaction, on the pool), or of `readDb()`'s (read-only, each
- * statement retried as a read).
+ * On the gate's own path, values are sent as text (every placeholder is cast in the SQL,
+ * `${id}::uuid`) and every column comes back as PostgreSQL's text; through Prisma Client, as
+ * Prisma gives them (jsonb parsed, int8 as bigint, timestamptz as Date). A reader of both
+ * casts what it needs in the SQL, and `parseJsonColumn` reads a jsonb column either way.
  */
-import type { ArgType, SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, SqlQueryable } from '@prisma/driver-adapter-utils';
-import { currentTransactionAttempt } from './retry/index.ts';
+import type { ArgType, SqlQueryable } from '@prisma/driver-adapter-utils';
+import type { Prisma } from '../generated/prisma/client.ts';
 import { isCommittingAdapter } from './commitGate/index.ts';
 import { preparedOf, statementName } from './preparedStatements.ts';
 
@@ -50,7 +39,7 @@ function toQuery(strings: TemplateStringsArray, values: SqlValue[]) {
 }
 
 /** The statements of one adapter queryable (a transaction, or a connected adapter). */
-export function statementsOn(queryable: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>): Statements {
+function statementsOn(queryable: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>): Statements {
   return {
     async query<Row>(strings: TemplateStringsArray, ...values: SqlValue[]): Promise<Row[]> {
       const { columnNames, rows } = await queryable.queryRaw(toQuery(strings, values));
@@ -80,52 +69,18 @@ export function committingStatementsOn(adapter: Pick<SqlQueryable, 'queryRaw' | 
   });
 }
 
-/** A jsonb column as the adapter gave it (text on both adapters), parsed. */
+/**
+ * The `Statements` of a Prisma client or transaction client: its public `$queryRaw` and
+ * `$executeRaw`, for a function the gate's own commit shares (the same statement as a look).
+ */
+export function statementsOf(client: Pick<Prisma.TransactionClient, '$queryRaw' | '$executeRaw'>): Statements {
+  return {
+    query: <Row>(strings: TemplateStringsArray, ...values: SqlValue[]) => client.$queryRaw<Row[]>(strings, ...values),
+    execute: (strings, ...values) => client.$executeRaw(strings, ...values),
+  };
+}
+
+/** A jsonb column as it came: text from the gate's own commit, parsed already through Prisma Client. */
 export function parseJsonColumn<T>(value: unknown): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
-}
-
-const registered = new WeakMap<object, Statements>();
-
-/** Records that `client` (a transaction client or a PrismaClient) runs its direct statements on `statements`. */
-export function registerStatements(client: object, statements: Statements): void {
-  registered.set(client, statements);
-}
-
-/** The direct statements of a client `runInTransaction` or the data layer handed out; throws for any other. */
-export function sqlOf(client: object): Statements {
-  const statements = registered.get(client);
-  if (!statements) throw new Error('direct statements exist only on the data layer\'s primary client and its transactions');
-  return statements;
-}
-
-/**
- * Wraps the outermost adapter factory of the primary: each transaction it starts is
- * noted on the current `runInTransaction` attempt, so the attempt's direct statements
- * run on that transaction's connection. The factory's own adapter answers `connect()`
- * for the statements outside a transaction.
- */
-export function noteTransactionsOnAttempts(inner: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
-  const wrap = (adapter: SqlDriverAdapter): SqlDriverAdapter => ({
-    provider: adapter.provider,
-    adapterName: adapter.adapterName,
-    queryRaw: (query) => adapter.queryRaw(query),
-    executeRaw: (query) => adapter.executeRaw(query),
-    executeScript: (script) => adapter.executeScript(script),
-    async startTransaction(isolationLevel) {
-      const transaction = await adapter.startTransaction(isolationLevel);
-      const attempt = currentTransactionAttempt();
-      if (attempt) attempt.transaction = transaction;
-      return transaction;
-    },
-    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
-    dispose: () => adapter.dispose(),
-    // The commit gate's statement that is its own commit (adr/0027), where the gate is.
-    ...(isCommittingAdapter(adapter) ? { queryRawAsCommit: (query: SqlQuery) => adapter.queryRawAsCommit(query) } : {}),
-  });
-  return {
-    provider: inner.provider,
-    adapterName: inner.adapterName,
-    connect: async () => wrap(await inner.connect()),
-  };
 }

@@ -5,7 +5,6 @@
  */
 import type { Handlers } from '../contract/operations.ts';
 import type { DomainDeps } from './deps.ts';
-import { sqlOf } from '../data/statements.ts';
 import { ApiProblem } from '../errors/apiProblem.ts';
 import { writesRefusedWithin } from './writeRefusals.ts';
 
@@ -21,7 +20,7 @@ export function healthHandlers({ data, config }: DomainDeps): Pick<Handlers, 'ge
           retryAfterSeconds: config.retryAfterSeconds,
         });
       }
-      await sqlOf(data.db).query`SELECT 1`;
+      await data.db.$queryRaw`SELECT 1`;
       return { status: 200, body: { status: 'ready' } };
     },
   };

@@ -25,7 +25,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerConfig } from '../config.ts';
 import type { DataLayer } from '../data/dataLayer.ts';
-import { sqlOf } from '../data/statements.ts';
 import { CommitOutcomeUnknown } from '../data/commitGate/index.ts';
 import { ContentionExhausted } from '../data/retry/index.ts';
 import { idempotencyRecords } from '../domain/idempotency/idempotency.ts';
@@ -49,7 +48,7 @@ export function sandboxDataLayer(data: DataLayer, config: ServerConfig): DataLay
    * key in its own statement (adr/0070) may have left no claim: one is written for it.
    */
   async function holdUnlandedClaim(send: SimulatedSend): Promise<void> {
-    await data.write((db) => sqlOf(db).execute`
+    await data.write((db) => db.$executeRaw`
       INSERT INTO idempotency_records (id, user_id, key, operation_id, request_hash, status, owner_token, claimed_at)
       VALUES (${randomUUID()}::uuid, ${send.userId ?? ''}::uuid, ${send.key}, ${send.operationId}, ${send.requestHash}, 'Processing', ${randomUUID()}::uuid,
               now() - ${heldAgeMs}::int * interval '1 millisecond')
@@ -75,7 +74,7 @@ export function sandboxDataLayer(data: DataLayer, config: ServerConfig): DataLay
       case 'result-unknown': {
         await run();
         // The answer lost with the commit: the record landed, holds no answer and is stale.
-        const landed = await data.write((db) => sqlOf(db).execute`
+        const landed = await data.write((db) => db.$executeRaw`
           UPDATE idempotency_records
           SET status = 'Processing', response_status = NULL, response_body = NULL, completed_at = NULL,
               claimed_at = now() - ${staleAgeMs}::int * interval '1 millisecond'
@@ -119,7 +118,7 @@ export function sandboxDataLayer(data: DataLayer, config: ServerConfig): DataLay
       if (send.simulation !== 'in-flight') return;
       send.pending = false;
       // Another request's claim (its owner token no request holds), stale in holdMs; a key already used keeps its record.
-      await data.write((db) => sqlOf(db).execute`
+      await data.write((db) => db.$executeRaw`
         INSERT INTO idempotency_records (id, user_id, key, operation_id, request_hash, status, owner_token, claimed_at)
         VALUES (${randomUUID()}::uuid, ${userId}::uuid, ${send.key}, ${send.operationId}, ${send.requestHash}, 'Processing', ${randomUUID()}::uuid,
                 now() - ${heldAgeMs}::int * interval '1 millisecond')

@@ -30,7 +30,7 @@ import { pgliteReadOnly } from './pgliteReadOnly.ts';
 import type { CircuitBreaker } from './circuitBreaker.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
 import { watchBreaker, watchPool } from '../../metrics.ts';
-import { committingStatementsOn, noteTransactionsOnAttempts, statementsOn, type Statements } from '../statements.ts';
+import { committingStatementsOn, type Statements } from '../statements.ts';
 import { preparedNameOf } from '../preparedStatements.ts';
 import { checkSessionSettings, startupSettings } from './sessionSettings.ts';
 import type { DatabaseKind } from '../databaseKind.ts';
@@ -40,18 +40,12 @@ export interface Database {
   readonly kind: DatabaseKind;
   /** The primary, read-write. */
   readonly prisma: PrismaClient;
-  /** Direct statements on the primary's pool, outside any transaction (statements.ts). */
-  readonly primaryStatements: Statements;
   /** Direct statements on the primary that each commit on their own, through the commit gate (adr/0027). */
   readonly primaryCommitStatements: Statements;
   /** Read-only: the replica (falling back to the primary when configured), else `primaryReadOnlyPrisma`. */
   readonly readOnlyPrisma: PrismaClient;
   /** Read-only on the primary: fresh reads that can never write (read-your-writes). */
   readonly primaryReadOnlyPrisma: PrismaClient;
-  /** Direct statements on `readOnlyPrisma`'s connections (statements.ts). */
-  readonly readOnlyStatements: Statements;
-  /** Direct statements on `primaryReadOnlyPrisma`'s connections. */
-  readonly primaryReadOnlyStatements: Statements;
   /** True when reads can go to a replica. */
   readonly hasReplica: boolean;
   /** The pg pools, for statistics (empty for PGlite). */
@@ -170,21 +164,17 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   if (config.dataDir !== 'memory://') mkdirSync(config.dataDir, { recursive: true });
   const pglite = new PGlite(config.dataDir);
   await pglite.waitReady;
-  const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPGlite(pglite)));
+  const primaryAdapter = gate(new PrismaPGlite(pglite));
   const prisma = new PrismaClient({ adapter: primaryAdapter });
   const readAdapter = gate(new PrismaPGlite(pgliteReadOnly(pglite)));
   const readOnlyPrisma = new PrismaClient({ adapter: readAdapter });
   const connected = await primaryAdapter.connect();
-  const readOnlyStatements = statementsOn(await readAdapter.connect());
   return {
     kind: 'pglite',
     prisma,
-    primaryStatements: statementsOn(connected),
     primaryCommitStatements: committingStatementsOn(connected),
     readOnlyPrisma,
     primaryReadOnlyPrisma: readOnlyPrisma,
-    readOnlyStatements,
-    primaryReadOnlyStatements: readOnlyStatements,
     hasReplica: false,
     pools: [],
     breakers: [],
@@ -243,27 +233,23 @@ async function openPostgres(
     const replica = new PrismaPg(replicaPool);
     readAdapter = config.replicaFallbackToPrimary && logger ? withReplicaFallback(replica, primaryReadOnly, logger) : replica;
   }
-  // Direct statements are prepared once per connection (statements.ts) unless a pooler moves
-  // connections under them (DB_PREPARED_STATEMENTS=unnamed); Prisma's own stay unnamed.
+  // The gate's own statements (statements.ts) are prepared once per connection unless a pooler
+  // moves connections under them (DB_PREPARED_STATEMENTS=unnamed); Prisma Client's stay unnamed.
+  // The adapter names them where it sends them itself (the bench's API without the gate).
   const named = config.dbPreparedStatements === 'named';
-  const primaryAdapter = noteTransactionsOnAttempts(gate(new PrismaPg(primaryPool, named ? { statementNameGenerator: preparedNameOf } : undefined), primaryPool));
+  const primaryAdapter = gate(new PrismaPg(primaryPool, named ? { statementNameGenerator: preparedNameOf } : undefined), primaryPool);
   const prisma = new PrismaClient({ adapter: primaryAdapter });
   const gatedPrimaryReadOnly = gate(primaryReadOnly);
   const gatedRead = replicaPool ? gate(readAdapter) : gatedPrimaryReadOnly;
   const primaryReadOnlyPrisma = new PrismaClient({ adapter: gatedPrimaryReadOnly });
   const readOnlyPrisma = replicaPool ? new PrismaClient({ adapter: gatedRead }) : primaryReadOnlyPrisma;
   const connected = await primaryAdapter.connect();
-  const primaryReadOnlyStatements = statementsOn(await gatedPrimaryReadOnly.connect());
-  const readOnlyStatements = replicaPool ? statementsOn(await gatedRead.connect()) : primaryReadOnlyStatements;
   return {
     kind: 'postgres',
     prisma,
-    primaryStatements: statementsOn(connected),
     primaryCommitStatements: committingStatementsOn(connected),
     readOnlyPrisma,
     primaryReadOnlyPrisma,
-    readOnlyStatements,
-    primaryReadOnlyStatements,
     hasReplica: replicaPool !== undefined,
     pools,
     breakers,

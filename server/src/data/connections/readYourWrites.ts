@@ -6,7 +6,7 @@
  * The store is pluggable: the in-memory one serves one API process; several API replicas
  * share marks through `databaseMarks` (a table on the primary).
  */
-import type { Statements } from '../statements.ts';
+import type { Prisma } from '../../generated/prisma/client.ts';
 
 /** Where the marks live. */
 export interface ReadYourWritesStore {
@@ -32,16 +32,16 @@ export function memoryMarks(now: () => number = Date.now): ReadYourWritesStore {
   };
 }
 
-/** Marks in the `read_your_writes_marks` table on the primary (direct statements on its pool), shared by every API process. */
-export function databaseMarks(primary: Statements): ReadYourWritesStore {
+/** Marks in the `read_your_writes_marks` table on the primary (statements of its Prisma client), shared by every API process. */
+export function databaseMarks(primary: Prisma.TransactionClient): ReadYourWritesStore {
   return {
     async markWrite(userId, until) {
-      await primary.execute`
+      await primary.$executeRaw`
         INSERT INTO read_your_writes_marks (user_id, primary_until) VALUES (${userId}::uuid, ${new Date(until).toISOString()}::timestamptz)
         ON CONFLICT (user_id) DO UPDATE SET primary_until = EXCLUDED.primary_until`;
     },
     async primaryUntil(userId) {
-      const [mark] = await primary.query<{ primaryUntil: string }>`
+      const [mark] = await primary.$queryRaw<{ primaryUntil: Date }[]>`
         SELECT primary_until AS "primaryUntil" FROM read_your_writes_marks WHERE user_id = ${userId}::uuid`;
       const until = mark ? new Date(mark.primaryUntil).getTime() : 0;
       return until > Date.now() ? until : 0;

@@ -77,8 +77,8 @@ describe('the guards of every database session, checked at start', () => {
     const preparedAfterUse = async (dbPreparedStatements: string) => {
       const database = await openDatabase({ ...config, databaseUrl: cluster.urlFor('tidewater'), dbPoolMax: 1, dbPreparedStatements }, { logger });
       try {
-        // A direct statement, and one that is its own commit, on the pool's one connection.
-        await database.primaryStatements.query`SELECT count(*) AS n FROM users`;
+        // A statement through Prisma Client, and one that is its own commit, on the pool's one connection.
+        await database.prisma.$queryRaw`SELECT count(*) AS n FROM users`;
         await database.primaryCommitStatements.query`UPDATE users SET display_name = display_name WHERE false`;
         const { rows } = await database.pools[0]!.query<{ name: string }>('SELECT name FROM pg_prepared_statements');
         return rows.map((row) => row.name);

@@ -4,7 +4,6 @@
  * it sends, so the retry layer can tell "failed before COMMIT" (safe to rerun) from
  * "outcome unknown" by that commit's one state (request/commitOutcome.ts, adr/0052).
  */
-import type { SqlQueryable } from '@prisma/driver-adapter-utils';
 import { scopeSlot } from '../../request/asyncScope.ts';
 import type { Commit } from '../../request/commitOutcome.ts';
 
@@ -12,8 +11,6 @@ import type { Commit } from '../../request/commitOutcome.ts';
 export interface TransactionAttempt {
   /** The commit this attempt sent, once the gate sent one (none: nothing was sent). */
   commit?: Commit;
-  /** The driver adapter's transaction this attempt started (statements.ts): where its direct statements run. */
-  transaction?: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>;
 }
 
 const slot = scopeSlot<TransactionAttempt>();

@@ -22,7 +22,6 @@ import { randomUUID } from 'node:crypto';
 import { isContentionExhausted } from '../../data/retry/index.ts';
 import { noteUnavailableCause } from '../../metrics.ts';
 import type { Tx } from '../../data/dataLayer.ts';
-import { sqlOf, type Statements } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
@@ -52,10 +51,10 @@ type Locks = 'none' | 'customer' | 'customerThenAccount';
  * is a statement of its own, so the read after it (a snapshot of its own) sees the row as
  * the lock's holder left it.
  */
-async function ownAccount(sql: Statements, userId: string, accountId: string, locks: Locks = 'none'): Promise<AccountWithPrimary> {
-  if (locks !== 'none') await sql.query`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
-  if (locks === 'customerThenAccount') await sql.query`SELECT id FROM accounts WHERE id = ${accountId}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
-  const [row] = await sql.query<AccountWithPrimary>`
+async function ownAccount(db: Tx, userId: string, accountId: string, locks: Locks = 'none'): Promise<AccountWithPrimary> {
+  if (locks !== 'none') await db.$queryRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
+  if (locks === 'customerThenAccount') await db.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
+  const [row] = await db.$queryRaw<AccountWithPrimary[]>`
     SELECT a.id::text AS id, a.user_id::text AS "userId", a.name, a.currency, a.balance_minor::text AS "balanceMinor", a.status,
            a.audit_seq AS "auditSeq", a.audit_hash AS "auditHash", a.opened_at AS "openedAt", a.closed_at AS "closedAt",
            a.idempotency_key AS "idempotencyKey", u.primary_account_id::text AS "primaryAccountId"
@@ -66,11 +65,11 @@ async function ownAccount(sql: Statements, userId: string, accountId: string, lo
 }
 
 /** Every refusal of a closure, on the rows as read. */
-async function refuseClosing(sql: Statements, account: AccountWithPrimary): Promise<void> {
+async function refuseClosing(db: Tx, account: AccountWithPrimary): Promise<void> {
   if (account.status === 'closed') throw new ApiProblem('ACCOUNT_CLOSED', 'The account is already closed.');
   if (BigInt(account.balanceMinor) !== 0n) throw new ApiProblem('ACCOUNT_NOT_EMPTY', 'Move the money out first: only an empty account can be closed.');
   if (account.primaryAccountId !== account.id) return;
-  const [others] = await sql.query<{ open: number }>`
+  const [others] = await db.$queryRaw<{ open: number }[]>`
     SELECT count(*)::int AS open FROM accounts WHERE user_id = ${account.userId}::uuid AND status = 'open' AND id <> ${account.id}::uuid`;
   if ((others?.open ?? 0) > 0) throw new ApiProblem('ACCOUNT_IS_PRIMARY', 'Choose another primary account before closing this one.');
 }
@@ -78,12 +77,12 @@ async function refuseClosing(sql: Statements, account: AccountWithPrimary): Prom
 /** The handlers of rename, close and set-primary. */
 export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handlers, 'renameAccount' | 'closeAccount' | 'setPrimaryAccount'> {
   /** Runs one change; busy only after `recheck` refused nothing. */
-  async function change<T>(label: string, attempt: (tx: Tx) => Promise<T>, recheck: (sql: Statements) => Promise<void>, verifyCommitted?: VerifyCommitted): Promise<T> {
+  async function change<T>(label: string, attempt: (tx: Tx) => Promise<T>, recheck: (db: Tx) => Promise<void>, verifyCommitted?: VerifyCommitted): Promise<T> {
     try {
       return await data.runInTransaction(attempt, { label, contentionAttempts: config.accountWriteAttempts, ...(verifyCommitted ? { verifyCommitted } : {}) });
     } catch (error) {
       if (!isContentionExhausted(error)) throw error;
-      await data.read((db) => recheck(sqlOf(db)));
+      await data.read((db) => recheck(db));
       currentContext()?.log.info({ label, attempts: error.attempts }, 'account busy: answering 503 after re-checking');
       noteUnavailableCause('busy_account');
       throw new ApiProblem('SERVICE_UNAVAILABLE', 'The account is busy. Try again in a moment.', { retryAfterSeconds: config.busyRetryAfterSeconds });
@@ -98,7 +97,7 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       const row = await change(
         'renameAccount',
         async (tx) => {
-          const [renamed] = await sqlOf(tx).query<AccountView & { primaryAccountId: string | null }>`
+          const [renamed] = await tx.$queryRaw<(AccountView & { primaryAccountId: string | null })[]>`
             UPDATE accounts a SET name = ${name}
             FROM users u
             WHERE a.id = ${path.accountId}::uuid AND a.user_id = ${caller.userId}::uuid AND u.id = a.user_id
@@ -108,7 +107,7 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
           if (!renamed) throw notFound();
           return renamed;
         },
-        async (sql) => void (await ownAccount(sql, caller.userId, path.accountId)),
+        async (db) => void (await ownAccount(db, caller.userId, path.accountId)),
       );
       return { status: 200, body: toAccount(row, row.primaryAccountId) };
     },
@@ -119,13 +118,12 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       const row = await change(
         'closeAccount',
         async (tx) => {
-          const sql = sqlOf(tx);
           await limitLockWaits(tx, config.accountLockWaitMs);
-          const account = await ownAccount(sql, caller.userId, path.accountId, 'customerThenAccount');
-          await refuseClosing(sql, account);
+          const account = await ownAccount(tx, caller.userId, path.accountId, 'customerThenAccount');
+          await refuseClosing(tx, account);
           const payload = { balanceMinor: account.balanceMinor, wasPrimary: account.primaryAccountId === account.id };
           const link = nextLink(account, { accountId: account.id, action: 'close', payload, ledgerEntryId: null, requestId, traceId });
-          const [closed] = await sql.query<AccountView>`
+          const [closed] = await tx.$queryRaw<AccountView[]>`
             WITH closed AS (
               UPDATE accounts SET status = 'closed', closed_at = now(), version = version + 1,
                      audit_seq = ${link.seq}::int, audit_hash = ${link.hash}
@@ -140,10 +138,10 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
                    closed_at AS "closedAt", idempotency_key AS "idempotencyKey"
             FROM closed`;
           if (!closed) throw new Error(`account ${account.id} moved under its own lock`);
-          if (payload.wasPrimary) await sql.execute`UPDATE users SET primary_account_id = NULL WHERE id = ${caller.userId}::uuid`;
+          if (payload.wasPrimary) await tx.$executeRaw`UPDATE users SET primary_account_id = NULL WHERE id = ${caller.userId}::uuid`;
           return { ...closed, primaryAccountId: payload.wasPrimary ? null : account.primaryAccountId };
         },
-        async (sql) => refuseClosing(sql, await ownAccount(sql, caller.userId, path.accountId)),
+        async (db) => refuseClosing(db, await ownAccount(db, caller.userId, path.accountId)),
         lookForOwnAuditRow(data, requestId, config.idempotencyStoreBudgetMs),
       );
       return { status: 200, body: toAccount(row, row.primaryAccountId) };
@@ -156,17 +154,16 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       const row = await change(
         'setPrimaryAccount',
         async (tx) => {
-          const sql = sqlOf(tx);
           await limitLockWaits(tx, config.accountLockWaitMs);
           // The customer's row alone: a closure takes it first too, so none can run meanwhile.
-          const account = await ownAccount(sql, caller.userId, path.accountId, 'customer');
+          const account = await ownAccount(tx, caller.userId, path.accountId, 'customer');
           refuseClosed(account);
           if (account.primaryAccountId !== account.id) {
-            await sql.execute`UPDATE users SET primary_account_id = ${account.id}::uuid WHERE id = ${caller.userId}::uuid`;
+            await tx.$executeRaw`UPDATE users SET primary_account_id = ${account.id}::uuid WHERE id = ${caller.userId}::uuid`;
           }
           return account;
         },
-        async (sql) => refuseClosed(await ownAccount(sql, caller.userId, path.accountId)),
+        async (db) => refuseClosed(await ownAccount(db, caller.userId, path.accountId)),
       );
       return { status: 200, body: toAccount(row, row.id) };
     },

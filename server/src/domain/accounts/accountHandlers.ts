@@ -8,7 +8,6 @@
  */
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
-import { sqlOf } from '../../data/statements.ts';
 import { accountOpener } from './accountOpening.ts';
 import type { DomainDeps } from '../deps.ts';
 import { toAccount, type AccountView } from '../wireViews.ts';
@@ -24,7 +23,7 @@ export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts'
   const { data, cursors } = deps;
   const openOnce = accountOpener(deps);
   async function primaryOf(userId: string): Promise<string | null> {
-    const [user] = await sqlOf(data.readDb()).query<{ primaryAccountId: string | null }>`
+    const [user] = await data.readDb().$queryRaw<{ primaryAccountId: string | null }[]>`
       SELECT primary_account_id::text AS "primaryAccountId" FROM users WHERE id = ${userId}::uuid`;
     if (!user) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
     return user.primaryAccountId;
@@ -39,7 +38,7 @@ export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts'
       const from = after ? { createdAt: after.createdAt.toISOString(), id: after.id } : afterNone;
       const [primary, rows] = await Promise.all([
         primaryOf(caller.userId),
-        sqlOf(data.readDb()).query<AccountView>`
+        data.readDb().$queryRaw<AccountView[]>`
           SELECT id::text AS id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
                  closed_at AS "closedAt", idempotency_key AS "idempotencyKey"
           FROM accounts
@@ -60,7 +59,7 @@ export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts'
     async getAccount({ caller, path }) {
       const [primary, [row]] = await Promise.all([
         primaryOf(caller.userId),
-        sqlOf(data.readDb()).query<AccountView>`
+        data.readDb().$queryRaw<AccountView[]>`
           SELECT id::text AS id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
                  closed_at AS "closedAt", idempotency_key AS "idempotencyKey"
           FROM accounts WHERE id = ${path.accountId}::uuid AND user_id = ${caller.userId}::uuid`,

@@ -10,7 +10,8 @@
  * for the landed claim, which reads the answer back.
  */
 import type { components } from '@tidewater/spec/openapi';
-import { sqlOf, type Statements } from '../../data/statements.ts';
+import { statementsOf, type Statements } from '../../data/statements.ts';
+import { verifyBy } from '../audit/auditedSave.ts';
 import { claimedRequests } from '../idempotency/claimedRequest.ts';
 import type { DomainDeps } from '../deps.ts';
 import { hashRequest, idempotencyRecords, type Claim } from '../idempotency/idempotency.ts';
@@ -56,7 +57,7 @@ export function accountOpener({ data, config }: DomainDeps) {
   return async function open({ userId, key, body }: Opening): Promise<{ status: 201; body: Account; headers?: Record<string, string> }> {
     const name = writtenText(body.name);
     // Without a key every request opens an account: one plain write, under the same bound.
-    if (key === undefined) return { status: 201, body: answerOf(await data.write((db) => openStatement(undefined, userId, null, name)(sqlOf(db))), '') };
+    if (key === undefined) return { status: 201, body: answerOf(await data.write((db) => openStatement(undefined, userId, null, name)(statementsOf(db))), '') };
     const requestHash = hashRequest('openAccount', {}, body);
     const outcome = await claimed.claimOrReplay({ userId, key, operationId: 'openAccount', requestHash });
     if (outcome.kind === 'replay') return claimed.replayAnswer<Account>(outcome);

@@ -11,7 +11,7 @@ import { inRequest, memoryLogger } from '../../../test/support/inRequest.ts';
 import type { AccessClaims, OperationInput } from '../../contract/operations.ts';
 import { createDataLayer } from '../../data/createDataLayer.ts';
 import { openDatabase, type Database } from '../../data/connections/index.ts';
-import { sqlOf } from '../../data/statements.ts';
+import { statementsOf } from '../../data/statements.ts';
 import type { DomainDeps } from '../deps.ts';
 import { accountHandlers } from './accountHandlers.ts';
 import { transactionCursors } from './transactionCursor.ts';
@@ -23,7 +23,7 @@ const times = ['2026-12-05T09:00:00.000Z', sameTime, sameTime, sameTime, sameTim
 describe('pages ordered by (time, id) on the embedded PGlite', () => {
   let database: Database;
   let deps: DomainDeps;
-  const sql = () => sqlOf(deps.data.db);
+  const sql = () => statementsOf(deps.data.db);
   /** A new customer with no account. */
   async function customer(): Promise<AccessClaims> {
     const caller = { userId: randomUUID(), familyId: randomUUID() };

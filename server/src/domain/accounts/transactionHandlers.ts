@@ -15,7 +15,7 @@
  * keeps the handle it was sent to, the name is whatever the bank knows now.
  */
 import type { Handlers } from '../../contract/operations.ts';
-import { sqlOf, type Statements } from '../../data/statements.ts';
+import { statementsOf, type Statements } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { DomainDeps } from '../deps.ts';
 import { toTransaction, type LedgerRow } from '../money/transactionView.ts';
@@ -70,7 +70,7 @@ export function transactionHandlers({ data, cursors }: DomainDeps): Pick<Handler
               ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}::int`;
         return { rows, names: await displayNamesOf(sql, rows) };
       };
-      const { rows, names } = idempotencyKey ? await data.read((db) => list(sqlOf(db))) : await list(sqlOf(data.readDb()));
+      const { rows, names } = idempotencyKey ? await data.read((db) => list(statementsOf(db))) : await list(statementsOf(data.readDb()));
       const page = rows.slice(0, limit);
       const last = page.at(-1);
       const items = page.map((row) => ({ ...toTransaction(row), counterpartyName: names.get(handleOf(row.counterparty) ?? '') ?? null }));

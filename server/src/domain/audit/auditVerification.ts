@@ -11,7 +11,8 @@
  * Answers one sentence per problem, naming the row; none means the trail is intact.
  * Accounts are read a page at a time.
  */
-import { parseJsonColumn, type Statements } from '../../data/statements.ts';
+import type { Tx } from '../../data/dataLayer.ts';
+import { parseJsonColumn } from '../../data/statements.ts';
 import { chainProblems, type StoredAuditRow } from './auditChain.ts';
 
 /** An account's head and sums; int8 as its decimal text (one spelling per number). */
@@ -56,15 +57,15 @@ function movementProblems(row: RowWithEntry): string[] {
 }
 
 /** Verifies everything described above. */
-export async function verifyAuditTrail(sql: Statements): Promise<AuditSummary> {
+export async function verifyAuditTrail(db: Tx): Promise<AuditSummary> {
   const summary: AuditSummary = { accounts: 0, auditRows: 0, problems: [] };
   for (let after = '00000000-0000-0000-0000-000000000000'; ;) {
-    const accounts = await sql.query<AccountRow>`
+    const accounts = await db.$queryRaw<AccountRow[]>`
       SELECT a.id::text AS id, a.audit_seq AS "auditSeq", a.audit_hash AS "auditHash", a.balance_minor::text AS "balanceMinor",
              COALESCE((SELECT SUM(e.amount_minor) FROM ledger_entries e WHERE e.account_id = a.id), 0)::bigint::text AS "ledgerSum"
       FROM accounts a WHERE a.id > ${after}::uuid ORDER BY a.id LIMIT ${pageSize}::int`;
     for (const account of accounts) {
-      const read = await sql.query<RowWithEntry>`
+      const read = await db.$queryRaw<RowWithEntry[]>`
         SELECT r.id::text AS id, r.account_id::text AS "accountId", r.seq, r.action, r.payload,
                r.ledger_entry_id::text AS "ledgerEntryId", r.request_id::text AS "requestId", r.trace_id AS "traceId",
                r.prev_hash AS "prevHash", r.hash,
@@ -83,7 +84,7 @@ export async function verifyAuditTrail(sql: Statements): Promise<AuditSummary> {
     if (accounts.length < pageSize) break;
     after = accounts.at(-1)!.id;
   }
-  const unaudited = await sql.query<{ id: string; accountId: string }>`
+  const unaudited = await db.$queryRaw<{ id: string; accountId: string }[]>`
     SELECT e.id::text AS id, e.account_id::text AS "accountId" FROM ledger_entries e
     WHERE NOT EXISTS (SELECT 1 FROM audit_rows r WHERE r.ledger_entry_id = e.id) ORDER BY e.id LIMIT 100`;
   summary.problems.push(...unaudited.map((entry) => `ledger row ${entry.id} (account ${entry.accountId}) has no audit row`));

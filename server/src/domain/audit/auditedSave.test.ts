@@ -7,18 +7,15 @@
 import { describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { registerStatements, type Statements } from '../../data/statements.ts';
 import { currentContext, runWithContext, type RequestContext } from '../../request/requestContext.ts';
 import { DeadlineExceeded } from '../../request/deadlineExceeded.ts';
 import { lookForOwnAuditRow } from './auditedSave.ts';
 
 const mine = '00000000-0000-4000-8000-0000000000aa';
 
-/** A client whose direct statements (statements.ts) each answer what `answer` gives. */
+/** A client whose raw queries (Prisma Client's `$queryRaw`) each answer what `answer` gives. */
 function statementsClient(answer: (strings: TemplateStringsArray, ...values: unknown[]) => Promise<unknown[]>): never {
-  const client = {};
-  registerStatements(client, { query: answer as Statements['query'], execute: async () => 0 });
-  return client as never;
+  return { $queryRaw: answer, $executeRaw: async () => 0 } as never;
 }
 
 /** A data layer whose reads see `rows` and refuse, as the gate does, once the current signal fired. */

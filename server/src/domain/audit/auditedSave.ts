@@ -17,14 +17,13 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { DataLayer, LostCommit } from '../../data/dataLayer.ts';
-import { sqlOf } from '../../data/statements.ts';
 import { currentContext } from '../../request/requestContext.ts';
 import { runSideWrite } from '../sideWrites.ts';
 import { countAuditedSaveCheck } from '../../metrics.ts';
 
 /** Did a row stamped with `requestId` commit? */
 async function auditRowExists(data: Pick<DataLayer, 'read'>, requestId: string): Promise<boolean> {
-  const rows = await data.read((db) => sqlOf(db).query<{ found: boolean }>`
+  const rows = await data.read((db) => db.$queryRaw<{ found: boolean }[]>`
     SELECT EXISTS (SELECT 1 FROM audit_rows WHERE request_id = ${requestId}::uuid) AS found`);
   return rows[0]?.found === true;
 }
@@ -90,7 +89,7 @@ const BACKEND_POLL_MS = 20;
  */
 async function backendDone(data: Pick<DataLayer, 'read'>, pid: number): Promise<void> {
   for (;;) {
-    const rows = await data.read((db) => sqlOf(db).query<{ busy: boolean }>`
+    const rows = await data.read((db) => db.$queryRaw<{ busy: boolean }[]>`
       SELECT EXISTS (
         SELECT 1 FROM pg_stat_activity
         WHERE pid = ${pid}::int AND pid <> pg_backend_pid() AND coalesce(state, '') NOT IN ('idle', 'idle in transaction (aborted)')

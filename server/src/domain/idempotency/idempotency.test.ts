@@ -5,13 +5,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { DataLayer, Tx } from '../../data/dataLayer.ts';
-import { registerStatements } from '../../data/statements.ts';
 import { hashRequest, idempotencyRecords, isClaimTakenOver, type Claim } from './idempotency.ts';
 
 const config = { idempotencyReleaseBudgetMs: 3_000, idempotencyStaleAfterMs: 120_000, busyRetryAfterSeconds: 1 };
 const claim: Claim = { id: 'c', userId: 'u', key: 'key-12345', ownerToken: 't', startedAt: 0 };
 
-/** A data layer whose writes (direct statements, statements.ts) answer `answer` (or fail with it) and are counted. */
+/** A data layer whose writes (Prisma Client's `$queryRaw` and `$executeRaw`) answer `answer` (or fail with it) and are counted. */
 function standIn(answer: unknown) {
   const calls: string[] = [];
   const query = async (strings: TemplateStringsArray) => {
@@ -24,8 +23,7 @@ function standIn(answer: unknown) {
     if (answer instanceof Error) throw answer;
     return 1;
   };
-  const db = {};
-  registerStatements(db, { query, execute });
+  const db = { $queryRaw: query, $executeRaw: execute };
   const data = { write: (fn: (db: never) => unknown) => fn(db as never), db } as unknown as DataLayer;
   return { data, calls };
 }

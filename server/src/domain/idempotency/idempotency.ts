@@ -30,7 +30,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { DataLayer, Tx } from '../../data/dataLayer.ts';
-import { parseJsonColumn, sqlOf } from '../../data/statements.ts';
+import { parseJsonColumn } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import { currentContext } from '../../request/requestContext.ts';
 import { countIdempotency } from '../../metrics.ts';
@@ -124,7 +124,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
 
   async function claimKey(claim: Claim, operationId: string, requestHash: string): Promise<KeyRow> {
     const rows = await runSideWrite(() =>
-      data.write((db) => sqlOf(db).query<KeyRow>`
+      data.write((db) => db.$queryRaw<KeyRow[]>`
         SELECT verdict, record_id::text AS "recordId", status, body
         FROM claim_key(${claim.id}::uuid, ${claim.ownerToken}::uuid, ${claim.userId}::uuid, ${claim.key}::text, ${operationId}::text, ${requestHash}::text, ${staleMs}::int)`),
     );
@@ -162,7 +162,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
   async function takeOver(record: { id: string }, userId: string, key: string, requestHash: string): Promise<Claim | undefined> {
     const claim: Claim = { id: record.id, userId, key, ownerToken: randomUUID(), startedAt: performance.now() };
     const taken = await runSideWrite(() =>
-      data.write((db) => sqlOf(db).execute`
+      data.write((db) => db.$executeRaw`
         UPDATE idempotency_records SET owner_token = ${claim.ownerToken}::uuid, claimed_at = now()
         WHERE id = ${record.id}::uuid AND status = 'Processing' AND landed_at IS NULL AND request_hash = ${requestHash}
           AND claimed_at <= now() - ${staleMs}::int * interval '1 millisecond'`),
@@ -216,13 +216,13 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
     async land<Body>(tx: Tx, claim: Claim, status: number, body: Body): Promise<Body> {
       if (body === undefined || body === null) {
         log()?.error({ key: claim.key, status }, 'refusing to store an empty answer: the claim stays Processing');
-        const fenced = await sqlOf(tx).execute`
+        const fenced = await tx.$executeRaw`
           UPDATE idempotency_records SET landed_at = now()
           WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND status = 'Processing' AND landed_at IS NULL`;
         if (fenced !== 1) throw new ClaimTakenOver(claim.key);
         return body;
       }
-      const rows = await sqlOf(tx).query<{ responseBody: unknown }>`
+      const rows = await tx.$queryRaw<{ responseBody: unknown }[]>`
         UPDATE idempotency_records
         SET landed_at = now(), status = 'Executed', response_status = ${status}::int, response_body = ${JSON.stringify(body)}::jsonb, completed_at = now()
         WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND status = 'Processing' AND landed_at IS NULL
@@ -237,7 +237,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
      * The primary's, like every look at a lost commit.
      */
     async landedAnswer<Body>(claim: Claim): Promise<Body | undefined> {
-      const rows = await data.read((db) => sqlOf(db).query<{ responseBody: unknown }>`
+      const rows = await data.read((db) => db.$queryRaw<{ responseBody: unknown }[]>`
         SELECT response_body AS "responseBody" FROM idempotency_records
         WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND landed_at IS NOT NULL AND status = 'Executed'`);
       const body = rows[0]?.responseBody;
@@ -252,7 +252,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
      */
     async refuse<Body>(claim: Claim, status: number, body: Body): Promise<Body> {
       const rows = await runSideWrite(() =>
-        data.write((db) => sqlOf(db).query<{ responseBody: unknown }>`
+        data.write((db) => db.$queryRaw<{ responseBody: unknown }[]>`
           UPDATE idempotency_records
           SET status = 'Executed', response_status = ${status}::int, response_body = ${JSON.stringify(body)}::jsonb, completed_at = now()
           WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND status = 'Processing' AND landed_at IS NULL
@@ -267,7 +267,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
       try {
         await runSideWrite(
           () =>
-            data.write((db) => sqlOf(db).execute`
+            data.write((db) => db.$executeRaw`
               DELETE FROM idempotency_records
               WHERE id = ${claim.id}::uuid AND owner_token = ${claim.ownerToken}::uuid AND landed_at IS NULL`),
           { budgetMs: config.idempotencyReleaseBudgetMs },

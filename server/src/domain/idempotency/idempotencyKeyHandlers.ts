@@ -13,7 +13,7 @@
  */
 import type { components } from '@tidewater/spec/openapi';
 import type { Handlers } from '../../contract/operations.ts';
-import { parseJsonColumn, sqlOf } from '../../data/statements.ts';
+import { parseJsonColumn } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { DomainDeps } from '../deps.ts';
 
@@ -46,13 +46,13 @@ export function keyStatusOf(record: HeldRecord): KeyStatus {
 export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'getIdempotencyKey' | 'listIdempotencyKeys'> {
   return {
     async getIdempotencyKey({ caller, path }) {
-      const [record] = await data.read((db) => sqlOf(db).query<HeldRecord>`
+      const [record] = await data.read((db) => db.$queryRaw<HeldRecord[]>`
         SELECT key, operation_id AS "operationId", status, response_status AS "responseStatus", response_body AS "responseBody",
                received_at AS "claimedAt", landed_at AS "landedAt"
         FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND key = ${path.key}`);
       if (record) return { status: 200, body: keyStatusOf(record) };
       // A send that claims its key in its one statement (adr/0070) has no record until it commits: its hold on the key says it runs.
-      const [running] = await data.read((db) => sqlOf(db).query<{ held: boolean }>`SELECT key_lock_held(${caller.userId}::uuid, ${path.key}::text) AS held`);
+      const [running] = await data.read((db) => db.$queryRaw<{ held: boolean }[]>`SELECT key_lock_held(${caller.userId}::uuid, ${path.key}::text) AS held`);
       const state = running?.held === true || String(running?.held) === 't' ? 'inFlight' : 'unknown';
       return { status: 200, body: { key: path.key, state, operationId: null, claimedAt: null, answer: null } };
     },
@@ -62,7 +62,7 @@ export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'ge
       // The validator checked the form; a time that form allows and Date cannot hold (23:59:60) is the caller's.
       if (Number.isNaN(asked)) throw new ApiProblem('VALIDATION_FAILED', '`since` is not an instant this API can read.');
       const since = new Date(Math.max(asked, now - longestLookBackMs));
-      const records = await data.read((db) => sqlOf(db).query<HeldRecord>`
+      const records = await data.read((db) => db.$queryRaw<HeldRecord[]>`
         SELECT key, operation_id AS "operationId", status, response_status AS "responseStatus", response_body AS "responseBody",
                received_at AS "claimedAt", landed_at AS "landedAt"
         FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND received_at >= ${since.toISOString()}::timestamptz

@@ -10,7 +10,6 @@
  * first rule hold under races; this module's reads only give the refusal its words.
  */
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { sqlOf } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 
 /** The bank's name and words only its own people would use: refused anywhere in a handle. */
@@ -38,7 +37,7 @@ export function handleRules(data: DataLayer) {
   return {
     /** 409 HANDLE_TAKEN when `handle` looks like the bank speaking, in any spacing or spelling the skeleton folds. */
     async refuseReservedHandle(handle: string): Promise<void> {
-      const [row] = await data.read((db) => sqlOf(db).query<Skeletons>`
+      const [row] = await data.read((db) => db.$queryRaw<Skeletons[]>`
         SELECT handle_skeleton(${handle}::text) AS handle,
           (SELECT string_agg(handle_skeleton(w), ',') FROM unnest(string_to_array(${RESERVED_ANYWHERE.join(',')}::text, ',')) AS w) AS anywhere,
           (SELECT string_agg(handle_skeleton(w), ',') FROM unnest(string_to_array(${RESERVED_AT_ENDS.join(',')}::text, ',')) AS w) AS "atEnds"`);

@@ -8,7 +8,6 @@
  */
 import type { Config } from '../../config.ts';
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { sqlOf } from '../../data/statements.ts';
 import { hashToken, newOpaqueToken } from './secrets.ts';
 
 /** The numbers (config.ts). */
@@ -32,17 +31,17 @@ export function knownDevices(data: DataLayer, config: KnownDeviceConfig) {
      */
     async remember(userId: string, presented: string | undefined, address: string): Promise<string> {
       if (presented !== undefined) {
-        const renewed = await data.write((db) => sqlOf(db).execute`
+        const renewed = await data.write((db) => db.$executeRaw`
           UPDATE known_devices SET last_used_at = now(), address = ${address}::text
           WHERE token_hash = ${hashToken(presented)}::text AND user_id = ${userId}::uuid
             AND last_used_at > now() - ${ttlSeconds}::int * interval '1 second'`);
         if (renewed === 1) return presented;
       }
       const deviceToken = newOpaqueToken();
-      await data.write((db) => sqlOf(db).execute`
+      await data.write((db) => db.$executeRaw`
         INSERT INTO known_devices (token_hash, user_id, address) VALUES (${hashToken(deviceToken)}::text, ${userId}::uuid, ${address}::text)`);
       // The customer's oldest devices beyond the bound, and their expired ones, go.
-      await data.write((db) => sqlOf(db).execute`
+      await data.write((db) => db.$executeRaw`
         DELETE FROM known_devices WHERE user_id = ${userId}::uuid AND token_hash NOT IN (
           SELECT token_hash FROM known_devices
           WHERE user_id = ${userId}::uuid AND last_used_at > now() - ${ttlSeconds}::int * interval '1 second'

@@ -12,7 +12,6 @@
  * period per process; an ending this process made (`ended`) is known at once.
  */
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { sqlOf } from '../../data/statements.ts';
 
 interface Checked {
   alive: Promise<boolean>;
@@ -30,7 +29,7 @@ export function liveSessions(data: DataLayer, recheckSeconds: number, entries: n
   }
 
   async function ask(familyId: string): Promise<boolean> {
-    const rows = await data.read((db) => sqlOf(db).query`
+    const rows = await data.read((db) => db.$queryRaw<unknown[]>`
       SELECT 1 FROM refresh_tokens WHERE family_id = ${familyId}::uuid AND revoked_at IS NULL LIMIT 1`);
     return rows.length > 0;
   }

@@ -7,7 +7,6 @@
  */
 import type { Handlers } from '../../contract/operations.ts';
 import type { DomainDeps } from '../deps.ts';
-import { sqlOf } from '../../data/statements.ts';
 import { payeeLookups } from './payeeLookups.ts';
 import { matchPayeeName } from './payeeNameMatch.ts';
 
@@ -17,7 +16,7 @@ export function payeeHandlers({ data, config }: DomainDeps): Pick<Handlers, 'get
   return {
     async getPayee({ caller, path, query }) {
       await lookups.countOrRefuse(caller.userId);
-      const [payee] = await data.read((db) => sqlOf(db).query<{ displayName: string }>`
+      const [payee] = await data.read((db) => db.$queryRaw<{ displayName: string }[]>`
         SELECT display_name AS "displayName" FROM users WHERE handle = ${path.handle}::text`);
       const result = payee ? matchPayeeName(query.name, payee.displayName) : 'no_match';
       return { status: 200, body: result === 'no_match' ? { result } : { result, name: payee!.displayName } };

@@ -9,7 +9,6 @@
  */
 import type { Config } from '../../config.ts';
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { sqlOf } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import { reportRateLimit } from '../../request/rateLimitFields.ts';
 
@@ -19,7 +18,7 @@ export function payeeLookups(data: DataLayer, config: Pick<Config, 'payeeLookupL
   return {
     /** Throws 429 (with its wait) when `userId` has used up the window's look-ups; else counts this one (committed before it goes on). */
     async countOrRefuse(userId: string): Promise<void> {
-      const [recent] = await data.read((db) => sqlOf(db).query<{ count: number; clearsIn: number | null }>`
+      const [recent] = await data.read((db) => db.$queryRaw<{ count: number; clearsIn: number | null }[]>`
         SELECT count(*)::int AS count,
                extract(epoch FROM min(looked_up_at) + ${windowMs}::int * interval '1 millisecond' - now())::float8 AS "clearsIn"
         FROM payee_lookups WHERE user_id = ${userId}::uuid AND looked_up_at > now() - ${windowMs}::int * interval '1 millisecond'`);
@@ -33,10 +32,10 @@ export function payeeLookups(data: DataLayer, config: Pick<Config, 'payeeLookupL
           retryAfterSeconds: Math.max(1, Math.ceil(recent!.clearsIn ?? windowMs / 1000)),
         });
       }
-      await data.write((db) => sqlOf(db).execute`INSERT INTO payee_lookups (user_id) VALUES (${userId}::uuid)`);
+      await data.write((db) => db.$executeRaw`INSERT INTO payee_lookups (user_id) VALUES (${userId}::uuid)`);
       // Old rows are of no use to any count: one look-up in a hundred sweeps them.
       if (Math.random() < 0.01) {
-        await data.write((db) => sqlOf(db).execute`DELETE FROM payee_lookups WHERE looked_up_at < now() - ${windowMs}::int * interval '1 millisecond'`).catch(() => {});
+        await data.write((db) => db.$executeRaw`DELETE FROM payee_lookups WHERE looked_up_at < now() - ${windowMs}::int * interval '1 millisecond'`).catch(() => {});
       }
     },
   };

@@ -11,7 +11,6 @@ import { inRequest, memoryLogger } from '../../../test/support/inRequest.ts';
 import { createDataLayer } from '../../data/createDataLayer.ts';
 import type { DataLayer } from '../../data/dataLayer.ts';
 import { openDatabase, type Database } from '../../data/connections/index.ts';
-import { sqlOf } from '../../data/statements.ts';
 import type { DomainDeps } from '../deps.ts';
 import type { PinVerifiers } from './pinVerifier.ts';
 import type { SecretHashing } from './secrets.ts';
@@ -35,7 +34,7 @@ describe('register, when another registration takes its email or handle meanwhil
     data = createDataLayer({ database, config, logger: memoryLogger().logger });
     const secrets = {
       async hash() {
-        await sqlOf(data.db).execute`
+        await data.db.$executeRaw`
           INSERT INTO users (id, email, display_name, handle, password_hash, pin_hash)
           VALUES (${randomUUID()}::uuid, ${rival.email}::text, 'Rival', ${rival.handle}::text, 'x', 'x')`;
         return 'password-hash';
@@ -58,7 +57,7 @@ describe('register, when another registration takes its email or handle meanwhil
     const body = { ...mine, displayName: 'Me', password: 'a long and unusual passphrase', pin: '583920' };
     const outcome = await inRequest(() => register({ body, clientAddress: '203.0.113.9' } as Parameters<Register>[0])).catch((error: unknown) => error);
     expect(outcome).toMatchObject({ status: 409, code: errorCode });
-    const [users] = await sqlOf(data.db).query<{ count: number }>`SELECT count(*)::int AS count FROM users WHERE email = ${mine.email}::text OR handle = ${mine.handle}::text`;
+    const [users] = await data.db.$queryRaw<{ count: number }[]>`SELECT count(*)::int AS count FROM users WHERE email = ${mine.email}::text OR handle = ${mine.handle}::text`;
     expect(users!.count).toBe(1);
   });
 });

@@ -11,7 +11,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
-import { sqlOf, type Statements } from '../../data/statements.ts';
+import type { Tx } from '../../data/dataLayer.ts';
 import type { DomainDeps } from '../deps.ts';
 import { addressKey } from './addressKey.ts';
 import { deviceHashOf, knownDevices } from './knownDevices.ts';
@@ -44,10 +44,10 @@ export function sessionHandlers({ data, config, tokens, secrets, sessions }: Dom
   const devices = knownDevices(data, config);
 
   /** A new pair in `familyId`, whose refresh token ends at `expiresAt` (the family's end: sign-in's, kept by every rotation). */
-  async function issuePair(userId: string, familyId: string, sql: Statements, expiresAt: Date) {
+  async function issuePair(userId: string, familyId: string, db: Tx, expiresAt: Date) {
     const refreshToken = newOpaqueToken();
     const id = randomUUID();
-    await sql.execute`
+    await db.$executeRaw`
       INSERT INTO refresh_tokens (id, user_id, family_id, token_hash, expires_at)
       VALUES (${id}::uuid, ${userId}::uuid, ${familyId}::uuid, ${hashToken(refreshToken)}::text, ${expiresAt.toISOString()}::timestamptz)`;
     const accessToken = await tokens.issue({ userId, familyId });
@@ -70,7 +70,7 @@ export function sessionHandlers({ data, config, tokens, secrets, sessions }: Dom
       const address = addressKey(clientAddress ?? 'unknown');
       const deviceHash = deviceHashOf(body.deviceToken);
       const { failuresHere, deviceFailures } = await limits.refuseIfLimited(email, address, deviceHash);
-      const [user] = await data.read((db) => sqlOf(db).query<SignInUserRow>`
+      const [user] = await data.read((db) => db.$queryRaw<SignInUserRow[]>`
         SELECT id, password_hash AS "passwordHash" FROM users WHERE email = ${email}::text`);
       const valid = await secrets.verify(body.password, user?.passwordHash ?? (await decoyHash));
       if (!user || !valid) {
@@ -83,7 +83,7 @@ export function sessionHandlers({ data, config, tokens, secrets, sessions }: Dom
       // A new row with a fresh id: rerunning it after a confirmed failure cannot duplicate it.
       data.writesFor(user.id);
       const { pair } = await data.runInTransaction(
-        (tx) => issuePair(user.id, randomUUID(), sqlOf(tx), new Date(Date.now() + config.refreshTokenTtlSeconds * 1000)),
+        (tx) => issuePair(user.id, randomUUID(), tx, new Date(Date.now() + config.refreshTokenTtlSeconds * 1000)),
         { label: 'createToken' },
       );
       return { status: 200, body: { ...pair, deviceToken } };
@@ -91,22 +91,21 @@ export function sessionHandlers({ data, config, tokens, secrets, sessions }: Dom
 
     async refreshToken({ body }) {
       const tokenHash = hashToken(body.refreshToken);
-      const [presented] = await data.read((db) => sqlOf(db).query<PresentedTokenRow>`
+      const [presented] = await data.read((db) => db.$queryRaw<PresentedTokenRow[]>`
         SELECT id, user_id AS "userId", family_id AS "familyId", expires_at AS "expiresAt", replaced_by AS "replacedBy"
         FROM refresh_tokens WHERE token_hash = ${tokenHash}::text`);
       if (!presented || new Date(presented.expiresAt) <= new Date()) throw new ApiProblem('TOKEN_INVALID');
       const expiresAt = new Date(presented.expiresAt);
       data.writesFor(presented.userId);
       const rotated = await data.runInTransaction(async (tx) => {
-        const sql = sqlOf(tx);
-        const next = await issuePair(presented.userId, presented.familyId, sql, expiresAt);
-        const spent = await sql.execute`
+        const next = await issuePair(presented.userId, presented.familyId, tx, expiresAt);
+        const spent = await tx.$executeRaw`
           UPDATE refresh_tokens SET revoked_at = now(), replaced_by = ${next.id}::uuid WHERE id = ${presented.id}::uuid AND revoked_at IS NULL`;
         return spent === 1 ? next.pair : undefined;
       }, { label: 'refreshToken' });
       if (!rotated) {
         // A spent token came back: whoever holds the family is not to be trusted.
-        await data.write((db) => sqlOf(db).execute`
+        await data.write((db) => db.$executeRaw`
           UPDATE refresh_tokens SET revoked_at = now() WHERE family_id = ${presented.familyId}::uuid AND revoked_at IS NULL`);
         sessions.ended([presented.familyId]);
         // Say what happened to this token: spent by a rotation, or ended with its session (signed out, or another token of it came back).
@@ -122,7 +121,7 @@ export function sessionHandlers({ data, config, tokens, secrets, sessions }: Dom
 
     async revokeToken({ body }) {
       const tokenHash = hashToken(body.refreshToken);
-      const revoked = await data.write((db) => sqlOf(db).query<{ familyId: string }>`
+      const revoked = await data.write((db) => db.$queryRaw<{ familyId: string }[]>`
         UPDATE refresh_tokens SET revoked_at = now() WHERE token_hash = ${tokenHash}::text AND revoked_at IS NULL
         RETURNING family_id AS "familyId"`);
       // The family's live token revoked ends its session (RFC 7009 §2.1: its access tokens too).
@@ -131,7 +130,7 @@ export function sessionHandlers({ data, config, tokens, secrets, sessions }: Dom
     },
 
     async logout({ caller }) {
-      const revoked = await data.write((db) => sqlOf(db).query<{ familyId: string }>`
+      const revoked = await data.write((db) => db.$queryRaw<{ familyId: string }[]>`
         UPDATE refresh_tokens SET revoked_at = now() WHERE user_id = ${caller.userId}::uuid AND revoked_at IS NULL
         RETURNING family_id AS "familyId"`);
       sessions.ended([caller.familyId, ...new Set(revoked.map((row) => row.familyId))]);

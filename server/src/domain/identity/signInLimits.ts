@@ -35,7 +35,6 @@
  */
 import type { Config } from '../../config.ts';
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { sqlOf } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import { reportRateLimit, spendRateLimit } from '../../request/rateLimitFields.ts';
 import { sha256Hex } from '../idempotency/canonicalJson.ts';
@@ -90,7 +89,7 @@ export function signInLimits(data: DataLayer, config: SignInLimitConfig) {
      */
     async refuseIfLimited(email: string, address: string, deviceHash: string | null): Promise<SignInStanding> {
       const emailHash = sha256Hex(email);
-      const [c] = await data.read((db) => sqlOf(db).query<Counts>`
+      const [c] = await data.read((db) => db.$queryRaw<Counts[]>`
         WITH recent AS (
           SELECT email_hash, address, device_hash, failed_at FROM sign_in_failures
           WHERE failed_at > now() - ${windowMs}::int * interval '1 millisecond'
@@ -138,21 +137,21 @@ export function signInLimits(data: DataLayer, config: SignInLimitConfig) {
 
     /** Counts a refused password (naming the device token it presented); only once this committed may the refusal be told. */
     async countFailure(email: string, address: string, deviceHash: string | null): Promise<void> {
-      await data.write((db) => sqlOf(db).execute`
+      await data.write((db) => db.$executeRaw`
         INSERT INTO sign_in_failures (email_hash, address, device_hash) VALUES (${sha256Hex(email)}::text, ${address}::text, ${deviceHash}::text)`);
       spendRateLimit('sign-in-email-address', 1);
       spendRateLimit('sign-in-address', 1);
       // Old rows are of no use to any count: one sign-in in a hundred sweeps them.
       if (Math.random() < 0.01) {
         await data
-          .write((db) => sqlOf(db).execute`DELETE FROM sign_in_failures WHERE failed_at < now() - ${windowMs}::int * interval '1 millisecond'`)
+          .write((db) => db.$executeRaw`DELETE FROM sign_in_failures WHERE failed_at < now() - ${windowMs}::int * interval '1 millisecond'`)
           .catch(() => {});
       }
     },
 
     /** A right password: that email's failures from `address`, and those of the device token presented, no longer count. */
     async clearFailures(email: string, address: string, deviceHash: string | null): Promise<void> {
-      const cleared = await data.write((db) => sqlOf(db).query<{ here: boolean }>`
+      const cleared = await data.write((db) => db.$queryRaw<{ here: boolean }[]>`
         DELETE FROM sign_in_failures
         WHERE (email_hash = ${sha256Hex(email)}::text AND address = ${address}::text) OR device_hash = ${deviceHash}::text
         RETURNING address = ${address}::text AS here`);

@@ -14,7 +14,6 @@
  */
 import type { Config } from '../../config.ts';
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { sqlOf } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import { reportRateLimit, spendRateLimit } from '../../request/rateLimitFields.ts';
 
@@ -42,7 +41,7 @@ export function signUpLimits(data: DataLayer, config: SignUpLimitConfig) {
      * answers its row's id, for `hashing`.
      */
     async countOrRefuse(address: string): Promise<string> {
-      const [counts] = await data.read((db) => sqlOf(db).query<Counts>`
+      const [counts] = await data.read((db) => db.$queryRaw<Counts[]>`
         WITH recent AS (
           SELECT address, attempted_at, hashed FROM sign_up_attempts WHERE attempted_at > now() - ${windowMs}::int * interval '1 millisecond'
         )
@@ -65,18 +64,18 @@ export function signUpLimits(data: DataLayer, config: SignUpLimitConfig) {
       });
       if (c.address >= config.registerAddressLimit) throw tooMany(c.addressClearsIn, 'Too many sign-ups from here. Try again later.');
       if (c.all >= config.registerGlobalLimit) throw tooMany(c.allClearsIn, 'Too many sign-ups just now. Try again in a moment.');
-      const [row] = await data.write((db) => sqlOf(db).query<{ id: string }>`
+      const [row] = await data.write((db) => db.$queryRaw<{ id: string }[]>`
         INSERT INTO sign_up_attempts (address) VALUES (${address}::text) RETURNING id::text AS id`);
       // Old rows are of no use to any count: one sign-up in a hundred sweeps them.
       if (Math.random() < 0.01) {
-        await data.write((db) => sqlOf(db).execute`DELETE FROM sign_up_attempts WHERE attempted_at < now() - ${windowMs}::int * interval '1 millisecond'`).catch(() => {});
+        await data.write((db) => db.$executeRaw`DELETE FROM sign_up_attempts WHERE attempted_at < now() - ${windowMs}::int * interval '1 millisecond'`).catch(() => {});
       }
       return row!.id;
     },
 
     /** The attempt `id` passed every check and goes on to hash: from now on it counts in all. */
     async hashing(id: string): Promise<void> {
-      await data.write((db) => sqlOf(db).execute`UPDATE sign_up_attempts SET hashed = true WHERE id = ${id}::bigint`);
+      await data.write((db) => db.$executeRaw`UPDATE sign_up_attempts SET hashed = true WHERE id = ${id}::bigint`);
       spendRateLimit('sign-up', 1);
     },
   };

@@ -8,7 +8,6 @@
  * with the stored one, counting nothing, for a second statement.
  */
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { sqlOf } from '../../data/statements.ts';
 import type { ServerConfig } from '../../config.ts';
 import { boundPayment, type ApprovedPaymentWire } from './approvedPayment.ts';
 
@@ -52,7 +51,7 @@ export function stepUpStatement(data: DataLayer, config: ServerConfig) {
     /** One check of `attempt` for `userId`; a right one issues `authorizationId` for `payment`. */
     async run(userId: string, attempt: PinAttempt, payment: ApprovedPaymentWire, authorizationId: string): Promise<PinVerdictRow> {
       const bound = boundPayment(payment);
-      const [row] = await data.write((db) => sqlOf(db).query<PinVerdictRow>`
+      const [row] = await data.write((db) => db.$queryRaw<PinVerdictRow[]>`
         WITH v AS (
           SELECT * FROM pin_verdict(${userId}::uuid, ${attempt.checked}::text, ${attempt.right}::text, ${attempt.remade ?? null}::text,
             ${config.pinMaxAttempts}::int, ${config.pinLockSeconds}::int, ${config.pinLocksBeforeBlock}::int, ${config.pinLockMemorySeconds}::int)

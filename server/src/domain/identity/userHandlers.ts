@@ -9,7 +9,6 @@ import type { Handlers } from '../../contract/operations.ts';
 import type { DomainDeps } from '../deps.ts';
 import { toAccount, toUser, type AccountView, type UserView } from '../wireViews.ts';
 import { isUniqueViolation } from '../../data/retry/index.ts';
-import { sqlOf } from '../../data/statements.ts';
 import { writtenText } from '../writtenText.ts';
 import { addressKey } from './addressKey.ts';
 import { signUpLimits } from './signUpLimits.ts';
@@ -22,7 +21,7 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
   const handles = handleRules(data);
   /** 409 for a taken email, or a handle taken or a payer could mistake for a taken one (the same skeleton: handleRules.ts). */
   async function refuseTaken(email: string, handle: string): Promise<void> {
-    const taken = await data.read((db) => sqlOf(db).query<{ email: string; handle: string }>`
+    const taken = await data.read((db) => db.$queryRaw<{ email: string; handle: string }[]>`
       SELECT email, handle FROM users WHERE email = ${email}::text OR handle_skeleton = handle_skeleton(${handle}::text)
       ORDER BY email = ${email}::text DESC, handle = ${handle}::text DESC LIMIT 2`);
     if (taken.some((user) => user.email === email)) throw new ApiProblem('EMAIL_TAKEN');
@@ -46,15 +45,14 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
       data.writesFor(userId);
       try {
         const { user, account } = await data.runInTransaction(async (tx) => {
-          const sql = sqlOf(tx);
-          await sql.execute`
+          await tx.$executeRaw`
             INSERT INTO users (id, email, display_name, handle, password_hash, pin_hash)
             VALUES (${userId}::uuid, ${email}::text, ${writtenText(body.displayName)}::text, ${body.handle}::text, ${passwordHash}::text, ${pinHash}::text)`;
-          const [account] = await sql.query<AccountView>`
+          const [account] = await tx.$queryRaw<AccountView[]>`
             INSERT INTO accounts (id, user_id, name) VALUES (${accountId}::uuid, ${userId}::uuid, 'Everyday')
             RETURNING id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
               closed_at AS "closedAt", idempotency_key AS "idempotencyKey"`;
-          const [user] = await sql.query<UserView>`
+          const [user] = await tx.$queryRaw<UserView[]>`
             UPDATE users SET primary_account_id = ${accountId}::uuid WHERE id = ${userId}::uuid
             RETURNING id, email, display_name AS "displayName", handle, primary_account_id AS "primaryAccountId", created_at AS "createdAt"`;
           return { user: user!, account: account! };
@@ -68,7 +66,7 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
     },
 
     async getMe({ caller }) {
-      const [user] = await sqlOf(data.readDb()).query<UserView>`
+      const [user] = await data.readDb().$queryRaw<UserView[]>`
         SELECT id, email, display_name AS "displayName", handle, primary_account_id AS "primaryAccountId", created_at AS "createdAt"
         FROM users WHERE id = ${caller.userId}::uuid`;
       if (!user) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');

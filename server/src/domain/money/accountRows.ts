@@ -5,11 +5,10 @@
  * contention, rerun up to ACCOUNT_WRITE_ATTEMPTS times, then busy.
  */
 import type { Tx } from '../../data/dataLayer.ts';
-import { sqlOf } from '../../data/statements.ts';
 
 /** Bounds every lock wait of the current transaction (SET LOCAL lock_timeout). */
 export async function limitLockWaits(tx: Tx, lockWaitMs: number): Promise<void> {
-  await sqlOf(tx).query`SELECT set_config('lock_timeout', ${lockWait(lockWaitMs)}, true)`;
+  await tx.$queryRaw`SELECT set_config('lock_timeout', ${lockWait(lockWaitMs)}, true)`;
 }
 
 /** `lock_timeout` as set_config takes it. */

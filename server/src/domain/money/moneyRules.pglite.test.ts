@@ -12,7 +12,7 @@ import { inRequest, memoryLogger } from '../../../test/support/inRequest.ts';
 import { createDataLayer } from '../../data/createDataLayer.ts';
 import type { DataLayer } from '../../data/dataLayer.ts';
 import { openDatabase, type Database } from '../../data/connections/index.ts';
-import { sqlOf } from '../../data/statements.ts';
+import { statementsOf } from '../../data/statements.ts';
 import { verifyAuditTrail } from '../audit/auditVerification.ts';
 import type { Claim } from '../idempotency/idempotency.ts';
 import { sendStatement, type SendOrder } from './moneySend.ts';
@@ -23,7 +23,7 @@ const limits = { lockWaitMs: 1_000, dailyLimitMinor: 10_000 };
 describe('the money rules in the database, on the embedded PGlite', () => {
   let database: Database;
   let data: DataLayer;
-  const sql = () => sqlOf(data.db);
+  const sql = () => statementsOf(data.db);
 
   beforeAll(async () => {
     const config = loadConfig({ DATA_DIR: 'memory://' });
@@ -78,7 +78,7 @@ describe('the money rules in the database, on the embedded PGlite', () => {
     const authorizationId = await approval(userId, accountId, 1_000);
     expect((await send(withdrawal(accountId, 1_000, authorizationId), await claim(userId))).verdict).toBe('applied');
     expect(await balance(accountId)).toBe(1_500);
-    const audit = await verifyAuditTrail(sql());
+    const audit = await verifyAuditTrail(data.db);
     expect(audit.problems).toEqual([]);
     expect(audit.auditRows).toBeGreaterThanOrEqual(2);
   });

@@ -28,7 +28,7 @@
  */
 import type { DomainDeps } from '../deps.ts';
 import { isContentionExhausted } from '../../data/retry/index.ts';
-import { sqlOf } from '../../data/statements.ts';
+import { statementsOf } from '../../data/statements.ts';
 import { ApiProblem, isApiProblem } from '../../errors/apiProblem.ts';
 import type { OperationId } from '@tidewater/spec/operations';
 import type { OperationInput } from '../../contract/operations.ts';
@@ -111,7 +111,7 @@ export function moneySendRunner({ data, config }: DomainDeps) {
   /** The rules, checked on fresh rows without a lock: the refusal they name, if any. */
   async function refuseUnlessAllowed(order: SendOrder, claim: Claim): Promise<void> {
     const mode = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor, checkOnly: true };
-    const look = await data.read((db) => sendStatement(sqlOf(db), order, claim, traceId(), mode));
+    const look = await data.read((db) => sendStatement(statementsOf(db), order, claim, traceId(), mode));
     // A check locks no claim: anything but `ok` is the refusal it names.
     if (look.verdict !== 'ok') answerOf(look, claim.key);
   }

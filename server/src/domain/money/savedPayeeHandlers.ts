@@ -7,7 +7,6 @@
  */
 import type { components } from '@tidewater/spec/openapi';
 import type { Handlers } from '../../contract/operations.ts';
-import { sqlOf } from '../../data/statements.ts';
 import type { DomainDeps } from '../deps.ts';
 
 /** 20: the payees listed, the most recently paid first; a picker longer than this is a search. */
@@ -28,7 +27,7 @@ export function savedPayeeHandlers({ data }: DomainDeps): Pick<Handlers, 'listSa
     async listSavedPayees({ caller }) {
       // A transfer by handle keeps `@handle` as its counterparty (one to an own account by id keeps
       // the account's name, and is no payee); one by IBAN keeps `Beneficiary (IBAN)`.
-      const rows = await sqlOf(data.readDb()).query<PaidRow>`
+      const rows = await data.readDb().$queryRaw<PaidRow[]>`
         SELECT paid.kind, paid.counterparty, users.display_name AS "displayName", paid.last_paid_at AS "lastPaidAt"
         FROM (
           SELECT e.kind, e.counterparty, max(e.created_at) AS last_paid_at

@@ -8,7 +8,6 @@
  */
 import type { components } from '@tidewater/spec/openapi';
 import type { DataLayer } from '../../data/dataLayer.ts';
-import { sqlOf } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import { validIban } from '../identity/approvedPayment.ts';
 import type { PayeeLookups } from '../identity/payeeLookups.ts';
@@ -58,7 +57,7 @@ export function internalTransferOrder(data: DataLayer, lookups: PayeeLookups, bo
     checkFirst: { ...base, toHandle, authorizationId },
     async prepare() {
       await lookups.countOrRefuse(userId);
-      const [payee] = await data.read((db) => sqlOf(db).query<{ primaryAccountId: string | null }>`
+      const [payee] = await data.read((db) => db.$queryRaw<{ primaryAccountId: string | null }[]>`
         SELECT primary_account_id AS "primaryAccountId" FROM users WHERE handle = ${toHandle}::text`);
       if (!payee) throw new ApiProblem('PAYEE_NOT_FOUND', `No customer has the handle ${toHandle}.`);
       if (!payee.primaryAccountId) throw new ApiProblem('PAYEE_HAS_NO_OPEN_ACCOUNT', 'The payee has no open account to receive the money.');

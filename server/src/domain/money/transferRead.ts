@@ -6,7 +6,7 @@
  */
 import type { components } from '@tidewater/spec/openapi';
 import type { Handlers } from '../../contract/operations.ts';
-import { parseJsonColumn, sqlOf } from '../../data/statements.ts';
+import { parseJsonColumn } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { DomainDeps } from '../deps.ts';
 
@@ -17,7 +17,7 @@ export function transferReadHandlers({ data }: DomainDeps): Pick<Handlers, 'getT
   return {
     async getTransfer({ caller, path }) {
       // The partial index of the migration account_opening_key serves exactly this predicate.
-      const rows = await sqlOf(data.readDb()).query<{ responseBody: unknown }>`
+      const rows = await data.readDb().$queryRaw<{ responseBody: unknown }[]>`
         SELECT response_body AS "responseBody" FROM idempotency_records
         WHERE user_id = ${caller.userId}::uuid AND (response_body ->> 'id') = ${path.transferId}
           AND operation_id IN ('createInternalTransfer', 'createExternalTransfer') AND response_status = 201`;

@@ -6,7 +6,7 @@
  * the month's movements, so it never depends on the order of two movements in one
  * millisecond. Month boundaries are midnight in the bank's time zone (bankCalendar.ts).
  */
-import type { Statements } from '../../data/statements.ts';
+import type { Tx } from '../../data/dataLayer.ts';
 import type { LedgerRow } from '../money/transactionView.ts';
 import { bankTimeZone, nextMonth, type CalendarMonth } from '../accounts/bankCalendar.ts';
 
@@ -29,9 +29,9 @@ interface StatementRow extends Partial<LedgerRow> {
 }
 
 /** The statement of `month` of the caller's account, or undefined when the caller has no such account. */
-export async function readMonthStatement(sql: Statements, userId: string, accountId: string, month: CalendarMonth): Promise<MonthStatement | undefined> {
+export async function readMonthStatement(db: Tx, userId: string, accountId: string, month: CalendarMonth): Promise<MonthStatement | undefined> {
   const end = nextMonth(month);
-  const rows = await sql.query<StatementRow>`
+  const rows = await db.$queryRaw<StatementRow[]>`
     WITH account AS (
       SELECT id, name, currency FROM accounts WHERE id = ${accountId}::uuid AND user_id = ${userId}::uuid
     ), bounds AS (

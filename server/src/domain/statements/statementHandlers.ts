@@ -6,7 +6,6 @@
  * the bank's time zone is 400.
  */
 import type { Handlers } from '../../contract/operations.ts';
-import { sqlOf } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { DomainDeps } from '../deps.ts';
 import { currentMonth, isLaterMonth, parseMonth } from '../accounts/bankCalendar.ts';
@@ -32,7 +31,7 @@ export function statementHandlers({ data }: DomainDeps): Pick<Handlers, 'getStat
           errors: [{ parameter: 'month', detail: 'must not be after the current month' }],
         });
       }
-      const statement = await readMonthStatement(sqlOf(data.readDb()), caller.userId, path.accountId, month);
+      const statement = await readMonthStatement(data.readDb(), caller.userId, path.accountId, month);
       if (!statement) throw new ApiProblem('ACCOUNT_NOT_FOUND', 'No account of yours has this id.');
       const format = query.format;
       return {
