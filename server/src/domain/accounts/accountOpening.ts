@@ -11,7 +11,6 @@
  */
 import type { components } from '@tidewater/spec/openapi';
 import { statementsOf, type Statements } from '../../data/statements.ts';
-import { verifyBy } from '../audit/auditedSave.ts';
 import { claimedRequests } from '../idempotency/claimedRequest.ts';
 import type { DomainDeps } from '../deps.ts';
 import { hashRequest, idempotencyRecords, type Claim } from '../idempotency/idempotency.ts';
