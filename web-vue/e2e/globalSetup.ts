@@ -17,7 +17,7 @@ import { startApi } from '@tidewater/test-support/apiProcess';
 import { startPrimary } from '@tidewater/test-support/pgCluster';
 import { startRealTimingsStack } from './realTimingsStack.ts';
 import { faultControls } from './faultControls.ts';
-import { apiTimings, stackEnv } from './stackTimings.ts';
+import { apiTimings, signUpLimits, stackEnv } from './stackTimings.ts';
 
 const webVueDir = fileURLToPath(new URL('..', import.meta.url));
 
@@ -27,7 +27,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     stdio: 'inherit',
   });
   const database = await startPrimary();
-  const api = await startApi({ DATABASE_URL: database.urlFor('tidewater'), LOG_LEVEL: 'warn', ...apiTimings });
+  const api = await startApi({ DATABASE_URL: database.urlFor('tidewater'), LOG_LEVEL: 'warn', ...apiTimings, ...signUpLimits });
   const bffOptions = { apiUrl: api.url, env: { LOG_LEVEL: 'warn', DB_RETRY_MAX_DELAY_MS: apiTimings.DB_RETRY_MAX_DELAY_MS } };
   const bff = await startBff(bffOptions);
   const faults = await faultControls({ api, bff, restartBff: (port) => startBff({ ...bffOptions, port }), databasePort: database.port, databaseName: 'tidewater' });

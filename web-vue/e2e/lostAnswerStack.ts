@@ -13,6 +13,7 @@
 import { startBff, type BffProcess } from '@tidewater/test-support/bffProcess';
 import { freePort, startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { startCommitTrap, startForwarder, type CommitTrap } from './commitTrap.ts';
+import { signUpLimits } from './stackTimings.ts';
 
 /** The scaled chain of the lost-answer API (checked by the server's own loadConfig at start). */
 const lostAnswerTimings = {
@@ -45,7 +46,7 @@ export async function lostAnswerStack(databasePort: number, databaseName: string
 
   async function startLostAnswerApi(): Promise<void> {
     trap ??= await startCommitTrap(databasePort);
-    api = await startApi({ DATABASE_URL: `postgres://postgres@127.0.0.1:${trap.port}/${databaseName}`, LOG_LEVEL: 'warn', ...lostAnswerTimings });
+    api = await startApi({ DATABASE_URL: `postgres://postgres@127.0.0.1:${trap.port}/${databaseName}`, LOG_LEVEL: 'warn', ...lostAnswerTimings, ...signUpLimits });
     forwarder.retarget(api.port);
   }
 
