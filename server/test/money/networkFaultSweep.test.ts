@@ -228,7 +228,11 @@ describe('an internal transfer meets every network fault at every statement it s
     const replay = sweepCase.form === 'fresh' ? undefined : await sendUntilKnown(sender, body, send.key, () => 0);
 
     const seen = answers.slice(answersFrom);
-    const firedCounts = [...fired, ...armedForReplay].map((count) => count());
+    // The read-your-writes mark is written beside the send, never waited for (createDataLayer.ts
+    // noteWrite): a send that is one statement (adr/0070) can answer before the mark leaves.
+    const counters = [...fired, ...armedForReplay];
+    for (let waited = 0; counters.some((count) => count() < 1) && waited < 2_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    const firedCounts = counters.map((count) => count());
     expect.soft(seen.filter((answer) => answer.status === 500 || answer.status === 0), 'no 500, every request answered').toEqual([]);
     expect.soft(seen.flatMap((answer) => answer.violations.map((v) => `${answer.operationId} ${answer.status}: ${v}`)), 'every answer as the spec declares it').toEqual([]);
     expect.soft(firedCounts.every((count) => count >= 1), `every fault fired (${firedCounts})`).toBe(true);
