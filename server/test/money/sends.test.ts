@@ -96,6 +96,8 @@ describe.each(backends)('money sends on $name', (backend) => {
     const graceRows = await b.transactions(grace, { accountId: grace.accountId });
     expect(graceRows.body.items[0]).toMatchObject({ kind: 'transfer_in', amountMinor: 750, counterparty: `@${ada.handle}`, idempotencyKey: null });
     expect((await b.transactions(grace, { accountId: grace.accountId, idempotencyKey: key })).body.items).toEqual([]);
+    // The sender's listed movement is the view its stored answer holds (one view of a movement: `wire_transaction`).
+    expect((await b.transactions(ada, { accountId: savings, idempotencyKey: key })).body.items).toEqual(toGrace.body.movements);
   });
 
   it('sends to a valid IBAN, within the daily ceiling across all accounts', async () => {
