@@ -186,6 +186,8 @@ describe.each(backends)('money sends on $name', (backend) => {
     // The listing adds the other customer's name (null between own accounts; adr/0050) to what the send answered.
     expect(fromSide.body.items).toEqual([{ ...transfer.body.movements[0], counterpartyName: null }]);
     expect(toSide.body.items).toEqual([{ ...transfer.body.movements[1], counterpartyName: null }]);
+    // One view of a movement (`wire_transaction`): the listing is the stored answer's movement, key for key in its order.
+    expect(JSON.stringify(fromSide.body.items)).toBe(JSON.stringify([transfer.body.movements[0]]));
     expect((await b.transactions(ada, { accountId: ada.accountId, idempotencyKey: newKey() })).body).toEqual({ items: [], nextCursor: null });
   });
 

@@ -13,7 +13,7 @@
  */
 
 /** What a send's key is held by: its customer, the key and the request's hash. */
-export interface KeyOnItsWay {
+interface KeyOnItsWay {
   readonly userId: string;
   readonly key: string;
   readonly requestHash: string;
