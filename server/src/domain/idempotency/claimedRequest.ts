@@ -137,3 +137,6 @@ export function claimedRequests(records: IdempotencyRecords, config: Pick<Server
     },
   };
 }
+
+/** The steps' type. */
+export type ClaimedRequests = ReturnType<typeof claimedRequests>;

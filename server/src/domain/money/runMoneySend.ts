@@ -14,50 +14,25 @@
  *    took); an unknown commit outcome is settled by looking for the landed claim;
  * 5. send the bytes the database stored with the money.
  *
- * Whatever ends a send before its statement committed anything (a refusal of step 2, a queue
- * that took a send's worth of lock waits, the deadline, every attempt losing its locks, an
- * outage) is answered by the key's claim alone (`answerHolding`): the key's own answer if it
- * has one (a replay, 409, 422), else the send's as one that held its claim: a refusal worded
- * here (refusals.ts) and stored as the key's answer (adr/0048), busy (503, 1 s, after the
- * rules allowed the send), or 503 `applied: false` with the key released (appliedRule.ts).
- * A claim lost answers 503 without `applied` (adr/0029). Claiming, releasing and `applied`
- * are claimedRequest.ts's, which opening an account shares.
+ * Whatever ends a send before its statement committed anything is answered by the key's
+ * claim alone (endedSends.ts). Claiming, releasing and `applied` are claimedRequest.ts's,
+ * which opening an account shares.
  */
 import type { DomainDeps } from '../deps.ts';
 import { isContentionExhausted } from '../../data/retry/index.ts';
 import { statementsOf } from '../../data/statements.ts';
-import { ApiProblem, isApiProblem } from '../../errors/apiProblem.ts';
 import type { OperationId } from '@tidewater/spec/operations';
 import type { OperationInput } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
-import { countIdempotency, noteUnavailableCause } from '../../metrics.ts';
+import { countIdempotency } from '../../metrics.ts';
 import { claimedRequests } from '../idempotency/claimedRequest.ts';
-import { hashRequest, idempotencyRecords, newClaim, type Claim } from '../idempotency/idempotency.ts';
+import { hashRequest, idempotencyRecords, newClaim } from '../idempotency/idempotency.ts';
 import type { KeysOnTheirWay } from '../idempotency/keysOnTheirWay.ts';
 import { accountBulkhead } from './accountBulkhead.ts';
 import { PermitWaitTimeout, type ReleasePermit } from '../bulkhead.ts';
 import { claimingStatement, sendStatement, type MoneySendFactory, type SendOrder } from './moneySend.ts';
 import { answerOf, claimedStatements, isKeyAnswer, type Verdict } from './verdict.ts';
-
-/** Every attempt lost its locks and the rules allow the send: busy. */
-class AccountBusy extends Error {
-  readonly attempts: number;
-  constructor(attempts: number) {
-    super(`the account stayed busy over ${attempts} attempts`);
-    this.attempts = attempts;
-  }
-}
-
-/** What a send's key is claimed with. */
-interface KeyRequest {
-  readonly userId: string;
-  readonly key: string;
-  readonly operationId: string;
-  readonly requestHash: string;
-}
-
-/** A send's 201. */
-type Sent<Body> = { status: 201; body: Body; headers?: Record<string, string> };
+import { AccountBusy, endedSends, type KeyRequest, type Sent } from './endedSends.ts';
 
 /**
  * How long before its deadline a queued send leaves the queue to claim its key and answer
@@ -72,6 +47,7 @@ const accountIdsOf = (order: SendOrder) => [order.fromAccountId, order.toAccount
 export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOnTheirWay) {
   const records = idempotencyRecords(data, config);
   const claimed = claimedRequests(records, config);
+  const { answerHolding, failureAnswer } = endedSends(records, claimed, config);
   // Each money statement is its own commit (adr/0027): a lost answer is settled by looking for the landed claim.
   const runStatement = claimedStatements(data, records, config.idempotencyStoreBudgetMs);
   // ACCOUNT_SENDS_AT_ONCE is the instance's: each worker takes its share, at least one (adr/0024).
@@ -90,44 +66,10 @@ export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOn
     if (look.verdict !== 'ok') answerOf(look, request.key);
   }
 
-  /** Every attempt lost its locks, or the queue took a send's worth of them (`attempts` 0): a refusal the rules name, or busy. */
+  /** Every attempt lost its locks, or the queue took a send's worth of them (`attempts` 0): a refusal the rules name, or busy (endedSends.ts). */
   async function busyAfterLook(order: SendOrder, request: KeyRequest, attempts: number): Promise<never> {
     await refuseUnlessAllowed(order, request);
     throw new AccountBusy(attempts);
-  }
-
-  /** What a send that held `claim` and failed with `failure` answers (see the module's comment). */
-  async function failureAnswer(failure: unknown, claim: Claim): Promise<unknown> {
-    const settled = await claimed.refusedOrLost(failure, claim);
-    if ('answer' in settled) return settled.answer;
-    const { error } = settled;
-    // A refusal the key does not store (a step-up to redo, a 429): the key is free again.
-    if (isApiProblem(error) && error.status < 500) {
-      await records.release(claim);
-      return error;
-    }
-    const applied = await claimed.releaseUnlessCommitted(claim);
-    if (error instanceof AccountBusy) {
-      currentContext()?.log.info({ attempts: error.attempts, ...applied }, 'account busy: answering 503 after the rules allowed the send');
-      noteUnavailableCause('busy_account');
-      return new ApiProblem('SERVICE_UNAVAILABLE', 'The account is busy with other payments. Send it again in a moment with the same Idempotency-Key.', {
-        retryAfterSeconds: config.busyRetryAfterSeconds,
-        ...applied,
-      });
-    }
-    return claimed.outageAnswer(error, applied, 'The service is temporarily unavailable and nothing was moved. Send it again later with the same Idempotency-Key.');
-  }
-
-  /** A send that ended before any commit, answered by the key's claim alone: the key's replay, 409 or 422, else what `ended` throws. */
-  async function answerHolding<Body>(request: KeyRequest, ended: () => Promise<never>): Promise<Sent<Body>> {
-    // Its deadline may have ended it: the claim has the release's own budget.
-    const outcome = await claimed.claimOrReplay(request, { budgetMs: config.idempotencyReleaseBudgetMs });
-    if (outcome.kind === 'replay') return claimed.replayAnswer<Body>(outcome);
-    try {
-      return await ended();
-    } catch (error) {
-      throw await failureAnswer(error, outcome.claim);
-    }
   }
 
   /** Step 4 of the module's comment, with the permit held and `attempts` lock waits left. */

@@ -10,7 +10,7 @@ import type { Tx } from '../../data/dataLayer.ts';
 import { bankTimeZone, nextMonth, type CalendarMonth } from '../accounts/bankCalendar.ts';
 
 /** One movement as a statement file shows it: int8 amounts as decimal text, the time as the driver reads it. */
-export interface LedgerRow {
+interface LedgerRow {
   id: string;
   accountId: string;
   kind: string;
