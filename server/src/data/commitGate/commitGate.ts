@@ -11,39 +11,22 @@
  * - COMMIT and ROLLBACK are bounded by the commit timeout (a COMMIT slower than it has an
  *   unknown outcome); a connection whose COMMIT or ROLLBACK timed out is released only
  *   when that statement finally settles, never handed to another request mid-statement.
- * - A statement may be sent as its own commit (adr/0027, ownCommit.ts), gated as a COMMIT,
- *   on a connection of the pool the gate is given (adr/0055).
+ * - A statement that is its own commit (adr/0027) does not pass here: the gate sends it
+ *   with pg's own API on a connection of the primary's pool (ownCommit.ts, adr/0075).
  *
  * Each COMMIT's outcome is one `Commit` (request/commitOutcome.ts) that the attempt and
  * the request read.
  */
-import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, SqlResultSet } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { CommitGateOptions } from './commitGateOptions.ts';
 import { GatedTransaction } from './gatedTransaction.ts';
-import { statementAsCommit } from './ownCommit.ts';
 import { refuseAfterSignal } from './refuseAfterSignal.ts';
 
 export type { CommitGateOptions } from './commitGateOptions.ts';
 export { CommitOutcomeUnknown } from './commitBound.ts';
 
-/** An adapter that can also send one statement as its own commit (adr/0027). */
-export interface CommittingAdapter extends SqlDriverAdapter {
-  /**
-   * Sends `query` alone, outside any transaction, so that it commits when it answers: a
-   * COMMIT in all but name, and gated as one (ownCommit.ts).
-   */
-  queryRawAsCommit(query: SqlQuery): Promise<SqlResultSet>;
-}
-
-/** Whether `adapter` can send a statement as its own commit (the gate's adapters can). */
-export function isCommittingAdapter(adapter: object): adapter is CommittingAdapter {
-  return typeof (adapter as Partial<CommittingAdapter>).queryRawAsCommit === 'function';
-}
-
-function gateAdapter(inner: SqlDriverAdapter, options: CommitGateOptions): CommittingAdapter {
-  const connections = { inner, pool: options.ownCommitPool };
+function gateAdapter(inner: SqlDriverAdapter, options: CommitGateOptions): SqlDriverAdapter {
   return {
-    queryRawAsCommit: (query) => statementAsCommit(connections, query, options),
     provider: inner.provider,
     adapterName: inner.adapterName,
     queryRaw(query) {

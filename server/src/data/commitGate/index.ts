@@ -9,4 +9,6 @@
  * Other families and layers import it through this file only.
  */
 export { CancellableClient, CancellablePool, type CancellablePoolConfig, lostPrimary } from './cancellableClient.ts';
-export { type CommitGateOptions, CommitOutcomeUnknown, isCommittingAdapter, withCommitGate } from './commitGate.ts';
+export { type CommitGateOptions, CommitOutcomeUnknown, withCommitGate } from './commitGate.ts';
+export { statementAsCommit } from './ownCommit.ts';
+export { plainStatementOn, type OwnCommitTarget } from './ownCommitConnections.ts';

@@ -23,15 +23,14 @@ import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ServerConfig } from '../../config.ts';
 import pg from 'pg';
 import { hostSelector, parseHostList, roleOf, type HostRole, type HostSelector } from '@tidewater/contract/hostList';
-import type { CommitGateOptions } from '../commitGate/index.ts';
+import type { CommitGateOptions, OwnCommitTarget } from '../commitGate/index.ts';
 import { resilientConnections, type ConnectionLayers, type ServerPools } from './connectionLayers.ts';
 import { migrateUp, pgliteMigrationClient } from './migrate.ts';
 import { pgliteReadOnly } from './pgliteReadOnly.ts';
 import type { CircuitBreaker } from './circuitBreaker.ts';
 import { withReplicaFallback } from './replicaFallback.ts';
 import { watchBreaker, watchPool } from '../../metrics.ts';
-import { committingStatementsOn, type Statements } from '../statements.ts';
-import { preparedNameOf } from '../preparedStatements.ts';
+import { committingStatements, type Statements } from '../statements.ts';
 import { checkSessionSettings, startupSettings } from './sessionSettings.ts';
 import type { DatabaseKind } from '../databaseKind.ts';
 
@@ -40,7 +39,7 @@ export interface Database {
   readonly kind: DatabaseKind;
   /** The primary, read-write. */
   readonly prisma: PrismaClient;
-  /** Direct statements on the primary that each commit on their own, through the commit gate (adr/0027). */
+  /** Direct statements on the primary that each commit on their own, sent by the commit gate with pg's own API (adr/0027, adr/0075). */
   readonly primaryCommitStatements: Statements;
   /** Read-only: the replica (falling back to the primary when configured), else `primaryReadOnlyPrisma`. */
   readonly readOnlyPrisma: PrismaClient;
@@ -136,11 +135,17 @@ async function probeLogin(servers: Servers, connectTimeoutMs: number): Promise<v
   }
 }
 
+/** The commit gate as `openDatabase` applies it: around a driver adapter, and under the statements that are their own commits on a target. */
+interface Gate {
+  adapter(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory;
+  ownCommits(target: OwnCommitTarget): Statements;
+}
+
 /** Options beyond the config table. */
 export interface OpenOptions {
   logger?: Logger;
   /** Test seams of the commit gate; its timeout is always the config's connect timeout. */
-  commitGate?: Omit<CommitGateOptions, 'commitTimeoutMs' | 'cancelAcknowledgeMs' | 'ownCommitPool' | 'preparedStatements'>;
+  commitGate?: Omit<CommitGateOptions, 'commitTimeoutMs' | 'cancelAcknowledgeMs' | 'preparedStatements'>;
   /** Default: the production layers (connectionLayers.ts); the bench's layers-off API passes through ones. */
   layers?: ConnectionLayers;
 }
@@ -151,28 +156,27 @@ const primaryReadOnlyPoolMax = (config: DatabaseConfig) => Math.max(2, Math.floo
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite in `dataDir`. */
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   const layers = options.layers ?? resilientConnections;
-  const gate = (factory: SqlDriverAdapterFactory, ownCommitPool?: pg.Pool) =>
-    layers.commitGate(factory, {
-      ...options.commitGate,
-      commitTimeoutMs: config.dbCommitTimeoutMs,
-      cancelAcknowledgeMs: config.cancelAcknowledgeMs,
-      preparedStatements: config.dbPreparedStatements === 'unnamed' ? 'unnamed' : 'named',
-      ...(ownCommitPool ? { ownCommitPool } : {}),
-    });
+  const gateOptions: CommitGateOptions = {
+    ...options.commitGate,
+    commitTimeoutMs: config.dbCommitTimeoutMs,
+    cancelAcknowledgeMs: config.cancelAcknowledgeMs,
+    preparedStatements: config.dbPreparedStatements === 'unnamed' ? 'unnamed' : 'named',
+  };
+  const gate: Gate = {
+    adapter: (factory) => layers.commitGate(factory, gateOptions),
+    ownCommits: (target) => committingStatements(layers.ownCommit(target, gateOptions)),
+  };
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config, layers, gate, options.logger);
 
   if (config.dataDir !== 'memory://') mkdirSync(config.dataDir, { recursive: true });
   const pglite = new PGlite(config.dataDir);
   await pglite.waitReady;
-  const primaryAdapter = gate(new PrismaPGlite(pglite));
-  const prisma = new PrismaClient({ adapter: primaryAdapter });
-  const readAdapter = gate(new PrismaPGlite(pgliteReadOnly(pglite)));
-  const readOnlyPrisma = new PrismaClient({ adapter: readAdapter });
-  const connected = await primaryAdapter.connect();
+  const prisma = new PrismaClient({ adapter: gate.adapter(new PrismaPGlite(pglite)) });
+  const readOnlyPrisma = new PrismaClient({ adapter: gate.adapter(new PrismaPGlite(pgliteReadOnly(pglite))) });
   return {
     kind: 'pglite',
     prisma,
-    primaryCommitStatements: committingStatementsOn(connected),
+    primaryCommitStatements: gate.ownCommits({ pglite }),
     readOnlyPrisma,
     primaryReadOnlyPrisma: readOnlyPrisma,
     hasReplica: false,
@@ -192,7 +196,7 @@ async function openPostgres(
   url: string,
   config: DatabaseConfig,
   layers: ConnectionLayers,
-  gate: (factory: SqlDriverAdapterFactory, ownCommitPool?: pg.Pool) => SqlDriverAdapterFactory,
+  gate: Gate,
   logger: Logger | undefined,
 ): Promise<Database> {
   const onConnectionError = (error: Error) => logger?.warn({ err: error }, 'a database connection failed; it will be discarded');
@@ -233,21 +237,16 @@ async function openPostgres(
     const replica = new PrismaPg(replicaPool);
     readAdapter = config.replicaFallbackToPrimary && logger ? withReplicaFallback(replica, primaryReadOnly, logger) : replica;
   }
-  // The gate's own statements (statements.ts) are prepared once per connection unless a pooler
-  // moves connections under them (DB_PREPARED_STATEMENTS=unnamed); Prisma Client's stay unnamed.
-  // The adapter names them where it sends them itself (the bench's API without the gate).
-  const named = config.dbPreparedStatements === 'named';
-  const primaryAdapter = gate(new PrismaPg(primaryPool, named ? { statementNameGenerator: preparedNameOf } : undefined), primaryPool);
-  const prisma = new PrismaClient({ adapter: primaryAdapter });
-  const gatedPrimaryReadOnly = gate(primaryReadOnly);
-  const gatedRead = replicaPool ? gate(readAdapter) : gatedPrimaryReadOnly;
+  const prisma = new PrismaClient({ adapter: gate.adapter(new PrismaPg(primaryPool)) });
+  const gatedPrimaryReadOnly = gate.adapter(primaryReadOnly);
+  const gatedRead = replicaPool ? gate.adapter(readAdapter) : gatedPrimaryReadOnly;
   const primaryReadOnlyPrisma = new PrismaClient({ adapter: gatedPrimaryReadOnly });
   const readOnlyPrisma = replicaPool ? new PrismaClient({ adapter: gatedRead }) : primaryReadOnlyPrisma;
-  const connected = await primaryAdapter.connect();
   return {
     kind: 'postgres',
     prisma,
-    primaryCommitStatements: committingStatementsOn(connected),
+    // Prepared once per connection unless a pooler moves connections under them (DB_PREPARED_STATEMENTS=unnamed).
+    primaryCommitStatements: gate.ownCommits({ pool: primaryPool }),
     readOnlyPrisma,
     primaryReadOnlyPrisma,
     hasReplica: replicaPool !== undefined,
