@@ -1,4 +1,4 @@
-/** Options of the commit gate (commitGate.ts). */
+/** Options of the commit gate (commitInClient.ts, ownCommit.ts), which every pool client of ours reads. */
 export interface CommitGateOptions {
   /** `unnamed` (DB_PREPARED_STATEMENTS): the statements that are their own commits (ownCommit.ts) are sent unnamed, as behind a transaction pooler; default `named`. */
   preparedStatements?: 'named' | 'unnamed';
