@@ -12,7 +12,7 @@ import type pg from 'pg';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { inRequest } from '../../../test/support/inRequest.ts';
 import { isDeadlineExceeded } from '../../request/deadlineExceeded.ts';
-import { currentTransactionAttempt, runAttempt } from '../retry/index.ts';
+import { currentAttemptCommit, runAttempt } from '../retry/index.ts';
 import { CancellableClient, CancellablePool, type CancellablePoolConfig, CommitOutcomeUnknown } from './index.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -52,16 +52,16 @@ describe('the commit gate in the pool client on PostgreSQL', () => {
     const client = await pool.connect();
     try {
       const pid = await pidOf(client);
-      const { attempt, result } = runAttempt(async () => {
+      const { commit, result } = runAttempt(async () => {
         await client.query('BEGIN');
         await client.query('INSERT INTO gate_probe (id) VALUES (1)');
         const committing = client.query('COMMIT');
-        const inFlight = currentTransactionAttempt()!.commit!.state;
+        const inFlight = currentAttemptCommit()!.state;
         await committing;
         return inFlight;
       });
       expect(await result).toEqual({ kind: 'in-flight', backendPid: pid });
-      expect(attempt.commit?.state).toEqual({ kind: 'landed' });
+      expect(commit.state).toEqual({ kind: 'landed' });
     } finally {
       client.release();
     }
@@ -88,18 +88,18 @@ describe('the commit gate in the pool client on PostgreSQL', () => {
   it('answers a COMMIT slower than its bound as unknown, and hands its connection to no one before it settled', async () => {
     const holder = await pool.connect();
     const pid = await pidOf(holder);
-    const { attempt, result } = runAttempt(async () => {
+    const { commit, result } = runAttempt(async () => {
       await holder.query('BEGIN');
       await holder.query('INSERT INTO gate_probe (id, slow) VALUES (3, true)');
       return holder.query('COMMIT').then(() => 'committed', (error: unknown) => error);
     });
     expect(await result).toBeInstanceOf(CommitOutcomeUnknown);
-    expect(attempt.commit?.state).toMatchObject({ kind: 'in-doubt', stillRunning: true, backendPid: pid });
+    expect(commit.state).toMatchObject({ kind: 'in-doubt', stillRunning: true, backendPid: pid });
     holder.release(); // what Prisma does after a failed COMMIT
     const next = await pool.connect(); // the pool's one connection
     try {
       // Handed on only once its COMMIT answered: landed, and the same healthy connection.
-      expect(attempt.commit?.state).toEqual({ kind: 'landed' });
+      expect(commit.state).toEqual({ kind: 'landed' });
       expect(await pidOf(next)).toBe(pid);
     } finally {
       next.release();

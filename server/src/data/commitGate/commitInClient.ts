@@ -17,7 +17,7 @@
  */
 import type pg from 'pg';
 import type { RequestContext } from '../../request/requestContext.ts';
-import { currentTransactionAttempt } from '../retry/index.ts';
+import { currentAttemptCommit } from '../retry/index.ts';
 import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 import type { CommitGateOptions } from './commitGateOptions.ts';
 import { CommitOutcomeUnknown } from './commitBound.ts';
@@ -37,7 +37,7 @@ export async function commitThroughGate(client: GatedConnection, send: Send, con
     throw context.signal.reason;
   }
   if (context) countCommitGateDisarm();
-  const attempt = currentTransactionAttempt();
+  const attemptCommit = currentAttemptCommit();
   try {
     if (gate.beforeCommitSent) await gate.beforeCommitSent();
   } catch (error) {
@@ -46,7 +46,7 @@ export async function commitThroughGate(client: GatedConnection, send: Send, con
     await endUnsent(client, send, gate);
     throw error;
   }
-  const commit = sendCommit(context, attempt);
+  const commit = sendCommit(context, attemptCommit);
   if (client.processID !== null) commit.sentTo(client.processID);
   const sent = send(config, values);
   // The commit learns the real outcome whenever it comes, within the bound or after it.

@@ -24,7 +24,7 @@
  */
 import { currentContext, type RequestContext } from '../../request/requestContext.ts';
 import { Commit } from '../../request/commitOutcome.ts';
-import { currentTransactionAttempt, type TransactionAttempt } from '../retry/index.ts';
+import { currentAttemptCommit } from '../retry/index.ts';
 import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 import type { CommitGateOptions } from './commitGateOptions.ts';
 import { CommitOutcomeUnknown } from './commitBound.ts';
@@ -41,7 +41,7 @@ export function statementAsCommit(target: OwnCommitTarget, statement: StatementT
     countCommitGateRefusal('statement');
     return Promise.reject(context.signal.reason);
   }
-  return new OwnCommit(target, statement, options, context, currentTransactionAttempt()).run();
+  return new OwnCommit(target, statement, options, context, currentAttemptCommit() ?? new Commit()).run();
 }
 
 /**
@@ -52,7 +52,6 @@ export function statementAsCommit(target: OwnCommitTarget, statement: StatementT
  * `not-started` and `in-flight`.
  */
 class OwnCommit {
-  private readonly commit = new Commit();
   private client: HeldClient | undefined;
   /** Whether the deadline's own timer calls `atDeadline` for this statement (adr/0035). */
   private hold: 'held' | 'disarmed' = 'disarmed';
@@ -64,20 +63,21 @@ class OwnCommit {
   private readonly statement: StatementText;
   private readonly options: CommitGateOptions;
   private readonly context: RequestContext | undefined;
-  private readonly attempt: TransactionAttempt | undefined;
+  /** The attempt's commit, whose state is where this statement stands. */
+  private readonly commit: Commit;
 
   constructor(
     target: OwnCommitTarget,
     statement: StatementText,
     options: CommitGateOptions,
     context: RequestContext | undefined,
-    attempt: TransactionAttempt | undefined,
+    commit: Commit,
   ) {
     this.target = target;
     this.statement = statement;
     this.options = options;
     this.context = context;
-    this.attempt = attempt;
+    this.commit = commit;
   }
 
   run(): Promise<Rows> {
@@ -120,7 +120,7 @@ class OwnCommit {
   private send(): void {
     const { context, client, options } = this;
     try {
-      sendCommit(context, this.attempt, this.commit);
+      sendCommit(context, this.commit);
       if (client?.processID != null) this.commit.sentTo(client.processID);
       // The gate times and cancels this statement itself: no request's signal does (cancellableClient.ts).
       if (client) client.timedByGate = true;

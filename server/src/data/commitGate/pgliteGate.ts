@@ -16,7 +16,7 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { currentContext, type RequestContext } from '../../request/requestContext.ts';
 import type { Commit } from '../../request/commitOutcome.ts';
-import { currentTransactionAttempt } from '../retry/index.ts';
+import { currentAttemptCommit } from '../retry/index.ts';
 import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 import { refuseAfterSignal } from './refuseAfterSignal.ts';
 import { sendCommit } from './sendCommit.ts';
@@ -50,10 +50,10 @@ export interface TransactionGate {
 export const pgliteTransactionGate: TransactionGate = {
   async run(transaction) {
     const context = currentContext();
-    const attempt = currentTransactionAttempt();
+    const attemptCommit = currentAttemptCommit();
     let commit: Commit | undefined;
     const beforeCommit = () => {
-      commit = disarmOrRefuse(context, attempt);
+      commit = disarmOrRefuse(context, attemptCommit);
     };
     try {
       const result = await transaction(beforeCommit);
@@ -71,11 +71,11 @@ export const pgliteTransactionGate: TransactionGate = {
 };
 
 /** One synchronous step: refuse the COMMIT when the signal fired (Prisma then rolls back), else disarm the deadline and send the commit. */
-function disarmOrRefuse(context: RequestContext | undefined, attempt: ReturnType<typeof currentTransactionAttempt>): Commit {
+function disarmOrRefuse(context: RequestContext | undefined, attemptCommit: Commit | undefined): Commit {
   if (context && !context.deadline.disarmForCommit()) {
     countCommitGateRefusal('commit');
     throw context.signal.reason;
   }
   if (context) countCommitGateDisarm();
-  return sendCommit(context, attempt);
+  return sendCommit(context, attemptCommit);
 }
