@@ -3,9 +3,8 @@ import tseslint from 'typescript-eslint';
 /**
  * Prisma Client's public API is the server's way to the database (adr/0069): `$queryRaw` and
  * `$executeRaw` tagged templates (values as parameters, never spliced into the text) and the
- * model API. `@prisma/driver-adapter-utils` is the interface for writing adapters: only the
- * files of the commit gate's adapter wrapper (`gateOnAdapter`) still import it, until the gate
- * lives in the pg client the adapter is given.
+ * model API. `@prisma/driver-adapter-utils` is the interface for writing adapters, and no
+ * server file imports it: the commit gate lives in the pg client the adapter is given (adr/0075).
  */
 const unsafeRaw = {
   selector: 'MemberExpression[property.name=/^\\$(queryRawUnsafe|executeRawUnsafe)$/]',
@@ -13,16 +12,8 @@ const unsafeRaw = {
 };
 const adapterInterface = {
   selector: "ImportDeclaration[source.value='@prisma/driver-adapter-utils']",
-  message: "@prisma/driver-adapter-utils is the interface for writing adapters: use Prisma Client's API (adr/0069).",
+  message: "@prisma/driver-adapter-utils is the interface for writing adapters: use Prisma Client's API, or pg's below it (adr/0069, adr/0075).",
 };
-const gateOnAdapter = [
-  'server/src/data/statements.ts',
-  'server/src/data/preparedStatements.ts',
-  'server/src/data/commitGate/*.ts',
-  'server/src/data/connections/database.ts',
-  'server/src/data/connections/connectionLayers.ts',
-  'server/src/data/connections/replicaFallback.ts',
-];
 
 /** One lint config for every workspace; formatting is Prettier's (see .prettierrc.json). */
 export default tseslint.config(
@@ -54,8 +45,7 @@ export default tseslint.config(
     },
   },
   // Prisma Client's public API is the server's way to the database (adr/0069); see the table above.
-  { files: ['server/src/**/*.ts'], ignores: ['server/src/**/*.test.ts', ...gateOnAdapter], rules: { 'no-restricted-syntax': ['error', unsafeRaw, adapterInterface] } },
-  { files: gateOnAdapter, ignores: ['server/src/**/*.test.ts'], rules: { 'no-restricted-syntax': ['error', unsafeRaw] } },
+  { files: ['server/src/**/*.ts'], ignores: ['server/src/**/*.test.ts'], rules: { 'no-restricted-syntax': ['error', unsafeRaw, adapterInterface] } },
   {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],

@@ -152,9 +152,12 @@ async function drill(dir: string): Promise<Summary> {
         )
       ).map((row) => row.key),
     );
-    const before = sent.filter((s) => s.status === 201 && s.at < targetAt);
+    // The named time is written to the millisecond, commit timestamps to the microsecond: a send
+    // acknowledged in the last millisecond before it may have committed after the written time.
+    const writtenAt = targetAt - 1;
+    const before = sent.filter((s) => s.status === 201 && s.at < writtenAt);
     const after = sent.filter((s) => s.sentAt > targetAt);
-    const across = sent.filter((s) => s.sentAt <= targetAt && s.at >= targetAt);
+    const across = sent.filter((s) => s.sentAt <= targetAt && s.at >= writtenAt);
     return {
       figures: {
         'full backup seconds': backupSeconds.toFixed(1),

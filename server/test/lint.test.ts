@@ -74,12 +74,12 @@ describe('npm run lint', () => {
     }
   });
 
-  it("passes Prisma Client's API in server source and fails on spliced raw SQL or the adapter interface; a test may use them", () => {
-    const probe = join(root, 'server/src/domain/lintProbeSqlStyle.ts');
-    const probeTest = join(root, 'server/src/domain/lintProbeSqlStyle.test.ts');
+  it("passes Prisma Client's API in server source and fails on spliced raw SQL or the adapter interface, in the commit gate too; a test may use them", () => {
+    const probe = join(root, 'server/src/data/commitGate/lintProbeSqlStyle.ts');
+    const probeTest = join(root, 'server/src/data/commitGate/lintProbeSqlStyle.test.ts');
     const body = [
       "import type { SqlQuery } from '@prisma/driver-adapter-utils';",
-      "import type { PrismaClient } from '../generated/prisma/client.ts';",
+      "import type { PrismaClient } from '../../generated/prisma/client.ts';",
       "export const byModel = (db: PrismaClient) => db.user.findUnique({ where: { id: 'x' } });",
       'export const byRaw = (db: PrismaClient, id: string) => db.$queryRaw`SELECT ${id}::uuid AS id`;',
       "export const spliced = (db: PrismaClient, id: string) => db.$queryRawUnsafe(`SELECT '${id}'`);",

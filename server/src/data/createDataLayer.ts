@@ -132,12 +132,19 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
   /** Prisma's interactive transaction: `fn`'s statements are its client's (`tx.$queryRaw`, `tx.$executeRaw`). */
   function runInTransaction<T>(fn: (tx: Tx) => Promise<T>, transactionOptions: TransactionOptions = {}): Promise<T> {
     const { isolationLevel } = transactionOptions;
+    const options = { maxWait: config.dbPoolWaitMs, timeout: config.requestDeadlineMs, ...(isolationLevel ? { isolationLevel } : {}) };
+    const { transactionGate } = database;
     return transact(
       (answered) =>
-        prisma.$transaction(
-          async (tx) => answered(await fn(tx)),
-          { maxWait: config.dbPoolWaitMs, timeout: config.requestDeadlineMs, ...(isolationLevel ? { isolationLevel } : {}) },
-        ),
+        transactionGate
+          ? transactionGate.run((beforeCommit) =>
+              prisma.$transaction(async (tx) => {
+                const value = await fn(tx);
+                beforeCommit();
+                return answered(value);
+              }, options),
+            )
+          : prisma.$transaction(async (tx) => answered(await fn(tx)), options),
       transactionOptions,
     );
   }

@@ -1,11 +1,9 @@
 /**
- * The names the gate's own statements (statements.ts) are prepared under, shared by the adapter
- * (its `statementNameGenerator`) and the commit gate's statement that is its own commit,
- * which sends on the pool's connection itself. With DB_PREPARED_STATEMENTS=unnamed neither
- * uses them (database.ts, commitGate/ownCommitConnections.ts): behind a transaction pooler a
+ * The names the gate's own statements (statements.ts) are prepared under, once per
+ * connection, when the commit gate sends them on a pool's connection (commitGate/ownCommit.ts).
+ * With DB_PREPARED_STATEMENTS=unnamed they are sent unnamed: behind a transaction pooler a
  * name prepared on one server connection is missing on the next (adr/0060).
  */
-import type { SqlQuery } from '@prisma/driver-adapter-utils';
 
 /**
  * Each call site's template is one SQL text, prepared once per connection under a name of
@@ -20,9 +18,9 @@ interface Prepared {
   readonly sql: string;
 }
 const prepared = new WeakMap<TemplateStringsArray, Prepared>();
-export const statementName = Symbol('tidewater.statementName');
 let named = 0;
 
+/** The name and the `$n` text of a call site's template. */
 export function preparedOf(strings: TemplateStringsArray): Prepared {
   let known = prepared.get(strings);
   if (!known) {
@@ -33,9 +31,3 @@ export function preparedOf(strings: TemplateStringsArray): Prepared {
   }
   return known;
 }
-
-/** adapter-pg's `statementNameGenerator`, and the name the gate's own commit prepares under (commitGate/ownCommitConnections.ts): a direct statement's name; undefined (unnamed, not kept) for every query of Prisma's own. */
-export function preparedNameOf(query: SqlQuery): string {
-  return (query as SqlQuery & { [statementName]?: string })[statementName] as string;
-}
-

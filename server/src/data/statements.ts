@@ -1,20 +1,20 @@
 /**
- * The statements of the bank's own commits (adr/0027, adr/0069): a statement that is its own
- * commit (`money_send`, `open_account`) is sent by the commit gate on a connection it takes
- * itself, below Prisma Client, so its SQL comes here as a tagged template. Every other
- * statement is Prisma Client's own call (`$queryRaw`, `$executeRaw` on the client the data
- * layer hands out, adr/0069); `statementsOf(client)` gives a function shared by both paths
- * (the money statement's check-only look) that client's calls in the same shape.
+ * The statements of the bank's own commits (adr/0027, adr/0075): a statement that is its own
+ * commit (`money_send`, `open_account`) is sent by the commit gate with pg's own API on a
+ * connection it takes itself (commitGate/ownCommit.ts), beside Prisma Client, so its SQL
+ * comes here as a tagged template. Every other statement is Prisma Client's own call
+ * (`$queryRaw`, `$executeRaw` on the client the data layer hands out, adr/0069);
+ * `statementsOf(client)` gives a function shared by both paths (the money statement's
+ * check-only look) that client's calls in the same shape.
  *
  * On the gate's own path, values are sent as text (every placeholder is cast in the SQL,
- * `${id}::uuid`) and every column comes back as PostgreSQL's text; through Prisma Client, as
- * Prisma gives them (jsonb parsed, int8 as bigint, timestamptz as Date). A reader of both
- * casts what it needs in the SQL, and `parseJsonColumn` reads a jsonb column either way.
+ * `${id}::uuid`) and every column comes back as PostgreSQL's text (PGlite's parsed, jsonb
+ * included); through Prisma Client, as Prisma gives them (jsonb parsed, int8 as bigint,
+ * timestamptz as Date). A reader of both casts what it needs in the SQL, and
+ * `parseJsonColumn` reads a jsonb column either way.
  */
-import type { ArgType, SqlQueryable } from '@prisma/driver-adapter-utils';
 import type { Prisma } from '../generated/prisma/client.ts';
-import { isCommittingAdapter } from './commitGate/index.ts';
-import { preparedOf, statementName } from './preparedStatements.ts';
+import { preparedOf } from './preparedStatements.ts';
 
 /** What a placeholder may carry: sent as text (bigint and number too), arrays as lists. */
 type SqlValue = string | number | bigint | boolean | null | readonly string[];
@@ -27,46 +27,35 @@ export interface Statements {
   execute(strings: TemplateStringsArray, ...values: SqlValue[]): Promise<number>;
 }
 
-const scalar: ArgType = { scalarType: 'string', arity: 'scalar' };
-const list: ArgType = { scalarType: 'string', arity: 'list' };
-
-/** A tagged template as the adapter's query: `$1…$n` placeholders, values as text. */
-function toQuery(strings: TemplateStringsArray, values: SqlValue[]) {
-  const { name, sql } = preparedOf(strings);
-  const args = values.map((value) => (value === null || Array.isArray(value) ? value : String(value)));
-  const argTypes = values.map((value) => (Array.isArray(value) ? list : scalar));
-  return { sql, args, argTypes, [statementName]: name };
+/** One statement as pg takes it: `$1…$n` placeholders, values as text, and the name it is prepared under (preparedStatements.ts). */
+export interface StatementText {
+  readonly name: string;
+  readonly text: string;
+  readonly values: readonly (string | null | readonly string[])[];
 }
 
-/** The statements of one adapter queryable (a transaction, or a connected adapter). */
-function statementsOn(queryable: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>): Statements {
-  return {
-    async query<Row>(strings: TemplateStringsArray, ...values: SqlValue[]): Promise<Row[]> {
-      const { columnNames, rows } = await queryable.queryRaw(toQuery(strings, values));
-      return rows.map((row) => {
-        const named: Record<string, unknown> = {};
-        for (let i = 0; i < columnNames.length; i++) named[columnNames[i]!] = row[i];
-        return named as Row;
-      });
-    },
-    execute: (strings, ...values) => queryable.executeRaw(toQuery(strings, values)),
-  };
+/** Sends one statement and answers its rows, keyed by column name. */
+export type SendStatement = (statement: StatementText) => Promise<Record<string, unknown>[]>;
+
+/** A tagged template as pg's statement: values as text, arrays as lists. */
+function toStatement(strings: TemplateStringsArray, values: SqlValue[]): StatementText {
+  const { name, sql } = preparedOf(strings);
+  return { name, text: sql, values: values.map((value) => (value === null || Array.isArray(value) ? value : String(value))) as StatementText['values'] };
 }
 
 /**
- * The statements of `adapter` that each commit on their own (adr/0027): one statement,
- * outside any transaction, sent through the commit gate as its COMMIT would be. Without
- * the gate (the bench's layers-off API) each is a plain statement on the pool, which
- * commits on its own just the same.
+ * The statements that each commit on their own (adr/0027): one statement, outside any
+ * transaction, handed to `send` (the commit gate's own commit, or a plain statement on the
+ * pool in the bench's layers-off API, which commits on its own just the same). Such a
+ * statement answers its rows: `execute` is refused.
  */
-export function committingStatementsOn(adapter: Pick<SqlQueryable, 'queryRaw' | 'executeRaw'>): Statements {
-  if (!isCommittingAdapter(adapter)) return statementsOn(adapter);
-  return statementsOn({
-    queryRaw: (query) => adapter.queryRawAsCommit(query),
-    executeRaw: async (query) => {
-      throw new Error(`a statement that is its own commit answers its rows: use query, not execute (${query.sql.slice(0, 40)})`);
+export function committingStatements(send: SendStatement): Statements {
+  return {
+    query: <Row>(strings: TemplateStringsArray, ...values: SqlValue[]) => send(toStatement(strings, values)) as Promise<Row[]>,
+    execute: async (strings) => {
+      throw new Error(`a statement that is its own commit answers its rows: use query, not execute (${strings[0]!.slice(0, 40)})`);
     },
-  });
+  };
 }
 
 /**
@@ -80,7 +69,7 @@ export function statementsOf(client: Pick<Prisma.TransactionClient, '$queryRaw' 
   };
 }
 
-/** A jsonb column as it came: text from the gate's own commit, parsed already through Prisma Client. */
+/** A jsonb column as it came: text from the gate's own commit on PostgreSQL, parsed already through Prisma Client or PGlite. */
 export function parseJsonColumn<T>(value: unknown): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }

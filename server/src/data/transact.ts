@@ -66,14 +66,13 @@ async function attemptUntilSettled<T>(
   let lostLocks = 0;
   for (;;) {
     const answer = new AttemptAnswer<T>();
-    const { attempt, result } = runAttempt(() => open(answer.answered));
+    const { commit, result } = runAttempt(() => open(answer.answered));
     try {
       const value = await steps.underSignal(() => result);
       steps.noteWrite();
       return value;
     } catch (caught) {
       const error = onReadWritePath(caught);
-      const { commit } = attempt;
       noteCommit(commit);
       if (isLostLockWait(error, commit, options)) {
         lostLocks += 1;
@@ -100,11 +99,10 @@ function isLostLockWait(error: unknown, commit: Commit | undefined, options: Tra
 async function settleFailedAttempt<T>(
   steps: TransactSteps,
   error: unknown,
-  commit: Commit | undefined,
+  commit: Commit,
   landedValue: (() => T) | undefined,
   options: TransactionOptions,
 ): Promise<T> {
-  if (!commit) throw error;
   try {
     const { verifyCommitted } = options;
     if (!landedValue || !verifyCommitted || !canBeLookedInto(commit.state) || classify(error)?.confirmedNotApplied) throw error;

@@ -1,16 +1,14 @@
 /**
  * The cancellable client and pool against a real PostgreSQL (adr/0006, adr/0019,
  * adr/0026): a fired signal cancels its own request's statement at the database and never
- * another request's that reuses the connection, nor one whose connection already ended;
- * a COMMIT notes its backend on the transaction attempt. (The 25006 mark: gatedPool.pg.test.ts.)
+ * another request's that reuses the connection, nor one whose connection already ended.
+ * (Its COMMIT gate: commitInClient.pg.test.ts; the 25006 mark: gatedPool.pg.test.ts.)
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { startTcpProxy } from '@tidewater/test-support/tcpProxy';
 import { inRequest } from '../../../test/support/inRequest.ts';
-import { currentTransactionAttempt, runAttempt } from '../retry/index.ts';
-import { Commit } from '../../request/commitOutcome.ts';
 import { runWithContext } from '../../request/requestContext.ts';
 import { CancellableClient, CancellablePool } from './index.ts';
 
@@ -29,7 +27,6 @@ describe('the cancellable client on PostgreSQL', () => {
 
   /** The pool's own query (typed `never` by the override that passes every form through). */
   const poolQuery = (text: string) => pool.query({ text }) as unknown as Promise<unknown>;
-  const pidOf = async (client: { query: (text: string) => Promise<{ rows: Array<{ pid: number }> }> }) => (await client.query('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
 
   it("cancels its request's statement at the database when the signal fires", async () => {
     const startedAt = performance.now();
@@ -94,26 +91,6 @@ describe('the cancellable client on PostgreSQL', () => {
     } finally {
       await viaProxy.end();
       await proxy.close();
-    }
-  });
-
-  it("notes on the attempt's commit the backend its COMMIT was sent to", async () => {
-    const client = await pool.connect();
-    try {
-      const pid = await pidOf(client);
-      const { attempt, result } = runAttempt(async () => {
-        await client.query('BEGIN');
-        await client.query('SELECT 1');
-        // What the commit gate does before it sends COMMIT.
-        const commit = new Commit();
-        currentTransactionAttempt()!.commit = commit;
-        commit.send();
-        await client.query('COMMIT');
-      });
-      await result;
-      expect(attempt.commit?.state).toEqual({ kind: 'in-flight', backendPid: pid });
-    } finally {
-      client.release();
     }
   });
 });

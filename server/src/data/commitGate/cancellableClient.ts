@@ -1,15 +1,20 @@
 /**
- * A `pg` client whose statements end at the database when their request's signal fires
- * (deadline or hang-up): it sends PostgreSQL's CancelRequest for its backend, so a hung
- * statement stops holding locks and a connection. COMMIT and ROLLBACK are never
- * cancelled (the commit gate has disarmed the signal before COMMIT anyway).
- * Used as the pool's `Client` class (a supported `pg.Pool` option).
+ * A `pg` client that is the commit gate's seat under Prisma (adr/0006, adr/0075): no
+ * statement starts once its request's signal fired (deadline or hang-up); a COMMIT or
+ * ROLLBACK passes the gate (commitInClient.ts); a statement that runs when the signal fires
+ * ends at the database: it sends PostgreSQL's CancelRequest for its backend, so a hung
+ * statement stops holding locks and a connection. COMMIT and ROLLBACK are never cancelled
+ * (the gate has disarmed the signal before COMMIT anyway).
+ * Used as the pool's `Client` class (a supported `pg.Pool` option), under `new PrismaPg(pool)`.
  */
 import { connect } from 'node:net';
 import pg from 'pg';
 import { connectToListedHost, type Host, type HostSelector } from '@tidewater/contract/hostList';
-import { currentTransactionAttempt, isReadOnlyRefusal } from '../retry/index.ts';
+import { isReadOnlyRefusal } from '../retry/index.ts';
 import { currentContext, type RequestContext } from '../../request/requestContext.ts';
+import type { CommitGateOptions } from './commitGateOptions.ts';
+import { commitThroughGate, rollbackThroughGate, type GatedConnection } from './commitInClient.ts';
+import { refusedAfterSignal } from './refuseAfterSignal.ts';
 
 /**
  * The context of the request that made each pool query (see CancellablePool), by its
@@ -44,6 +49,7 @@ export function sendCancelRequest(client: pg.Client): void {
 
 const neverCancelled = /^\s*(COMMIT|ROLLBACK|END|ABORT)\b/i;
 const isCommit = /^\s*(COMMIT|END)\b/i;
+const isRollback = /^\s*(ROLLBACK|ABORT)\s*$/i;
 
 /**
  * `isCommit.test(text)`, with the regex run only for a text that starts with C, E or what
@@ -55,11 +61,11 @@ function isCommitText(text: string): boolean {
   return false;
 }
 
-/** Tells the transaction attempt whose COMMIT this is which server process receives it. */
-function noteCommitBackend(client: pg.Client): void {
-  const attempt = currentTransactionAttempt();
-  const { processID } = client as unknown as { processID: number | null };
-  if (processID !== null) attempt?.commit?.sentTo(processID);
+/** `isRollback.test(text)`, with the regex run only for a text that starts with R or A (or a space): nearly no statement does. */
+function isRollbackText(text: string): boolean {
+  const first = text.charCodeAt(0) | 0x20;
+  if (first === 0x72 || first === 0x61 || text.charCodeAt(0) <= 0x20) return isRollback.test(text);
+  return false;
 }
 
 /** What the pool's clients are made with: pg's settings plus who hears a connection's errors. */
@@ -68,6 +74,8 @@ export type CancellablePoolConfig = pg.PoolConfig & {
   onConnectionError?: (error: Error) => void;
   /** The URL named several hosts or a target_session_attrs (adr/0019): each connection goes where this says. */
   hostSelector?: HostSelector;
+  /** The commit gate's bounds and test seam: every COMMIT and ROLLBACK of the pool's connections passes the gate. */
+  commitGate?: CommitGateOptions;
 };
 
 /** Set on a read-write connection that met 25006: its server is not the primary any more, so it must not be pooled again. */
@@ -89,6 +97,7 @@ export class CancellableClient extends pg.Client {
   /** The session asked to be read-only itself (`-c default_transaction_read_only=on`). */
   private readonly sessionReadOnly: boolean;
   private connectedTo: Host | undefined;
+  private readonly gate: CommitGateOptions | undefined;
   /**
    * The text of the statement last sent, and the context it was sent under (see `query`),
    * whose signal is a request's, shared by the copies of its context (a side write without
@@ -99,12 +108,12 @@ export class CancellableClient extends pg.Client {
   /**
    * The SQLSTATE and severity of the error the server sent for the statement last sent, if
    * any: the commit gate tells from it whether a statement sent as its own commit was
-   * rolled back by its error (commitGate.ts `statementAsCommit`).
+   * rolled back by its error (ownCommit.ts).
    */
   statementFailure: { code?: string; severity?: string } | undefined;
   /**
    * Set by the commit gate while the statement it sent as its own commit runs here: the gate
-   * times that statement and cancels it at the deadline itself (commitGate.ts), so no
+   * times that statement and cancels it at the deadline itself (ownCommit.ts), so no
    * request's signal does, and nothing is noted for one.
    */
   timedByGate = false;
@@ -113,6 +122,7 @@ export class CancellableClient extends pg.Client {
     super(config);
     const settings = typeof config === 'object' ? config : undefined;
     this.selector = settings?.hostSelector;
+    this.gate = settings?.commitGate;
     this.sessionReadOnly = /default_transaction_read_only=on/.test(String(settings?.options ?? ''));
     this.on('error', (error: Error) => settings?.onConnectionError?.(error));
     // Every error the server sends for a statement passes here before pg hands it to the statement.
@@ -145,20 +155,17 @@ export class CancellableClient extends pg.Client {
   }
 
   // pg's query() is heavily overloaded (promise, callback, Submittable); every form passes
-  // through to pg's untouched. Hot: every statement of every request runs here, so it wraps
-  // nothing. It notes who the statement is for and its text; the request's one abort
-  // listener decides from those, and from pg's statement in flight, which backends to cancel.
-  // Errors are seen on the connection itself (the constructor), not per statement.
+  // through to pg's untouched, but for the gate's refusal and its COMMIT and ROLLBACK (the
+  // promise form adapter-pg sends them in). Hot: every statement of every request runs here,
+  // so it wraps nothing. It notes who the statement is for and its text; the request's one
+  // abort listener decides from those, and from pg's statement in flight, which backends to
+  // cancel. Errors are seen on the connection itself (the constructor), not per statement.
   override query(config: unknown, values?: unknown, callback?: unknown): never {
     this.statementFailure = undefined;
-    if (this.timedByGate) this.statementContext = undefined;
-    else this.noteStatement(config);
-    // pg's query reads its three arguments by position (a missing one is undefined): no rest array, no apply.
-    return (super.query as unknown as (this: pg.Client, config: unknown, values: unknown, callback: unknown) => never).call(this, config, values, callback);
-  }
-
-  /** Who a statement is for and its text; a COMMIT's backend, or else a cancel when its request's signal fires. */
-  private noteStatement(config: unknown): void {
+    if (this.timedByGate) {
+      this.statementContext = undefined;
+      return this.send(config, values, callback);
+    }
     let text: string;
     let context: RequestContext | undefined;
     if (typeof config === 'string') {
@@ -170,11 +177,29 @@ export class CancellableClient extends pg.Client {
       // A pool query may reach its client from another request's release; its stamp says whose it is.
       context = (first && madeBy.get(first)) ?? currentContext();
     }
+    if (context?.signal.aborted && !neverCancelled.test(text)) return refusedAfterSignal(context, values, callback) as never;
     this.statementText = text;
     this.statementContext = context;
-    // A COMMIT notes the backend it goes to, for the look at its outcome should its answer be lost.
-    if (isCommitText(text)) noteCommitBackend(this);
-    else if (context && !context.signal.aborted) cancelWhenFired(context, this);
+    const gate = this.gate;
+    if (isCommitText(text)) {
+      if (gate && typeof values !== 'function' && typeof callback !== 'function') return commitThroughGate(this.gated(), this.sendPromise, config, values, context, gate) as never;
+    } else if (gate && isRollbackText(text) && typeof values !== 'function' && typeof callback !== 'function') {
+      return rollbackThroughGate(this.gated(), this.sendPromise, config, values, gate) as never;
+    } else if (context && !context.signal.aborted) cancelWhenFired(context, this);
+    return this.send(config, values, callback);
+  }
+
+  /** pg's own query; it reads its three arguments by position (a missing one is undefined): no rest array, no apply. */
+  private send(config: unknown, values: unknown, callback: unknown): never {
+    return (super.query as unknown as (this: pg.Client, config: unknown, values: unknown, callback: unknown) => never).call(this, config, values, callback);
+  }
+
+  /** pg's own query, promise form: how the gate sends a COMMIT or ROLLBACK it let pass. */
+  private readonly sendPromise = (config: unknown, values?: unknown): Promise<unknown> => this.send(config, values, undefined);
+
+  /** This client as the gate holds it (its backend, and the pool's `release` of this loan). */
+  private gated(): GatedConnection {
+    return this as unknown as GatedConnection;
   }
 
   /** `signal` fired: cancel this client's statement if it was sent under that signal and still runs. */
@@ -190,7 +215,7 @@ export class CancellableClient extends pg.Client {
 
   /**
    * Cancels the statement in flight, if any, whatever it is: for a statement that is its own
-   * commit (commitGate.ts), whose cancel ends it rolled back unless it was already committing.
+   * commit (ownCommit.ts), whose cancel ends it rolled back unless it was already committing.
    */
   cancelInFlight(): boolean {
     if ((this as unknown as { _getActiveQuery(): unknown })._getActiveQuery() == null) return false;
@@ -228,17 +253,17 @@ function cancelWhenFired(context: RequestContext, client: CancellableClient): vo
 const clientsBySideSignal = new WeakMap<AbortSignal, Set<CancellableClient>>();
 
 /**
- * A pg.Pool that stamps each query with the request that made it, synchronously where the
- * request's AsyncLocalStorage context is still right; the CancellableClient that runs it
- * later reads the stamp.
+ * A pg.Pool that refuses a query once its request's signal fired and stamps each other one
+ * with the request that made it, synchronously where the request's AsyncLocalStorage
+ * context is still right; the CancellableClient that runs it later reads the stamp.
  */
 export class CancellablePool extends pg.Pool {
   // pg-pool's query reads its three arguments by position (a missing one is undefined): no rest array.
+  // A statement whose request's signal fired is refused here, before it takes a connection.
   override query(config: unknown, values?: unknown, callback?: unknown): never {
-    if (typeof config === 'object' && config !== null) {
-      const context = currentContext();
-      if (context) madeBy.set(config, context);
-    }
+    const context = currentContext();
+    if (context?.signal.aborted) return refusedAfterSignal(context, values, callback) as never;
+    if (context && typeof config === 'object' && config !== null) madeBy.set(config, context);
     return (super.query as unknown as (this: pg.Pool, config: unknown, values: unknown, callback: unknown) => never).call(this, config, values, callback);
   }
 }

@@ -8,25 +8,3 @@ export class CommitOutcomeUnknown extends Error {
     this.name = 'CommitOutcomeUnknown';
   }
 }
-
-/**
- * Runs `work`, failing after `ms`; `settled` always learns the real outcome later. One
- * promise and one timer per COMMIT: this runs on every money send.
- */
-export function bounded<T>(work: Promise<T>, ms: number, settled: (error?: unknown) => void): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new CommitOutcomeUnknown(ms)), ms);
-    work.then(
-      (value) => {
-        clearTimeout(timer);
-        settled();
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        settled(error);
-        reject(error);
-      },
-    );
-  });
-}

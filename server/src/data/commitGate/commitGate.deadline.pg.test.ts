@@ -12,6 +12,8 @@ import { isDeadlineExceeded } from '../../request/deadlineExceeded.ts';
 import { commitGateOnPostgres } from '../../../test/support/commitGateOnPostgres.ts';
 import { inRequest } from '../../../test/support/inRequest.ts';
 import type { DataLayer } from '../dataLayer.ts';
+import { createDataLayer } from '../createDataLayer.ts';
+import { openDatabase } from '../connections/index.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -114,6 +116,43 @@ describe('the commit gate on PostgreSQL', () => {
       expect(sleeping).toBe(0);
     } finally {
       await observer.end();
+    }
+  });
+
+  it("answers a transaction whose COMMIT outlives its bound as unknown through Prisma, and hands its connection on only once that COMMIT settled", async () => {
+    // A real slow COMMIT: a deferred constraint trigger sleeps at commit time for this row alone.
+    const admin = new pg.Client({ connectionString: setup.cluster.urlFor('tidewater') });
+    await admin.connect();
+    await admin.query(`
+      CREATE FUNCTION gate_slow_commit() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN IF NEW.display_name = 'Slow commit' THEN PERFORM pg_sleep(0.8); END IF; RETURN NULL; END $$;
+      CREATE CONSTRAINT TRIGGER gate_slow_commit AFTER INSERT ON users
+        DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION gate_slow_commit();`);
+    const config = { ...setup.config, dbPoolMax: 1, dbCommitTimeoutMs: 200 };
+    const single = await openDatabase(config, { logger: setup.logger });
+    try {
+      const data = createDataLayer({ database: single, config, logger: setup.logger });
+      const id = randomUUID();
+      // What the COMMIT's state was each time the pool handed its one connection out.
+      let commits: Array<{ state: unknown }> | undefined;
+      const atHandOut: unknown[] = [];
+      single.pools[0]!.on('acquire', () => atHandOut.push(commits?.[0]?.state));
+      const { outcome, states } = await inRequest(async (context) => {
+        commits = context.commits ??= [];
+        const outcome = await data
+          .runInTransaction((tx) => tx.user.create({ data: { id, email: `${id}@example.com`, displayName: 'Slow commit', handle: id.slice(0, 20).replaceAll('-', '_'), passwordHash: 'x', pinHash: 'y' } }))
+          .then(() => 'committed', (error: unknown) => error);
+        return { outcome, states: context.commits?.map((commit) => commit.state) };
+      }, { deadlineMs: 5_000 });
+      expect(outcome).not.toBe('committed');
+      expect(states).toEqual([{ kind: 'unknown', stillRunning: true }]); // no look was given: it stays unknown
+      // The pool's one connection is the COMMIT's: the next statement gets it only once the COMMIT answered, and sees the row.
+      expect(await single.prisma.user.count({ where: { id } })).toBe(1);
+      expect(atHandOut.at(-1)).toEqual({ kind: 'unknown', stillRunning: false });
+    } finally {
+      await single.close();
+      await admin.query('DROP TRIGGER gate_slow_commit ON users; DROP FUNCTION gate_slow_commit()');
+      await admin.end();
     }
   });
 });

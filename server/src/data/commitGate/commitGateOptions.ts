@@ -1,13 +1,6 @@
-import type pg from 'pg';
-
-/** Options of the commit gate (commitGate.ts). */
+/** Options of the commit gate (commitInClient.ts, ownCommit.ts), which every pool client of ours reads. */
 export interface CommitGateOptions {
-  /**
-   * The pg pool under the adapter the gate wraps, whose connections the statements that are
-   * their own commits take (ownCommit.ts); without one (PGlite) they run on the adapter.
-   */
-  ownCommitPool?: pg.Pool;
-  /** `unnamed` (DB_PREPARED_STATEMENTS): those statements are sent unnamed, as behind a transaction pooler; default `named`. */
+  /** `unnamed` (DB_PREPARED_STATEMENTS): the statements that are their own commits (ownCommit.ts) are sent unnamed, as behind a transaction pooler; default `named`. */
   preparedStatements?: 'named' | 'unnamed';
   /** Bounds each COMMIT and ROLLBACK round trip (the config's DB_COMMIT_TIMEOUT_MS). */
   commitTimeoutMs: number;

@@ -22,18 +22,18 @@
  *   data layer's look (`verifyCommitted`); the connection is discarded once the statement
  *   settles, never handed on mid-statement.
  */
-import type { SqlQuery, SqlResultSet } from '@prisma/driver-adapter-utils';
 import { currentContext, type RequestContext } from '../../request/requestContext.ts';
 import { Commit } from '../../request/commitOutcome.ts';
-import { currentTransactionAttempt, type TransactionAttempt } from '../retry/index.ts';
+import { currentAttemptCommit } from '../retry/index.ts';
 import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 import type { CommitGateOptions } from './commitGateOptions.ts';
 import { CommitOutcomeUnknown } from './commitBound.ts';
-import { queryOn, rolledBackByItsError, type Connections, type HeldClient } from './ownCommitConnections.ts';
+import type { StatementText } from '../statements.ts';
+import { queryOn, queryOnPglite, rolledBackByItsError, type HeldClient, type OwnCommitTarget, type Rows } from './ownCommitConnections.ts';
 import { sendCommit } from './sendCommit.ts';
 
-/** Sends `query` as its own commit on a connection of `connections`, as described above. */
-export function statementAsCommit(connections: Connections, query: SqlQuery, options: CommitGateOptions): Promise<SqlResultSet> {
+/** Sends `statement` as its own commit on a connection of `target`, as described above. */
+export function statementAsCommit(target: OwnCommitTarget, statement: StatementText, options: CommitGateOptions): Promise<Rows> {
   // The request and the attempt, read once: the connection may come from another request's
   // release, in that request's async scope, so nothing after it reads the scope (adr/0038).
   const context = currentContext();
@@ -41,7 +41,7 @@ export function statementAsCommit(connections: Connections, query: SqlQuery, opt
     countCommitGateRefusal('statement');
     return Promise.reject(context.signal.reason);
   }
-  return new OwnCommit(connections, query, options, context, currentTransactionAttempt()).run();
+  return new OwnCommit(target, statement, options, context, currentAttemptCommit() ?? new Commit()).run();
 }
 
 /**
@@ -52,42 +52,42 @@ export function statementAsCommit(connections: Connections, query: SqlQuery, opt
  * `not-started` and `in-flight`.
  */
 class OwnCommit {
-  private readonly commit = new Commit();
   private client: HeldClient | undefined;
   /** Whether the deadline's own timer calls `atDeadline` for this statement (adr/0035). */
   private hold: 'held' | 'disarmed' = 'disarmed';
   private timer: NodeJS.Timeout | undefined;
-  private resolve!: (rows: SqlResultSet) => void;
+  private resolve!: (rows: Rows) => void;
   private reject!: (error: unknown) => void;
 
-  private readonly connections: Connections;
-  private readonly query: SqlQuery;
+  private readonly target: OwnCommitTarget;
+  private readonly statement: StatementText;
   private readonly options: CommitGateOptions;
   private readonly context: RequestContext | undefined;
-  private readonly attempt: TransactionAttempt | undefined;
+  /** The attempt's commit, whose state is where this statement stands. */
+  private readonly commit: Commit;
 
   constructor(
-    connections: Connections,
-    query: SqlQuery,
+    target: OwnCommitTarget,
+    statement: StatementText,
     options: CommitGateOptions,
     context: RequestContext | undefined,
-    attempt: TransactionAttempt | undefined,
+    commit: Commit,
   ) {
-    this.connections = connections;
-    this.query = query;
+    this.target = target;
+    this.statement = statement;
     this.options = options;
     this.context = context;
-    this.attempt = attempt;
+    this.commit = commit;
   }
 
-  run(): Promise<SqlResultSet> {
-    return new Promise<SqlResultSet>((resolve, reject) => {
+  run(): Promise<Rows> {
+    return new Promise<Rows>((resolve, reject) => {
       this.resolve = resolve;
       this.reject = reject;
-      const { pool } = this.connections;
-      if (!pool) return this.start(undefined);
+      const { target } = this;
+      if (!('pool' in target)) return this.start(undefined);
       // pg-pool's callback form: no promise of its own (adr/0030). A failed take sent nothing.
-      pool.connect((error, client) => (error ? reject(error) : this.start(client as HeldClient)));
+      target.pool.connect((error, client) => (error ? reject(error) : this.start(client as HeldClient)));
     });
   }
 
@@ -120,13 +120,13 @@ class OwnCommit {
   private send(): void {
     const { context, client, options } = this;
     try {
-      sendCommit(context, this.attempt, this.commit);
+      sendCommit(context, this.commit);
       if (client?.processID != null) this.commit.sentTo(client.processID);
       // The gate times and cancels this statement itself: no request's signal does (cancellableClient.ts).
       if (client) client.timedByGate = true;
-      if (client) queryOn(client, this.query, options.preparedStatements !== 'unnamed', (error, rows) => (error ? this.failedAtDatabase(error) : this.answered(rows!)));
-      else
-        this.connections.inner.queryRaw(this.query).then(
+      if (client) queryOn(client, this.statement, options.preparedStatements !== 'unnamed', (error, rows) => (error ? this.failedAtDatabase(error) : this.answered(rows!)));
+      else if (!('pool' in this.target))
+        queryOnPglite(this.target.pglite, this.statement).then(
           (rows) => this.answered(rows),
           (error: unknown) => this.failedAtDatabase(error),
         );
@@ -151,7 +151,7 @@ class OwnCommit {
     this.timer = setTimeout(() => this.timedOut(options.cancelAcknowledgeMs), options.cancelAcknowledgeMs);
   }
 
-  private answered(rows: SqlResultSet): void {
+  private answered(rows: Rows): void {
     const waiting = this.commit.state.kind === 'in-flight';
     this.ended();
     this.client?.release();

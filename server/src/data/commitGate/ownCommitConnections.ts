@@ -1,11 +1,18 @@
 /**
- * Where the gate's statements that are their own commits run (adr/0027, adr/0055): on a
- * connection of our own pg pool, the one under the wrapped adapter, sent with pg's public
- * API; on PGlite, which has no pool, on the wrapped adapter itself.
+ * Where the gate's statements that are their own commits run (adr/0027, adr/0055, adr/0075):
+ * on a connection of the primary's pg pool, sent with pg's public API; on PGlite, which has no
+ * pool, on the embedded database itself. Neither goes through Prisma's driver adapter: the
+ * gate holds the connection from its take to its answer and cancels or times it itself.
  */
+import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
-import { ColumnTypeEnum, type SqlDriverAdapter, type SqlQuery, type SqlResultSet } from '@prisma/driver-adapter-utils';
-import { preparedNameOf } from '../preparedStatements.ts';
+import type { StatementText } from '../statements.ts';
+
+/** Where statements that are their own commits run: the primary's pool, or PGlite. */
+export type OwnCommitTarget = { readonly pool: pg.Pool } | { readonly pglite: PGlite };
+
+/** Rows keyed by column name. */
+export type Rows = Record<string, unknown>[];
 
 /** What pg's client of our pool (cancellableClient.ts) says of the last error the server sent it. */
 interface HeardErrors {
@@ -15,10 +22,11 @@ interface HeardErrors {
 }
 
 /** A connection of our pool (cancellableClient.ts), as the gate uses it while it holds it. */
-export type HeldClient = pg.PoolClient & HeardErrors & {
-  cancelInFlight(): boolean;
-  timedByGate: boolean;
-};
+export type HeldClient = pg.PoolClient &
+  HeardErrors & {
+    cancelInFlight(): boolean;
+    timedByGate: boolean;
+  };
 
 /**
  * The server answered the statement with an error that ended only the statement: an
@@ -32,28 +40,33 @@ export function rolledBackByItsError(client: HeardErrors): boolean {
   return !/^(08|57P0|XX)/.test(failure.code);
 }
 
-/** Where a gated adapter's statements that are their own commits run. */
-export interface Connections {
-  /** The adapter the gate wraps: the statement's connection on PGlite, which has no pool. */
-  readonly inner: SqlDriverAdapter;
-  /** The pg pool under `inner` (the one `openDatabase` made), whose connections the gate takes itself. */
-  readonly pool: pg.Pool | undefined;
-}
-
-/** Every column as PostgreSQL's text: the direct statements' row shape (statements.ts), without adapter-pg's conversions. */
+/** Every column as PostgreSQL's text: the direct statements' row shape (statements.ts). */
 const asText = { getTypeParser: () => (value: string) => value };
 
+/** pg's statement for `statement`: prepared under its name when `named`, else unnamed (DB_PREPARED_STATEMENTS). */
+function pgStatement(statement: StatementText, named: boolean): pg.QueryConfig {
+  return { text: statement.text, values: statement.values as unknown[], types: asText, ...(named ? { name: statement.name } : {}) };
+}
+
 /**
- * Sends `query` on `client` with pg's own API, prepared under its direct statement's name
- * (preparedStatements.ts) when `named`, else unnamed (DB_PREPARED_STATEMENTS), and calls `done` once with its rows as the adapter's result set
- * (every column text) or with pg's error (a `DatabaseError` with its SQLSTATE, which the
- * classifier reads). pg's callback form: no promise of its own (adr/0030).
+ * Sends `statement` on `client` with pg's own API and calls `done` once with its rows (every
+ * column text) or with pg's error (a `DatabaseError` with its SQLSTATE, which the classifier
+ * reads). pg's callback form: no promise of its own (adr/0030).
  */
-export function queryOn(client: pg.PoolClient, query: SqlQuery, named: boolean, done: (error: Error | undefined, rows?: SqlResultSet) => void): void {
-  const name = named ? preparedNameOf(query) : undefined;
-  const config: pg.QueryArrayConfig = { text: query.sql, values: query.args as unknown[], rowMode: 'array', types: asText, ...(name ? { name } : {}) };
-  client.query(config, (error: Error | undefined, result: pg.QueryArrayResult) => {
-    if (error) return done(error);
-    done(undefined, { columnNames: result.fields.map((field) => field.name), columnTypes: result.fields.map(() => ColumnTypeEnum.Text), rows: result.rows });
-  });
+export function queryOn(client: pg.PoolClient, statement: StatementText, named: boolean, done: (error: Error | undefined, rows?: Rows) => void): void {
+  client.query(pgStatement(statement, named), (error: Error | undefined, result: pg.QueryResult<Record<string, unknown>>) => (error ? done(error) : done(undefined, result.rows)));
+}
+
+/** Sends `statement` to PGlite, in process: its rows as PGlite parses them. */
+export async function queryOnPglite(pglite: PGlite, statement: StatementText): Promise<Rows> {
+  return (await pglite.query<Record<string, unknown>>(statement.text, statement.values as unknown[])).rows;
+}
+
+/**
+ * A plain statement on `target`, ungated: how the bench's layers-off API sends a statement
+ * that is its own commit (it commits on its own just the same).
+ */
+export function plainStatementOn(target: OwnCommitTarget, named: boolean) {
+  return async (statement: StatementText): Promise<Rows> =>
+    'pool' in target ? (await target.pool.query<Record<string, unknown>>(pgStatement(statement, named))).rows : queryOnPglite(target.pglite, statement);
 }

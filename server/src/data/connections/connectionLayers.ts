@@ -1,11 +1,22 @@
 /**
  * The resilience layers every connection passes, as one value `openDatabase` takes, so the
- * composition (app.ts) names them: the commit gate around each driver adapter, the
- * cancellable client in each pool, and one circuit breaker in front of each server's pools.
+ * composition (app.ts) names them: the commit gate in each pool's client (the cancellable
+ * client) and in the embedded PGlite, under each statement that is its own commit, and one
+ * circuit breaker in front of each server's pools.
  */
-import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { PGlite } from '@electric-sql/pglite';
 import type pg from 'pg';
-import { CancellableClient, type CancellablePoolConfig, withCommitGate, type CommitGateOptions } from '../commitGate/index.ts';
+import {
+  CancellableClient,
+  type CancellablePoolConfig,
+  type CommitGateOptions,
+  type OwnCommitTarget,
+  gatedPglite,
+  pgliteTransactionGate,
+  statementAsCommit,
+  type TransactionGate,
+} from '../commitGate/index.ts';
+import type { SendStatement } from '../statements.ts';
 import { BreakerPool } from './breakerPool.ts';
 import { circuitBreaker, type BreakerOptions, type CircuitBreaker } from './circuitBreaker.ts';
 
@@ -17,9 +28,11 @@ export interface ServerPools {
 
 /** The layers between the data layer and pg. */
 export interface ConnectionLayers {
-  /** Wraps a driver adapter: no statement or COMMIT after the signal, a COMMIT bounded (data/commitGate/). */
-  commitGate(factory: SqlDriverAdapterFactory, options: CommitGateOptions): SqlDriverAdapterFactory;
-  /** The pg client class of every pool: a fired signal cancels its running statement, never a COMMIT. */
+  /** The embedded PGlite behind the gate: its engine refusing statements after the signal, and the gate at a transaction's end (data/commitGate/pgliteGate.ts). */
+  pglite(engine: PGlite): { readonly engine: PGlite; readonly transactionGate?: TransactionGate };
+  /** Sends a statement that is its own commit on `target`, gated as a COMMIT (data/commitGate/ownCommit.ts). */
+  ownCommit(target: OwnCommitTarget, options: CommitGateOptions): SendStatement;
+  /** The pg client class of every pool: the gate (no statement after the signal, COMMIT and ROLLBACK gated and bounded), and a fired signal cancels its running statement, never a COMMIT. */
   readonly Client: typeof pg.Client;
   /** The pools of one server, behind its circuit breaker (circuitBreaker.ts, breakerPool.ts). */
   server(breaker: BreakerOptions): ServerPools;
@@ -27,7 +40,8 @@ export interface ConnectionLayers {
 
 /** The production layers (adr/0006, adr/0011). */
 export const resilientConnections: ConnectionLayers = {
-  commitGate: withCommitGate,
+  pglite: (engine) => ({ engine: gatedPglite(engine), transactionGate: pgliteTransactionGate }),
+  ownCommit: (target, options) => (statement) => statementAsCommit(target, statement, options),
   Client: CancellableClient,
   server(options) {
     const breaker = circuitBreaker(options);

@@ -2,7 +2,9 @@
  * Opens the bank's database: the embedded PGlite when no DATABASE_URL is set (nobody
  * needs a server to try the bank), else PostgreSQL through `@prisma/adapter-pg` with the
  * pool limits of the config table. Every connection passes the connection layers it is
- * given (connectionLayers.ts): the commit gate, the cancellable client, the readiness gate.
+ * given (connectionLayers.ts): the commit gate in each pool's client (or in the PGlite engine),
+ * and the circuit breaker. Prisma Client sits on top, over `@prisma/adapter-pg` on those pools
+ * (adr/0075).
  *
  * Three clients: `prisma` (the primary, read-write), `readOnlyPrisma` (the read replica
  * when DATABASE_REPLICA_URL is set, else the primary's read-only pool) and
@@ -17,30 +19,30 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
-import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { Logger } from 'pino';
 import { PrismaClient } from '../../generated/prisma/client.ts';
 import type { ServerConfig } from '../../config.ts';
 import pg from 'pg';
 import { hostSelector, parseHostList, roleOf, type HostRole, type HostSelector } from '@tidewater/contract/hostList';
-import type { CommitGateOptions } from '../commitGate/index.ts';
+import type { CommitGateOptions, OwnCommitTarget, TransactionGate } from '../commitGate/index.ts';
 import { resilientConnections, type ConnectionLayers, type ServerPools } from './connectionLayers.ts';
 import { migrateUp, pgliteMigrationClient } from './migrate.ts';
 import { pgliteReadOnly } from './pgliteReadOnly.ts';
 import type { CircuitBreaker } from './circuitBreaker.ts';
-import { withReplicaFallback } from './replicaFallback.ts';
+import { ReplicaFallbackPool } from './replicaFallback.ts';
 import { watchBreaker, watchPool } from '../../metrics.ts';
-import { committingStatementsOn, type Statements } from '../statements.ts';
-import { preparedNameOf } from '../preparedStatements.ts';
+import { committingStatements, type Statements } from '../statements.ts';
 import { checkSessionSettings, startupSettings } from './sessionSettings.ts';
 import type { DatabaseKind } from '../databaseKind.ts';
 
 /** An open database. */
 export interface Database {
   readonly kind: DatabaseKind;
+  /** Where the commit gate takes a transaction's end above the database (PGlite, commitGate/pgliteGate.ts); none where the pool's client sees the COMMIT. */
+  readonly transactionGate?: TransactionGate;
   /** The primary, read-write. */
   readonly prisma: PrismaClient;
-  /** Direct statements on the primary that each commit on their own, through the commit gate (adr/0027). */
+  /** Direct statements on the primary that each commit on their own, sent by the commit gate with pg's own API (adr/0027, adr/0075). */
   readonly primaryCommitStatements: Statements;
   /** Read-only: the replica (falling back to the primary when configured), else `primaryReadOnlyPrisma`. */
   readonly readOnlyPrisma: PrismaClient;
@@ -136,11 +138,17 @@ async function probeLogin(servers: Servers, connectTimeoutMs: number): Promise<v
   }
 }
 
+/** The commit gate as `openDatabase` applies it: its options (every pool's client reads them), and the statements that are their own commits on a target. */
+interface Gate {
+  readonly options: CommitGateOptions;
+  ownCommits(target: OwnCommitTarget): Statements;
+}
+
 /** Options beyond the config table. */
 export interface OpenOptions {
   logger?: Logger;
   /** Test seams of the commit gate; its timeout is always the config's connect timeout. */
-  commitGate?: Omit<CommitGateOptions, 'commitTimeoutMs' | 'cancelAcknowledgeMs' | 'ownCommitPool' | 'preparedStatements'>;
+  commitGate?: Omit<CommitGateOptions, 'commitTimeoutMs' | 'cancelAcknowledgeMs' | 'preparedStatements'>;
   /** Default: the production layers (connectionLayers.ts); the bench's layers-off API passes through ones. */
   layers?: ConnectionLayers;
 }
@@ -151,28 +159,29 @@ const primaryReadOnlyPoolMax = (config: DatabaseConfig) => Math.max(2, Math.floo
 /** Opens PostgreSQL when a URL is given, else the embedded PGlite in `dataDir`. */
 export async function openDatabase(config: DatabaseConfig, options: OpenOptions = {}): Promise<Database> {
   const layers = options.layers ?? resilientConnections;
-  const gate = (factory: SqlDriverAdapterFactory, ownCommitPool?: pg.Pool) =>
-    layers.commitGate(factory, {
-      ...options.commitGate,
-      commitTimeoutMs: config.dbCommitTimeoutMs,
-      cancelAcknowledgeMs: config.cancelAcknowledgeMs,
-      preparedStatements: config.dbPreparedStatements === 'unnamed' ? 'unnamed' : 'named',
-      ...(ownCommitPool ? { ownCommitPool } : {}),
-    });
+  const gateOptions: CommitGateOptions = {
+    ...options.commitGate,
+    commitTimeoutMs: config.dbCommitTimeoutMs,
+    cancelAcknowledgeMs: config.cancelAcknowledgeMs,
+    preparedStatements: config.dbPreparedStatements === 'unnamed' ? 'unnamed' : 'named',
+  };
+  const gate: Gate = {
+    options: gateOptions,
+    ownCommits: (target) => committingStatements(layers.ownCommit(target, gateOptions)),
+  };
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config, layers, gate, options.logger);
 
   if (config.dataDir !== 'memory://') mkdirSync(config.dataDir, { recursive: true });
   const pglite = new PGlite(config.dataDir);
   await pglite.waitReady;
-  const primaryAdapter = gate(new PrismaPGlite(pglite));
-  const prisma = new PrismaClient({ adapter: primaryAdapter });
-  const readAdapter = gate(new PrismaPGlite(pgliteReadOnly(pglite)));
-  const readOnlyPrisma = new PrismaClient({ adapter: readAdapter });
-  const connected = await primaryAdapter.connect();
+  const primary = layers.pglite(pglite);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(primary.engine) });
+  const readOnlyPrisma = new PrismaClient({ adapter: new PrismaPGlite(layers.pglite(pgliteReadOnly(pglite)).engine) });
   return {
     kind: 'pglite',
+    ...(primary.transactionGate ? { transactionGate: primary.transactionGate } : {}),
     prisma,
-    primaryCommitStatements: committingStatementsOn(connected),
+    primaryCommitStatements: gate.ownCommits({ pglite }),
     readOnlyPrisma,
     primaryReadOnlyPrisma: readOnlyPrisma,
     hasReplica: false,
@@ -192,7 +201,7 @@ async function openPostgres(
   url: string,
   config: DatabaseConfig,
   layers: ConnectionLayers,
-  gate: (factory: SqlDriverAdapterFactory, ownCommitPool?: pg.Pool) => SqlDriverAdapterFactory,
+  gate: Gate,
   logger: Logger | undefined,
 ): Promise<Database> {
   const onConnectionError = (error: Error) => logger?.warn({ err: error }, 'a database connection failed; it will be discarded');
@@ -202,6 +211,7 @@ async function openPostgres(
     const created = server.pool({
       ...poolConfig(servers.url, config, layers.Client, poolOptions),
       onConnectionError,
+      commitGate: gate.options,
       ...(servers.selector ? { hostSelector: servers.selector } : {}),
     });
     // pg-pool re-emits an idle client's error here after dropping it; the client's own listener logged it.
@@ -227,27 +237,15 @@ async function openPostgres(
 
   const replicaUnchecked = (error: unknown) =>
     logger?.warn({ err: error }, "the replica did not answer at start: its sessions' guards were not checked (its startup parameters or its roles set them)");
-  const primaryReadOnly = new PrismaPg(primaryReadOnlyPool);
-  let readAdapter: SqlDriverAdapterFactory = primaryReadOnly;
-  if (replicaPool) {
-    const replica = new PrismaPg(replicaPool);
-    readAdapter = config.replicaFallbackToPrimary && logger ? withReplicaFallback(replica, primaryReadOnly, logger) : replica;
-  }
-  // The gate's own statements (statements.ts) are prepared once per connection unless a pooler
-  // moves connections under them (DB_PREPARED_STATEMENTS=unnamed); Prisma Client's stay unnamed.
-  // The adapter names them where it sends them itself (the bench's API without the gate).
-  const named = config.dbPreparedStatements === 'named';
-  const primaryAdapter = gate(new PrismaPg(primaryPool, named ? { statementNameGenerator: preparedNameOf } : undefined), primaryPool);
-  const prisma = new PrismaClient({ adapter: primaryAdapter });
-  const gatedPrimaryReadOnly = gate(primaryReadOnly);
-  const gatedRead = replicaPool ? gate(readAdapter) : gatedPrimaryReadOnly;
-  const primaryReadOnlyPrisma = new PrismaClient({ adapter: gatedPrimaryReadOnly });
-  const readOnlyPrisma = replicaPool ? new PrismaClient({ adapter: gatedRead }) : primaryReadOnlyPrisma;
-  const connected = await primaryAdapter.connect();
+  const prisma = new PrismaClient({ adapter: new PrismaPg(primaryPool) });
+  const primaryReadOnlyPrisma = new PrismaClient({ adapter: new PrismaPg(primaryReadOnlyPool) });
+  const readPool = replicaPool && config.replicaFallbackToPrimary && logger ? new ReplicaFallbackPool(replicaPool, primaryReadOnlyPool, logger) : replicaPool;
+  const readOnlyPrisma = readPool ? new PrismaClient({ adapter: new PrismaPg(readPool) }) : primaryReadOnlyPrisma;
   return {
     kind: 'postgres',
     prisma,
-    primaryCommitStatements: committingStatementsOn(connected),
+    // Prepared once per connection unless a pooler moves connections under them (DB_PREPARED_STATEMENTS=unnamed).
+    primaryCommitStatements: gate.ownCommits({ pool: primaryPool }),
     readOnlyPrisma,
     primaryReadOnlyPrisma,
     hasReplica: replicaPool !== undefined,

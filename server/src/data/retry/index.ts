@@ -11,6 +11,6 @@
 export { ContentionExhausted, isContentionExhausted } from './contentionExhausted.ts';
 export { retryBudget } from './retryBudget.ts';
 export { exponential, none, policyFor, type RetryPolicy, type RetryReason } from './retryPolicy.ts';
-export { currentTransactionAttempt, runAttempt, type TransactionAttempt } from './transactionAttempt.ts';
+export { currentAttemptCommit, runAttempt } from './transactionAttempt.ts';
 export { classify, isReadOnlyRefusal, onReadWritePath } from './transient.ts';
 export { isUniqueViolation } from './uniqueViolation.ts';

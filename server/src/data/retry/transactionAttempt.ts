@@ -1,27 +1,22 @@
 /**
- * One attempt of `runInTransaction` or `runStatementAsCommit`, visible to the commit gate
- * through the async scope (request/asyncScope.ts): the gate hands the attempt the commit
- * it sends, so the retry layer can tell "failed before COMMIT" (safe to rerun) from
- * "outcome unknown" by that commit's one state (request/commitOutcome.ts, adr/0052).
+ * One attempt of `runInTransaction` or `runStatementAsCommit` is its one `Commit`
+ * (request/commitOutcome.ts, adr/0052): made `not-started` as the attempt begins, visible to
+ * the commit gate through the async scope (request/asyncScope.ts), which sends it, and read by
+ * the retry layer, which tells "failed before COMMIT" (safe to rerun) from "outcome unknown"
+ * by its one state. No other object holds where the attempt's commit stands (adr/0075).
  */
 import { scopeSlot } from '../../request/asyncScope.ts';
-import type { Commit } from '../../request/commitOutcome.ts';
+import { Commit } from '../../request/commitOutcome.ts';
 
-/** One attempt of a transaction. */
-export interface TransactionAttempt {
-  /** The commit this attempt sent, once the gate sent one (none: nothing was sent). */
-  commit?: Commit;
+const slot = scopeSlot<Commit>();
+
+/** Runs `fn` as one attempt; answers its result and the attempt's commit. */
+export function runAttempt<T>(fn: () => Promise<T>): { commit: Commit; result: Promise<T> } {
+  const commit = new Commit();
+  return { commit, result: slot.run(commit, fn) };
 }
 
-const slot = scopeSlot<TransactionAttempt>();
-
-/** Runs `fn` as one attempt; answers its result and the attempt. */
-export function runAttempt<T>(fn: () => Promise<T>): { attempt: TransactionAttempt; result: Promise<T> } {
-  const attempt: TransactionAttempt = {};
-  return { attempt, result: slot.run(attempt, fn) };
-}
-
-/** The attempt the caller runs in, if any. */
-export function currentTransactionAttempt(): TransactionAttempt | undefined {
+/** The commit of the attempt the caller runs in, if any. */
+export function currentAttemptCommit(): Commit | undefined {
   return slot.get();
 }
