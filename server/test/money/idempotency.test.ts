@@ -14,6 +14,7 @@ import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/ban
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
 import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 import { call } from '@tidewater/test-support/httpClient';
+import { scrapeMetrics, sumOf } from '@tidewater/test-support/metrics';
 
 /** One deposit of `body`, answered as raw bytes. */
 async function rawDepositWith(url: string, customer: Customer, accountId: string, body: { amountMinor: number; description?: string }, key: string) {
@@ -146,12 +147,17 @@ describe('idempotency of money sends on PostgreSQL', () => {
     const key = newKey();
     await strandedClaim(ada, key, ada.accountId, 400, 121);
     const [before] = (await keyState(url, key)).records;
+    const takenOver = async () => sumOf(await scrapeMetrics(api.metricsUrl), 'tidewater_idempotency_outcomes_total', { outcome: 'stale_taken_over' });
+    const takenBefore = await takenOver();
     const reply = await b.deposit(ada, ada.accountId, 400, key);
     expect(reply.status).toBe(201);
     const { ledger, records } = await keyState(url, key);
     expect(ledger).toHaveLength(1);
+    // The key's one record, taken over by the send's own statement (adr/0076) and landed under it.
+    expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ status: 'Executed' });
     expect(records[0]!.owner_token).not.toBe(before!.owner_token);
+    expect(await takenOver()).toBe(takenBefore + 1);
   });
 
   it('answers 409 RESULT_UNKNOWN with applied: true for a stale claim whose money landed (its answer was lost)', async () => {
