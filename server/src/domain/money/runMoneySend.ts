@@ -34,12 +34,6 @@ import { claimingStatement, sendStatement, type MoneySendFactory, type SendOrder
 import { answerOf, claimedStatements, isKeyAnswer, type Verdict } from './verdict.ts';
 import { AccountBusy, endedSends, type KeyRequest, type Sent } from './endedSends.ts';
 
-/**
- * How long before its deadline a queued send leaves the queue to claim its key and answer
- * busy: one short write, well inside it on a database that answers at all (adr/0076).
- */
-const claimMarginMs = 500;
-
 /** The accounts an order locks. */
 const accountIdsOf = (order: SendOrder) => [order.fromAccountId, order.toAccountId].filter((id): id is string => id !== null);
 
@@ -101,13 +95,13 @@ export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOn
 
   /**
    * Step 3 of the module's comment: the wait for a permit, bounded by a send's worth of lock
-   * waits, and by the deadline less `claimMarginMs`: a send that holds no claim must claim its
+   * waits, and by the deadline less `queueClaimMarginMs` (the timeout chain's): a send that holds no claim must claim its
    * key before its deadline answers for it, or that 503 could not say `applied: false`.
    */
   async function sendWhenPermitted<Body>(request: KeyRequest, label: string, order: SendOrder): Promise<Sent<Body>> {
     const waitStarted = performance.now();
     const leftMs = currentContext()?.deadline.remainingMs;
-    const maxWaitMs = leftMs === undefined ? contentionBudgetMs : Math.max(0, Math.min(contentionBudgetMs, leftMs - claimMarginMs));
+    const maxWaitMs = leftMs === undefined ? contentionBudgetMs : Math.max(0, Math.min(contentionBudgetMs, leftMs - config.queueClaimMarginMs));
     let release: ReleasePermit;
     try {
       release = await accountPermits.acquire(accountIdsOf(order), currentContext()?.signal, maxWaitMs);
