@@ -80,10 +80,14 @@ describe('lookForOwnAuditRow', () => {
   });
 
   describe('a COMMIT whose backend is still at work', () => {
-    /** A database where backend 4711 is busy for `busyPolls` looks at pg_stat_activity, and commits the row when it is done. */
-    function committingLate(busyPolls: number) {
+    /**
+     * A database where backend 4711 shows `before` (busy by default) for `busyPolls` looks at
+     * pg_stat_activity, then commits the row and goes idle. The server's clock is the poll's number.
+     */
+    function committingLate(busyPolls: number, before: 'active' | 'idle' = 'active') {
       const rows = new Set<string>();
       let polls = 0;
+      const at = (n: number) => new Date(Date.UTC(2026, 11, 6, 12, 0, 0, n));
       const data: Pick<DataLayer, 'read'> = {
         async read(fn) {
           const signal = currentContext()?.signal;
@@ -93,8 +97,9 @@ describe('lookForOwnAuditRow', () => {
               if (!strings.join('?').includes('pg_stat_activity')) return [{ found: rows.has(String(values[0])) }];
               expect(values[0]).toBe(4711);
               polls += 1;
-              if (polls > busyPolls) rows.add(mine);
-              return [{ busy: polls <= busyPolls }];
+              if (polls <= busyPolls) return [{ now: at(polls), present: true, state: before, changed: at(0) }];
+              rows.add(mine);
+              return [{ now: at(polls), present: true, state: 'idle', changed: at(polls) }];
             }),
           );
         },
@@ -104,6 +109,13 @@ describe('lookForOwnAuditRow', () => {
 
     it('finds nothing at first, waits for the backend, and then finds its row: landed', async () => {
       const late = committingLate(3);
+      const verify = lookForOwnAuditRow(late.data, mine, 3_000);
+      expect(await runWithContext(context(new AbortController().signal), () => verify({ backendPid: 4711 }))).toBe(true);
+      expect(late.polls()).toBe(4);
+    });
+
+    it('a backend idle since before the wait (its statement not read yet) is no proof: the look waits until it moved', async () => {
+      const late = committingLate(3, 'idle');
       const verify = lookForOwnAuditRow(late.data, mine, 3_000);
       expect(await runWithContext(context(new AbortController().signal), () => verify({ backendPid: 4711 }))).toBe(true);
       expect(late.polls()).toBe(4);

@@ -6,8 +6,9 @@
  *
  * A look that finds nothing is a proof only once the server process that received the
  * COMMIT has ended or left its transaction: a lost connection is often noticed by the API
- * first, while that process is still committing (adr/0026). So "not found" waits for it,
- * polling `pg_stat_activity` on the primary, and looks once more.
+ * first, while that process is still committing, or has not even read the statement yet
+ * (adr/0026). So "not found" waits for it, polling `pg_stat_activity` on the primary, and
+ * looks again once it ended or went idle after the wait began.
  *
  * When the request's signal fired after the commit was attempted (its deadline or a
  * hang-up re-armed by the failed commit), the request may run no statement of its own:
@@ -67,13 +68,12 @@ async function verifyOnce(check: () => Promise<boolean>, budgetMs: number): Prom
   return runSideWrite(check, { budgetMs });
 }
 
-/** The look, repeated once the COMMIT's backend is done with its transaction when the first found nothing. */
+/** The look, repeated until the COMMIT's backend is done with it, when the first found nothing. */
 async function lookOnceSettled(data: Pick<DataLayer, 'read'>, look: () => Promise<boolean>, lost: LostCommit): Promise<boolean> {
   if (await look()) return true;
   if (lost.backendPid === undefined) return false;
   const startedAt = performance.now();
-  await backendDone(data, lost.backendPid);
-  const landed = await look();
+  const landed = await lookWhenSettled(data, look, lost.backendPid);
   currentContext()?.log.info({ backendPid: lost.backendPid, waitedMs: Math.round(performance.now() - startedAt), landed }, 'looked again once the backend of a lost COMMIT was done');
   return landed;
 }
@@ -81,20 +81,35 @@ async function lookOnceSettled(data: Pick<DataLayer, 'read'>, look: () => Promis
 /** How often `pg_stat_activity` is read while the COMMIT's backend is still busy. */
 const BACKEND_POLL_MS = 20;
 
+/** Server process `pid` as `pg_stat_activity` shows it, and the server's clock. */
+interface BackendRow {
+  now: Date;
+  present: boolean;
+  state: string | null;
+  changed: Date | null;
+}
+
 /**
- * Resolves once server process `pid` has ended or sits idle outside a transaction (its
- * transaction committed or rolled back for good); bounded by the current signal. The
- * connection kept after a refused COMMIT may be the one that asks: running this query,
- * it is done with that transaction.
+ * The look, once server process `pid` is done with what it was sent: it has ended, or it went
+ * idle (outside a transaction) while this waited. A process idle since before the wait began
+ * may not have read the statement yet (it can sit in its socket on a loaded machine), so it
+ * proves only what the look finds; the wait goes on until it moves, ends, or the current
+ * signal ends the wait. The connection kept after a refused COMMIT may be the one that asks:
+ * running this query, it is done with that transaction.
  */
-async function backendDone(data: Pick<DataLayer, 'read'>, pid: number): Promise<void> {
+async function lookWhenSettled(data: Pick<DataLayer, 'read'>, look: () => Promise<boolean>, pid: number): Promise<boolean> {
+  let since: Date | undefined;
   for (;;) {
-    const rows = await data.read((db) => db.$queryRaw<{ busy: boolean }[]>`
-      SELECT EXISTS (
-        SELECT 1 FROM pg_stat_activity
-        WHERE pid = ${pid}::int AND pid <> pg_backend_pid() AND coalesce(state, '') NOT IN ('idle', 'idle in transaction (aborted)')
-      ) AS busy`);
-    if (rows[0]?.busy !== true) return;
+    const [row] = await data.read((db) => db.$queryRaw<BackendRow[]>`
+      SELECT clock_timestamp() AS now, a.pid IS NOT NULL AS present, a.state, a.state_change AS changed
+      FROM (SELECT 1) AS one
+      LEFT JOIN pg_stat_activity AS a ON a.pid = ${pid}::int AND a.pid <> pg_backend_pid()`);
+    since ??= row?.now;
+    if (!row?.present) return look();
+    if (row.state === 'idle' || row.state === 'idle in transaction (aborted)') {
+      if (since && row.changed && row.changed.getTime() >= since.getTime()) return look();
+      if (await look()) return true;
+    }
     await delay(BACKEND_POLL_MS, undefined, { signal: currentContext()?.signal });
   }
 }
