@@ -6,8 +6,8 @@
  */
 import type { Logger } from 'pino';
 import { currentContext } from '../request/requestContext.ts';
-import type { Commit, CommitOutcome } from '../request/commitOutcome.ts';
-import { ContentionExhausted, type RetryReason, classify, onReadWritePath, runAttempt } from './retry/index.ts';
+import { type Commit, type CommitOutcome, runAttempt } from '../request/commitOutcome.ts';
+import { ContentionExhausted, type RetryReason, classify, onReadWritePath } from './retry/index.ts';
 import type { LostCommit, TransactionOptions } from './dataLayer.ts';
 import { countLostLockWait } from '../metrics.ts';
 
@@ -46,15 +46,6 @@ export function transactWith(steps: TransactSteps) {
   };
 }
 
-/** What one attempt answered (a statement that is its own commit answers nothing here: the look reads it back). */
-class AttemptAnswer<T> {
-  value: { value: T } | undefined;
-  readonly answered = (value: T): T => {
-    this.value = { value };
-    return value;
-  };
-}
-
 /** Attempts until one commits or a failure is settled; a lost lock wait is contention, tried again up to `contentionAttempts`. */
 async function attemptUntilSettled<T>(
   steps: TransactSteps,
@@ -65,8 +56,14 @@ async function attemptUntilSettled<T>(
 ): Promise<T> {
   let lostLocks = 0;
   for (;;) {
-    const answer = new AttemptAnswer<T>();
-    const { commit, result } = runAttempt(() => open(answer.answered));
+    // What the attempt answered once its work was done: the answer if only its COMMIT's was lost.
+    let answered: { value: T } | undefined;
+    const { commit, result } = runAttempt(() =>
+      open((value) => {
+        answered = { value };
+        return value;
+      }),
+    );
     try {
       const value = await steps.underSignal(() => result);
       steps.noteWrite();
@@ -80,8 +77,8 @@ async function attemptUntilSettled<T>(
         if (lostLocks >= options.contentionAttempts!) throw new ContentionExhausted(options.contentionAttempts!, error);
         continue;
       }
-      const answered = answer.value;
-      return await settleFailedAttempt(steps, error, commit, answered ? () => answered.value : landedAnswer, options);
+      const done = answered;
+      return await settleFailedAttempt(steps, error, commit, done ? () => done.value : landedAnswer, options);
     }
   }
 }
