@@ -11,7 +11,7 @@ import { retryBudget, policyFor, type RetryPolicy, type RetryReason, classify, o
 import type { DataLayer, ReadConnection, StatementCommitOptions, TransactionOptions, Tx } from './dataLayer.ts';
 import { type Database, memoryMarks, type ReadYourWritesStore, watchBreakers, type CircuitBreaker } from './connections/index.ts';
 import { countRead, watchRetryBudget } from '../metrics.ts';
-import type { Statements } from './statements.ts';
+import { committingStatement, type Statements } from './statements.ts';
 import type { PrismaClient } from '../generated/prisma/client.ts';
 import { transactWith } from './transact.ts';
 
@@ -156,7 +156,8 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
    * the statement.
    */
   function runStatementAsCommit<T>(fn: (sql: Statements) => Promise<T>, options: StatementCommitOptions<T>): Promise<T> {
-    return transact((answered) => fn(justOnce(database.primaryCommitStatements)).then(answered), options, options.landedAnswer);
+    // No answer to keep for a look: the statement is the commit, so a lost commit is a lost answer (`landedAnswer` reads it back).
+    return transact(() => fn(committingStatement(database.sendOwnCommit)), options, options.landedAnswer);
   }
 
   const primaryReads = readsWithRetries(database.primaryReadOnlyPrisma);
@@ -209,25 +210,6 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
       context.userId = userId;
       if (!database.hasReplica) return;
       context.readFromPrimaryUntil = await marks.primaryUntil(userId).catch(() => Date.now() + config.readYourWritesMs);
-    },
-  };
-}
-
-/** `sql`, refusing a second statement: each would commit apart (a statement that is its own commit is one). */
-function justOnce(sql: Statements): Statements {
-  let sent = false;
-  const once = () => {
-    if (sent) throw new Error('a statement that is its own commit is one statement: a second would commit apart from it');
-    sent = true;
-  };
-  return {
-    query(strings, ...values) {
-      once();
-      return sql.query(strings, ...values);
-    },
-    execute(strings, ...values) {
-      once();
-      return sql.execute(strings, ...values);
     },
   };
 }

@@ -47,6 +47,15 @@ type InDoubt = {
   readonly cancel?: CancelAtDeadline;
 };
 
+/** A COMMIT (or a statement that is its own commit) that did not answer within its bound (adr/0006): it may or may not have landed. */
+export class CommitOutcomeUnknown extends Error {
+  readonly code = 'COMMIT_OUTCOME_UNKNOWN';
+  constructor(timeoutMs: number, why = `the commit did not answer within ${timeoutMs} ms`) {
+    super(`${why}; its outcome is unknown`);
+    this.name = 'CommitOutcomeUnknown';
+  }
+}
+
 /** A transition the commit's state does not allow: a bug in the gate or the data layer. */
 export class IllegalCommitTransition extends Error {
   constructor(transition: string, from: CommitOutcome['kind']) {

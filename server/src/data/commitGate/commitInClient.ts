@@ -17,10 +17,9 @@
  */
 import type pg from 'pg';
 import type { RequestContext } from '../../request/requestContext.ts';
-import { attemptCommit } from '../../request/commitOutcome.ts';
+import { attemptCommit, CommitOutcomeUnknown } from '../../request/commitOutcome.ts';
 import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 import type { CommitGateOptions } from './commitGateOptions.ts';
-import { CommitOutcomeUnknown } from './commitBound.ts';
 
 /** Sends one statement on the client, ungated (pg's own `query`, promise form). */
 type Send = (config: unknown, values?: unknown) => Promise<unknown>;

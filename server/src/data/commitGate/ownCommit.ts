@@ -23,10 +23,9 @@
  *   settles, never handed on mid-statement.
  */
 import { currentContext, type RequestContext } from '../../request/requestContext.ts';
-import { attemptCommit, type Commit } from '../../request/commitOutcome.ts';
+import { attemptCommit, type Commit, CommitOutcomeUnknown } from '../../request/commitOutcome.ts';
 import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 import type { CommitGateOptions } from './commitGateOptions.ts';
-import { CommitOutcomeUnknown } from './commitBound.ts';
 import type { StatementText } from '../statements.ts';
 import { queryOn, queryOnPglite, rolledBackByItsError, type HeldClient, type OwnCommitTarget, type Rows } from './ownCommitConnections.ts';
 
