@@ -88,7 +88,7 @@ export function createDataLayer(options: DataLayerOptions): DataLayer {
     readConnection,
     runInTransaction: (fn, transactionOptions) => sends.transaction(fn, transactionOptions),
     runStatementAsCommit: (fn, statementOptions) => sends.statementAsCommit(fn, statementOptions),
-    read: (fn) => sends.read(() => fn(prisma), true),
+    read: (fn) => sends.readOnPrimary(() => fn(prisma)),
     write: (fn) => sends.write(() => fn(prisma)),
     writesFor(userId) {
       const context = currentContext();

@@ -44,9 +44,14 @@ export class GatedSends {
     this.behindPooler = options.config.dbSessionSettings === 'role';
   }
 
-  /** A read, safe to run again after any retryable failure. `onPrimary`: on the primary's read-write connections (a 25006 there is a failover). */
-  read<T>(work: () => Promise<T>, onPrimary = false): Promise<T> {
-    return this.execute(() => (onPrimary ? this.onPrimary(() => this.underSignal(work)) : this.underSignal(work)), () => true);
+  /** A read, safe to run again after any retryable failure. */
+  read<T>(work: () => Promise<T>): Promise<T> {
+    return this.execute(() => this.underSignal(work), () => true);
+  }
+
+  /** A read on the primary's read-write connections, where a 25006 is a failover. */
+  readOnPrimary<T>(work: () => Promise<T>): Promise<T> {
+    return this.execute(() => this.onPrimary(() => this.underSignal(work)), () => true);
   }
 
   /** A plain write on the primary, run again only when the database confirms it applied nothing. */
