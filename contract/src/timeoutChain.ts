@@ -75,6 +75,12 @@ export const timeoutChain = {
     env: 'IDEMPOTENCY_RELEASE_BUDGET_MS',
     bounds: 'releasing a claim after a failure (one row)',
   },
+  queueClaimMarginMs: {
+    tier: 'api',
+    defaultMs: 500,
+    env: undefined,
+    bounds: "how long before its deadline a money send queued in the account bulkhead leaves the queue to claim its key alone (one short write) and answer busy with applied: false (adr/0076)",
+  },
   idempotencyStaleAfterMs: {
     tier: 'api',
     defaultMs: 120_000,
@@ -192,6 +198,12 @@ export function retryAfterSecondsOf(v: Pick<ChainValues, 'dbRetryMaxDelayMs'>): 
 
 /** The links, each with the reason it must hold (adr/0004's table). */
 export const chainLinks: readonly ChainLink[] = [
+  {
+    tiers: ['api'],
+    holds: (v) => v.queueClaimMarginMs < v.requestDeadlineMs,
+    reason: (v) =>
+      `the queue's claim margin (${v.queueClaimMarginMs} ms) must be below the request deadline (${v.requestDeadlineMs} ms), so a queued send waits at all`,
+  },
   {
     tiers: ['api'],
     holds: (v) => v.dbStatementTimeoutMs < v.requestDeadlineMs,

@@ -57,6 +57,32 @@ describe('opening an account under an Idempotency-Key', () => {
     expect((await keyState(url, key)).records).toMatchObject([{ status: 'Executed', landed_at: expect.any(Date) }]);
   });
 
+  it('answers every read and change of an account with the view its opening stored, byte for byte (one view: wire_account)', async () => {
+    const opened = await open('One view', newKey());
+    expect(opened.status).toBe(201);
+    const get = async (path: string, method = 'GET', body?: unknown) => {
+      const response = await fetch(`${api.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${ada.token}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      expect(response.status).toBe(200);
+      return response.text();
+    };
+    expect(await get(`/api/accounts/${opened.body.id}`)).toBe(opened.text);
+    const listed = JSON.parse(await get('/api/accounts')).items.find((account: { id: string }) => account.id === opened.body.id);
+    expect(JSON.stringify(listed)).toBe(opened.text);
+    // A change answers the same view of the account as it now is.
+    const renamed = await get(`/api/accounts/${opened.body.id}`, 'PATCH', { name: 'Renamed view' });
+    expect(renamed).toBe(opened.text.replace('"One view"', '"Renamed view"'));
+    const primary = await get(`/api/accounts/${opened.body.id}/primary`, 'POST');
+    expect(primary).toBe(renamed.replace('"isPrimary": false', '"isPrimary": true').replace('"isPrimary":false', '"isPrimary":true'));
+    await get(`/api/accounts/${ada.accountId}/primary`, 'POST');
+    const closed = JSON.parse(await get(`/api/accounts/${opened.body.id}/close`, 'POST'));
+    expect(Object.keys(closed)).toEqual(Object.keys(opened.body));
+    expect(closed).toMatchObject({ status: 'closed', isPrimary: false, closedAt: expect.any(String) });
+  });
+
   it('opens one account for one key sent 20 times at once; every answer is the stored one or 409 IN_FLIGHT', async () => {
     const key = newKey();
     const answers = await Promise.all(Array.from({ length: 20 }, () => open('Crowd', key)));

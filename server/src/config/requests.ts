@@ -13,6 +13,8 @@ export const requestsDefaults = {
   idempotencyStoreBudgetMs: chain.idempotencyStoreBudgetMs.defaultMs,
   /** IDEMPOTENCY_RELEASE_BUDGET_MS (timeout chain): releasing a claim after a failure writes one row. */
   idempotencyReleaseBudgetMs: chain.idempotencyReleaseBudgetMs.defaultMs,
+  /** A money send queued in the account bulkhead leaves the queue this long before its deadline to claim its key (timeout chain, not configurable; adr/0076). */
+  queueClaimMarginMs: chain.queueClaimMarginMs.defaultMs,
   /** IDEMPOTENCY_STALE_AFTER_MS (timeout chain): a claim whose release failed is taken over after this; ≥ deadline + 60 s. */
   idempotencyStaleAfterMs: chain.idempotencyStaleAfterMs.defaultMs,
   /**

@@ -1,6 +1,7 @@
 /**
- * Rows to wire shapes. Amounts are bigint in the database and integers on the wire; the
- * spec bounds every amount far below 2^53, so the conversion is exact.
+ * A user row to its wire shape. The shapes of an account and of a movement are the
+ * database's (`wire_account`, `wire_transaction`): a send's or an opening's stored answer is
+ * built there, so every read of them is built there too (adr/0076).
  */
 import type { components } from '@tidewater/spec/openapi';
 
@@ -17,29 +18,6 @@ export interface UserView {
   readonly createdAt: Date | string;
 }
 
-/**
- * The columns of an account that its public view shows. The balance is bigint or its decimal
- * text (int8 as a direct statement reads it), the times a Date or the ISO string a statement reads.
- */
-export interface AccountView {
-  readonly id: string;
-  readonly name: string;
-  readonly currency: string;
-  readonly balanceMinor: bigint | string;
-  readonly status: string;
-  readonly openedAt: Date | string;
-  readonly closedAt: Date | string | null;
-  readonly idempotencyKey: string | null;
-}
-
-/** A bigint amount as a JSON-safe integer; throws rather than lose precision. */
-export function toMinor(value: bigint): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < BigInt(Number.MIN_SAFE_INTEGER)) {
-    throw new RangeError(`amount ${value} is beyond JSON's exact integers`);
-  }
-  return Number(value);
-}
-
 /** The public view of a user. */
 export function toUser(row: UserView): Schemas['User'] {
   return {
@@ -49,20 +27,5 @@ export function toUser(row: UserView): Schemas['User'] {
     handle: row.handle,
     primaryAccountId: row.primaryAccountId,
     createdAt: new Date(row.createdAt).toISOString(),
-  };
-}
-
-/** The public view of an account; `primaryAccountId` is its owner's. */
-export function toAccount(row: AccountView, primaryAccountId: string | null): Schemas['Account'] {
-  return {
-    id: row.id,
-    name: row.name,
-    currency: row.currency as Schemas['Account']['currency'],
-    balanceMinor: toMinor(BigInt(row.balanceMinor)),
-    status: row.status as Schemas['Account']['status'],
-    isPrimary: row.id === primaryAccountId,
-    openedAt: new Date(row.openedAt).toISOString(),
-    closedAt: row.closedAt === null ? null : new Date(row.closedAt).toISOString(),
-    idempotencyKey: row.idempotencyKey,
   };
 }

@@ -12,8 +12,9 @@ import { hashRequest } from '../../src/domain/idempotency/idempotency.ts';
 import type { ApiProcess } from '@tidewater/test-support/apiProcess';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { newKey, outcome, type Bank, type Customer } from '@tidewater/test-support/bank';
-import type { Reply } from '@tidewater/test-support/httpClient';
 import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
+import { call } from '@tidewater/test-support/httpClient';
+import { scrapeMetrics, sumOf } from '@tidewater/test-support/metrics';
 
 /** One deposit of `body`, answered as raw bytes. */
 async function rawDepositWith(url: string, customer: Customer, accountId: string, body: { amountMinor: number; description?: string }, key: string) {
@@ -42,7 +43,7 @@ describe('idempotency of money sends on PostgreSQL', () => {
 
   beforeAll(async () => {
     // Lock waits long enough for a test to act while a send queues behind its lock.
-    // One permit per account: a deposit sent while another holds it waits in the bulkhead, having claimed its key first.
+    // One permit per account: a deposit sent while another holds it waits in the bulkhead, its key not yet claimed.
     setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', ACCOUNT_LOCK_WAIT_MS: '5000', ACCOUNT_SENDS_AT_ONCE: '1' } });
     ({ url, api, bank: b } = setup);
     [ada, grace] = await Promise.all([b.signUp(), b.signUp()]);
@@ -146,12 +147,17 @@ describe('idempotency of money sends on PostgreSQL', () => {
     const key = newKey();
     await strandedClaim(ada, key, ada.accountId, 400, 121);
     const [before] = (await keyState(url, key)).records;
+    const takenOver = async () => sumOf(await scrapeMetrics(api.metricsUrl), 'tidewater_idempotency_outcomes_total', { outcome: 'stale_taken_over' });
+    const takenBefore = await takenOver();
     const reply = await b.deposit(ada, ada.accountId, 400, key);
     expect(reply.status).toBe(201);
     const { ledger, records } = await keyState(url, key);
     expect(ledger).toHaveLength(1);
+    // The key's one record, taken over by the send's own statement (adr/0076) and landed under it.
+    expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ status: 'Executed' });
     expect(records[0]!.owner_token).not.toBe(before!.owner_token);
+    expect(await takenOver()).toBe(takenBefore + 1);
   });
 
   it('answers 409 RESULT_UNKNOWN with applied: true for a stale claim whose money landed (its answer was lost)', async () => {
@@ -170,19 +176,21 @@ describe('idempotency of money sends on PostgreSQL', () => {
     expect((await keyState(url, key)).ledger).toHaveLength(1);
   });
 
+  /** What the key's read says of ada's `key`. */
+  const keyRead = async (key: string) => (await call(api.url, 'GET', `/api/idempotency-keys/${key}`, { token: ada.token })).body.state;
+
   /**
-   * Sends `send` as a send that claims its key before it waits (adr/0070): while we hold ada's
-   * account, another deposit takes the account's one permit and waits at its lock; `send` then
-   * claims its key and queues for the permit. `meanwhile` runs once its claim is written; the
-   * account is let go after it. (A deposit with a permit free claims in its one statement,
-   * where nothing can come between its claim and its fence.)
+   * Sends `send` while another deposit holds ada's account's one permit: `send` waits in the
+   * bulkhead holding no claim (adr/0076), its key held by this process alone. `meanwhile` runs
+   * then; the account is let go after it.
    */
-  async function claimingFirst(key: Key, send: () => Promise<Reply>, meanwhile: () => Promise<unknown>): Promise<Reply> {
+  async function waitingForAPermit<T>(key: Key, send: () => Promise<T>, meanwhile: () => Promise<unknown>): Promise<T> {
     return holdingAccount(url, ada.accountId, async (inside) => {
       const ahead = b.deposit(ada, ada.accountId, 1, newKey());
       await untilSomeoneWaitsForALock(url);
       const pending = send();
-      while ((await keyState(url, key)).records.length === 0) await sleep(20);
+      while ((await keyRead(key)) !== 'inFlight') await sleep(20);
+      expect((await keyState(url, key)).records).toEqual([]);
       await meanwhile();
       await inside.query('ROLLBACK');
       expect((await ahead).status).toBe(201);
@@ -190,33 +198,28 @@ describe('idempotency of money sends on PostgreSQL', () => {
     });
   }
 
-  it('keeps a request whose claim was taken over from moving money: 503 without applied (the key is another request\'s)', async () => {
+  // Another process does not see this one's keys on their way: a duplicate sent to another worker
+  // may claim the key while the first waits. The first's statement then finds that claim, and
+  // answers it: it never moves the key's money a second time.
+  it("answers a deposit that waited for a permit with the answer its key landed meanwhile elsewhere, byte for byte, and moves nothing itself", async () => {
+    const landedElsewhere = await rawDeposit(api.url, ada, ada.accountId, 600, newKey());
     const key = newKey();
-    // Another request took the (stale) claim over while this one waited for the account.
-    const reply = await claimingFirst(key, () => b.deposit(ada, ada.accountId, 600, key), () =>
-      query(url, 'UPDATE idempotency_records SET owner_token = gen_random_uuid() WHERE key = $1', [key]));
-    // Never a 500; and not `applied: false`, since what the key moved is its new owner's to say.
-    expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
-    expect(reply.body.applied).toBeUndefined();
+    const reply = await waitingForAPermit(key, () => rawDeposit(api.url, ada, ada.accountId, 600, key), () =>
+      query(url, `INSERT INTO idempotency_records (id, user_id, key, operation_id, request_hash, status, owner_token, landed_at, response_status, response_body, completed_at)
+        VALUES (gen_random_uuid(), $1, $2, 'deposit', $3, 'Executed', gen_random_uuid(), now(), 201, $4::jsonb, now())`,
+        [ada.userId, key, hashRequest('deposit', { accountId: ada.accountId }, { amountMinor: 600 }), landedElsewhere.text]));
+    expect(reply).toEqual(landedElsewhere);
     expect((await keyState(url, key)).ledger).toEqual([]);
-    // The taken-over record is not this request's to release.
-    expect((await keyState(url, key)).records).toHaveLength(1);
   });
 
-  // A failover to an asynchronous standby (adr/0019) can lose a claim that committed on the old
-  // primary: the send then runs on a database without its claim (CI's async drill met it once).
-  it.each([
-    ['a deposit that waited for a permit', (key: Key, accountId: string) => b.deposit(ada, accountId, 400, key)],
-    ['a transfer by handle', (key: Key, accountId: string) => b.transfer(ada, { fromAccountId: accountId, toHandle: grace.handle, amountMinor: 400 }, key)],
-  ])('answers %s whose claim vanished with 503, moves nothing, and the same key then lands once', async (_name, send) => {
+  it('answers a deposit that waited for a permit 409 IN_FLIGHT when another process claimed its key meanwhile; the key then lands once', async () => {
     const key = newKey();
-    const reply = await claimingFirst(key, () => send(key, ada.accountId), () => query(url, 'DELETE FROM idempotency_records WHERE key = $1', [key]));
-    expect(outcome(reply)).toEqual([503, 'SERVICE_UNAVAILABLE']);
-    expect(Number(reply.headers.get('retry-after'))).toBeGreaterThan(0);
+    const reply = await waitingForAPermit(key, () => b.deposit(ada, ada.accountId, 650, key), () => strandedClaim(ada, key, ada.accountId, 650, 0));
+    expect(outcome(reply)).toEqual([409, 'IDEMPOTENCY_IN_FLIGHT']);
     expect((await keyState(url, key)).ledger).toEqual([]);
-    const again = await send(key, ada.accountId);
-    expect(again.status).toBe(201);
-    expect((await keyState(url, key)).ledger.length).toBeGreaterThan(0);
-    expect(outcome(await send(key, ada.accountId))).toEqual([201, null]);
+    // The other request's claim, as a failed release leaves it: taken over once stale.
+    await query(url, "UPDATE idempotency_records SET claimed_at = now() - interval '121 seconds' WHERE key = $1", [key]);
+    expect(outcome(await b.deposit(ada, ada.accountId, 650, key))).toEqual([201, null]);
+    expect((await keyState(url, key)).ledger).toEqual([{ account_id: ada.accountId, amount_minor: '650' }]);
   });
 });

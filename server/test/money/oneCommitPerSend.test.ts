@@ -1,18 +1,23 @@
 /**
- * A money send is one statement and one commit (adr/0070): the claim of its Idempotency-Key,
- * the rules, the movement and the stored answer travel together in `money_send_claiming`.
+ * A money send is one statement and one commit (adr/0070, adr/0076): the claim of its
+ * Idempotency-Key, the rules, the movement and the stored answer travel together in
+ * `money_send_claiming`, for a send that waited in the account bulkhead too (it claims
+ * nothing while it waits: a duplicate meanwhile answers 409 from the process that holds its
+ * key) and for a transfer by handle (its look-ups claim nothing either).
  * Counted on a real PostgreSQL by the transaction ids the API's sends consume (every
  * transaction that writes takes one, a read takes none): one per deposit, where a separate
  * claim made it two. The claim's conflict answers come from the same call: a replay sends
  * the stored bytes, another payload is 422, and none of them writes; a second request with
  * the key of a send whose statement is running answers 409 at once, never waiting for its commit.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { newKey, outcome, type Customer } from '@tidewater/test-support/bank';
 import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
+import { call } from '@tidewater/test-support/httpClient';
 
-/** The next transaction id of the cluster: read without taking one. */
+/** The next transaction id of the cluster once none runs (a snapshot's xmax: one past the last that ended): read without taking one. */
 async function nextXid(url: string): Promise<bigint> {
   const [row] = await query<{ next: string }>(url, 'SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS next');
   return BigInt(row!.next);
@@ -28,11 +33,16 @@ async function writesDuring(url: string, fn: () => Promise<void>): Promise<numbe
 describe('one commit per money send on PostgreSQL', () => {
   let setup: BankOnPostgres;
   let ada: Customer;
+  let grace: Customer;
+
+  /** What the key's read says of `key` of ada's. */
+  const keyRead = async (key: string) => (await call(setup.api.url, 'GET', `/api/idempotency-keys/${key}`, { token: ada.token })).body.state;
 
   beforeAll(async () => {
-    // Lock waits long enough for a test to act while a send waits at its account.
-    setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', ACCOUNT_LOCK_WAIT_MS: '5000' } });
-    ada = await setup.bank.signUp();
+    // Lock waits long enough for a test to act while a send waits at its account; one permit
+    // per account, so a second send to a busy account waits in the bulkhead.
+    setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', ACCOUNT_LOCK_WAIT_MS: '5000', ACCOUNT_SENDS_AT_ONCE: '1' } });
+    [ada, grace] = await Promise.all([setup.bank.signUp(), setup.bank.signUp()]);
     // The first send of a process warms its pools; the count starts after it.
     expect(outcome(await setup.bank.deposit(ada, ada.accountId, 1))).toEqual([201, null]);
   });
@@ -81,11 +91,58 @@ describe('one commit per money send on PostgreSQL', () => {
       const second = await setup.bank.deposit(ada, ada.accountId, 300, key);
       expect(outcome(second)).toEqual([409, 'IDEMPOTENCY_IN_FLIGHT']);
       expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
+      // What a request of another process meets (this one holds the key itself): the statement's hold on the key.
+      const [elsewhere] = await query<{ verdict: string }>(setup.url,
+        "SELECT verdict FROM claim_key(gen_random_uuid(), gen_random_uuid(), $1, $2, 'deposit', 'h', 120000)", [ada.userId, key]);
+      expect(elsewhere!.verdict).toBe('in_flight');
       await inside.query('ROLLBACK');
       return pending;
     });
     expect(outcome(first)).toEqual([201, null]);
     expect(outcome(await setup.bank.deposit(ada, ada.accountId, 300, key))).toEqual([201, null]);
     expect((await keyState(setup.url, key)).ledger).toEqual([{ account_id: ada.accountId, amount_minor: '300' }]);
+  });
+
+  it('writes one transaction for a deposit that waited in the bulkhead, which claimed nothing while it waited; a duplicate meanwhile answers 409, another payload 422', async () => {
+    const key = newKey();
+    let queued: Awaited<ReturnType<typeof setup.bank.deposit>> | undefined;
+    // A snapshot's xmax counts only transactions that ended: the count starts and ends with none running.
+    const writes = await writesDuring(setup.url, () => holdingAccount(setup.url, ada.accountId, async (inside) => {
+      // The deposit ahead takes the account's one permit and waits at its lock.
+      const ahead = setup.bank.deposit(ada, ada.accountId, 1, newKey());
+      await untilSomeoneWaitsForALock(setup.url);
+      const pending = setup.bank.deposit(ada, ada.accountId, 400, key);
+      while ((await keyRead(key)) !== 'inFlight') await sleep(10);
+      // It waits for the permit holding no claim: the process that holds its key answers for it.
+      expect((await keyState(setup.url, key)).records).toEqual([]);
+      expect(outcome(await setup.bank.deposit(ada, ada.accountId, 400, key))).toEqual([409, 'IDEMPOTENCY_IN_FLIGHT']);
+      expect(outcome(await setup.bank.deposit(ada, ada.accountId, 401, key))).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+      await inside.query('ROLLBACK');
+      expect(outcome(await ahead)).toEqual([201, null]);
+      queued = await pending;
+    }));
+    expect(outcome(queued!)).toEqual([201, null]);
+    // The lock holder's row lock, the deposit ahead and the one that waited: one each.
+    expect(writes).toBe(3);
+    expect(await keyRead(key)).toBe('landed');
+    expect((await keyState(setup.url, key)).ledger).toEqual([{ account_id: ada.accountId, amount_minor: '400' }]);
+  });
+
+  it("writes a transfer by handle as its payee look-up's count and one statement, and its replay writes nothing", async () => {
+    await setup.bank.deposit(ada, ada.accountId, 5_000);
+    const key = newKey();
+    await setup.bank.approveAhead(ada, key, { operation: 'createInternalTransfer', fromAccountId: ada.accountId, amountMinor: 700, toHandle: grace.handle });
+    const transfer = () => setup.bank.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 700 }, key);
+    let first: Awaited<ReturnType<typeof transfer>> | undefined;
+    // The authorisation and the account are checked by a read; the look-up's count is a write of its own (adr/0064).
+    expect(await writesDuring(setup.url, async () => void (first = await transfer()))).toBe(2);
+    expect(outcome(first!)).toEqual([201, null]);
+    let replay: Awaited<ReturnType<typeof transfer>> | undefined;
+    expect(await writesDuring(setup.url, async () => void (replay = await transfer()))).toBe(0);
+    expect(outcome(replay!)).toEqual([201, null]);
+    expect(replay!.body).toEqual(first!.body);
+    const moved = await query<{ account_id: string; amount_minor: string }>(
+      setup.url, 'SELECT account_id, amount_minor::text AS amount_minor FROM ledger_entries WHERE transfer_id = $1 ORDER BY amount_minor', [first!.body.id]);
+    expect(moved).toEqual([{ account_id: ada.accountId, amount_minor: '-700' }, { account_id: grace.accountId, amount_minor: '700' }]);
   });
 });

@@ -96,6 +96,8 @@ describe.each(backends)('money sends on $name', (backend) => {
     const graceRows = await b.transactions(grace, { accountId: grace.accountId });
     expect(graceRows.body.items[0]).toMatchObject({ kind: 'transfer_in', amountMinor: 750, counterparty: `@${ada.handle}`, idempotencyKey: null });
     expect((await b.transactions(grace, { accountId: grace.accountId, idempotencyKey: key })).body.items).toEqual([]);
+    // The sender's listed movement is the view its stored answer holds (one view of a movement: `wire_transaction`).
+    expect((await b.transactions(ada, { accountId: savings, idempotencyKey: key })).body.items).toEqual(toGrace.body.movements);
   });
 
   it('sends to a valid IBAN, within the daily ceiling across all accounts', async () => {
@@ -184,6 +186,8 @@ describe.each(backends)('money sends on $name', (backend) => {
     // The listing adds the other customer's name (null between own accounts; adr/0050) to what the send answered.
     expect(fromSide.body.items).toEqual([{ ...transfer.body.movements[0], counterpartyName: null }]);
     expect(toSide.body.items).toEqual([{ ...transfer.body.movements[1], counterpartyName: null }]);
+    // One view of a movement (`wire_transaction`): the listing is the stored answer's movement, key for key in its order.
+    expect(JSON.stringify(fromSide.body.items)).toBe(JSON.stringify([transfer.body.movements[0]]));
     expect((await b.transactions(ada, { accountId: ada.accountId, idempotencyKey: newKey() })).body).toEqual({ items: [], nextCursor: null });
   });
 

@@ -19,27 +19,41 @@
  * writer that takes both uses, so they serialise with each other and never deadlock.
  */
 import { randomUUID } from 'node:crypto';
+import type { components } from '@tidewater/spec/openapi';
 import { isContentionExhausted } from '../../data/retry/index.ts';
 import { noteUnavailableCause } from '../../metrics.ts';
 import type { Tx } from '../../data/dataLayer.ts';
+import { parseJsonColumn } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
 import { nextLink } from '../audit/auditChain.ts';
 import { lookForOwnAuditRow, type VerifyCommitted } from '../audit/auditedSave.ts';
 import type { DomainDeps } from '../deps.ts';
-import { toAccount, type AccountView } from '../wireViews.ts';
 import { limitLockWaits } from '../money/accountRows.ts';
 import { writtenText } from '../writtenText.ts';
 
-/** An account row with its owner's primary account, as the statements read it (int8 as text). */
-interface AccountWithPrimary extends AccountView {
+type Account = components['schemas']['Account'];
+
+/** An account row with its owner's primary account, as the statements read it (int8 as text), and its wire view (`wire_account`). */
+interface AccountWithPrimary {
+  id: string;
   userId: string;
+  status: string;
   balanceMinor: string;
   auditSeq: number;
   auditHash: string;
   primaryAccountId: string | null;
+  account: unknown;
 }
+
+/** An account's wire view as a statement answers it (`wire_account`, jsonb as text or parsed). */
+interface WireRow {
+  account: unknown;
+}
+
+/** The wire view a statement answered. */
+const wireAccount = (row: WireRow): Account => parseJsonColumn<Account>(row.account);
 
 const notFound = () => new ApiProblem('ACCOUNT_NOT_FOUND', 'No account of yours has this id.');
 
@@ -55,9 +69,9 @@ async function ownAccount(db: Tx, userId: string, accountId: string, locks: Lock
   if (locks !== 'none') await db.$queryRaw`SELECT id FROM users WHERE id = ${userId}::uuid FOR NO KEY UPDATE`;
   if (locks === 'customerThenAccount') await db.$queryRaw`SELECT id FROM accounts WHERE id = ${accountId}::uuid AND user_id = ${userId}::uuid FOR UPDATE`;
   const [row] = await db.$queryRaw<AccountWithPrimary[]>`
-    SELECT a.id::text AS id, a.user_id::text AS "userId", a.name, a.currency, a.balance_minor::text AS "balanceMinor", a.status,
-           a.audit_seq AS "auditSeq", a.audit_hash AS "auditHash", a.opened_at AS "openedAt", a.closed_at AS "closedAt",
-           a.idempotency_key AS "idempotencyKey", u.primary_account_id::text AS "primaryAccountId"
+    SELECT a.id::text AS id, a.user_id::text AS "userId", a.balance_minor::text AS "balanceMinor", a.status,
+           a.audit_seq AS "auditSeq", a.audit_hash AS "auditHash", u.primary_account_id::text AS "primaryAccountId",
+           wire_account(a, u.primary_account_id) AS account
     FROM accounts a JOIN users u ON u.id = a.user_id
     WHERE a.id = ${accountId}::uuid AND a.user_id = ${userId}::uuid`;
   if (!row) throw notFound();
@@ -97,19 +111,18 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
       const row = await change(
         'renameAccount',
         async (tx) => {
-          const [renamed] = await tx.$queryRaw<(AccountView & { primaryAccountId: string | null })[]>`
+          const [renamed] = await tx.$queryRaw<WireRow[]>`
             UPDATE accounts a SET name = ${name}
             FROM users u
             WHERE a.id = ${path.accountId}::uuid AND a.user_id = ${caller.userId}::uuid AND u.id = a.user_id
               AND set_config('lock_timeout', ${lockTimeout}, true) IS NOT NULL
-            RETURNING a.id::text AS id, a.name, a.currency, a.balance_minor::text AS "balanceMinor", a.status, a.opened_at AS "openedAt",
-                      a.closed_at AS "closedAt", a.idempotency_key AS "idempotencyKey", u.primary_account_id::text AS "primaryAccountId"`;
+            RETURNING wire_account(a, u.primary_account_id) AS account`;
           if (!renamed) throw notFound();
           return renamed;
         },
         async (db) => void (await ownAccount(db, caller.userId, path.accountId)),
       );
-      return { status: 200, body: toAccount(row, row.primaryAccountId) };
+      return { status: 200, body: wireAccount(row) };
     },
 
     async closeAccount({ caller, path }) {
@@ -123,28 +136,28 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
           await refuseClosing(tx, account);
           const payload = { balanceMinor: account.balanceMinor, wasPrimary: account.primaryAccountId === account.id };
           const link = nextLink(account, { accountId: account.id, action: 'close', payload, ledgerEntryId: null, requestId, traceId });
-          const [closed] = await tx.$queryRaw<AccountView[]>`
+          // A primary account closes only as the customer's last open one: they are then left with no primary.
+          const primaryAfter = payload.wasPrimary ? null : account.primaryAccountId;
+          const [closed] = await tx.$queryRaw<WireRow[]>`
             WITH closed AS (
-              UPDATE accounts SET status = 'closed', closed_at = now(), version = version + 1,
+              UPDATE accounts a SET status = 'closed', closed_at = now(), version = version + 1,
                      audit_seq = ${link.seq}::int, audit_hash = ${link.hash}
               WHERE id = ${account.id}::uuid AND audit_seq = ${account.auditSeq}::int
-              RETURNING *
+              RETURNING id, wire_account(a, ${primaryAfter}::uuid) AS account
             ), audit AS (
               INSERT INTO audit_rows (account_id, seq, action, payload, trace_id, request_id, prev_hash, hash)
               SELECT id, ${link.seq}::int, 'close', ${JSON.stringify(payload)}::jsonb, ${traceId}::text, ${requestId}::uuid, ${link.prevHash}::text, ${link.hash}::text
               FROM closed
             )
-            SELECT id::text AS id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
-                   closed_at AS "closedAt", idempotency_key AS "idempotencyKey"
-            FROM closed`;
+            SELECT account FROM closed`;
           if (!closed) throw new Error(`account ${account.id} moved under its own lock`);
           if (payload.wasPrimary) await tx.$executeRaw`UPDATE users SET primary_account_id = NULL WHERE id = ${caller.userId}::uuid`;
-          return { ...closed, primaryAccountId: payload.wasPrimary ? null : account.primaryAccountId };
+          return closed;
         },
         async (db) => refuseClosing(db, await ownAccount(db, caller.userId, path.accountId)),
         lookForOwnAuditRow(data, requestId, config.idempotencyStoreBudgetMs),
       );
-      return { status: 200, body: toAccount(row, row.primaryAccountId) };
+      return { status: 200, body: wireAccount(row) };
     },
 
     async setPrimaryAccount({ caller, path }) {
@@ -158,14 +171,15 @@ export function accountChangeHandlers({ data, config }: DomainDeps): Pick<Handle
           // The customer's row alone: a closure takes it first too, so none can run meanwhile.
           const account = await ownAccount(tx, caller.userId, path.accountId, 'customer');
           refuseClosed(account);
-          if (account.primaryAccountId !== account.id) {
-            await tx.$executeRaw`UPDATE users SET primary_account_id = ${account.id}::uuid WHERE id = ${caller.userId}::uuid`;
-          }
-          return account;
+          if (account.primaryAccountId === account.id) return account;
+          const [made] = await tx.$queryRaw<WireRow[]>`
+            UPDATE users SET primary_account_id = ${account.id}::uuid WHERE id = ${caller.userId}::uuid
+            RETURNING (SELECT wire_account(a, ${account.id}::uuid) FROM accounts a WHERE a.id = ${account.id}::uuid) AS account`;
+          return made!;
         },
         async (db) => refuseClosed(await ownAccount(db, caller.userId, path.accountId)),
       );
-      return { status: 200, body: toAccount(row, row.id) };
+      return { status: 200, body: wireAccount(row) };
     },
   };
 }

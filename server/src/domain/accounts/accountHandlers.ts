@@ -6,11 +6,19 @@
  * Opening runs the money sends' way (accountOpening.ts): with an Idempotency-Key under its
  * protocol; without one, every request opens an account.
  */
+import type { components } from '@tidewater/spec/openapi';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
+import { parseJsonColumn } from '../../data/statements.ts';
 import { accountOpener } from './accountOpening.ts';
 import type { DomainDeps } from '../deps.ts';
-import { toAccount, type AccountView } from '../wireViews.ts';
+
+type Account = components['schemas']['Account'];
+
+/** An account as the database's `wire_account` builds it (jsonb as text or parsed, as the driver gives it). */
+interface WireRow {
+  account: unknown;
+}
 
 /** Accounts on one page unless `limit` says otherwise (spec: AccountLimit); most customers have them all on one. */
 const defaultLimit = 50;
@@ -22,11 +30,10 @@ const afterNone = { createdAt: '-infinity', id: '00000000-0000-0000-0000-0000000
 export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts' | 'openAccount' | 'getAccount'> {
   const { data, cursors } = deps;
   const openOnce = accountOpener(deps);
-  async function primaryOf(userId: string): Promise<string | null> {
-    const [user] = await data.readDb().$queryRaw<{ primaryAccountId: string | null }[]>`
-      SELECT primary_account_id::text AS "primaryAccountId" FROM users WHERE id = ${userId}::uuid`;
+  /** 401 for a signed-in user who no longer exists (their accounts went with them). */
+  async function refuseGoneUser(userId: string): Promise<void> {
+    const [user] = await data.readDb().$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM users WHERE id = ${userId}::uuid`;
     if (!user) throw new ApiProblem('UNAUTHENTICATED', 'The signed-in user no longer exists.');
-    return user.primaryAccountId;
   }
 
   return {
@@ -36,36 +43,35 @@ export function accountHandlers(deps: DomainDeps): Pick<Handlers, 'listAccounts'
       const scope = `accounts:${caller.userId}`;
       const after = query.cursor ? cursors.decode(scope, query.cursor) : undefined;
       const from = after ? { createdAt: after.createdAt.toISOString(), id: after.id } : afterNone;
-      const [primary, rows] = await Promise.all([
-        primaryOf(caller.userId),
-        data.readDb().$queryRaw<AccountView[]>`
-          SELECT id::text AS id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
-                 closed_at AS "closedAt", idempotency_key AS "idempotencyKey"
-          FROM accounts
-          WHERE user_id = ${caller.userId}::uuid AND (opened_at, id) > (${from.createdAt}::timestamptz, ${from.id}::uuid)
-          ORDER BY opened_at, id LIMIT ${limit + 1}::int`,
+      const [, rows] = await Promise.all([
+        refuseGoneUser(caller.userId),
+        data.readDb().$queryRaw<WireRow[]>`
+          SELECT wire_account(a, u.primary_account_id) AS account
+          FROM accounts a JOIN users u ON u.id = a.user_id
+          WHERE a.user_id = ${caller.userId}::uuid AND (a.opened_at, a.id) > (${from.createdAt}::timestamptz, ${from.id}::uuid)
+          ORDER BY a.opened_at, a.id LIMIT ${limit + 1}::int`,
       ]);
-      const page = rows.slice(0, limit);
+      const accounts = rows.map((row) => parseJsonColumn<Account>(row.account));
+      const page = accounts.slice(0, limit);
       const last = page.at(-1);
-      const nextCursor = rows.length > limit && last ? cursors.encode(scope, { createdAt: new Date(last.openedAt), id: last.id }) : null;
-      return { status: 200, body: { items: page.map((row) => toAccount(row, primary)), nextCursor } };
+      const nextCursor = accounts.length > limit && last ? cursors.encode(scope, { createdAt: new Date(last.openedAt), id: last.id }) : null;
+      return { status: 200, body: { items: page, nextCursor } };
     },
 
     async openAccount({ caller, body, headers }) {
-      await primaryOf(caller.userId); // 401 for a signed-in user who no longer exists
+      await refuseGoneUser(caller.userId);
       return openOnce({ userId: caller.userId, key: headers['Idempotency-Key'], body });
     },
 
     async getAccount({ caller, path }) {
-      const [primary, [row]] = await Promise.all([
-        primaryOf(caller.userId),
-        data.readDb().$queryRaw<AccountView[]>`
-          SELECT id::text AS id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
-                 closed_at AS "closedAt", idempotency_key AS "idempotencyKey"
-          FROM accounts WHERE id = ${path.accountId}::uuid AND user_id = ${caller.userId}::uuid`,
+      const [, [row]] = await Promise.all([
+        refuseGoneUser(caller.userId),
+        data.readDb().$queryRaw<WireRow[]>`
+          SELECT wire_account(a, u.primary_account_id) AS account
+          FROM accounts a JOIN users u ON u.id = a.user_id WHERE a.id = ${path.accountId}::uuid AND a.user_id = ${caller.userId}::uuid`,
       ]);
       if (!row) throw new ApiProblem('ACCOUNT_NOT_FOUND');
-      return { status: 200, body: toAccount(row, primary) };
+      return { status: 200, body: parseJsonColumn<Account>(row.account) };
     },
   };
 }

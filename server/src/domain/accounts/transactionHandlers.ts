@@ -10,17 +10,26 @@
  *
  * A look-up by key reads the primary: a replica that lags would leave out money that moved.
  *
- * Each movement of a transfer by handle carries the other customer's display name, read
- * with the page (confirmation of payee in both parties' movements, adr/0050): the ledger
- * keeps the handle it was sent to, the name is whatever the bank knows now.
+ * Each movement is the wire's Transaction as the database builds it (`wire_transaction`, the
+ * one view of a movement, which a send's stored answer uses too, adr/0076): a transfer by
+ * handle's carries the other customer's display name (confirmation of payee in both parties'
+ * movements, adr/0050): the ledger keeps the handle it was sent to, the name is whatever the
+ * bank knows now.
  */
+import type { components } from '@tidewater/spec/openapi';
 import type { Handlers } from '../../contract/operations.ts';
-import { statementsOf, type Statements } from '../../data/statements.ts';
+import { parseJsonColumn, statementsOf, type Statements } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { DomainDeps } from '../deps.ts';
-import { toTransaction, type LedgerRow } from '../money/transactionView.ts';
 import { bankTimeZone } from './bankCalendar.ts';
 import { movementFiltersOf } from './movementFilters.ts';
+
+type Transaction = components['schemas']['Transaction'];
+
+/** A listed movement: its wire view as jsonb (text or parsed, as the driver gives it). */
+interface ListedRow {
+  transaction: unknown;
+}
 
 const defaultLimit = 20;
 
@@ -43,11 +52,8 @@ export function transactionHandlers({ data, cursors }: DomainDeps): Pick<Handler
         // Two statements, not an optional filter: each keeps its own index (the key's, or the account's by time);
         // the search and filters are optional predicates in both (ILIKE's escape is its default, the backslash).
         const rows = idempotencyKey
-          ? await sql.query<LedgerRow>`
-              SELECT id::text AS id, account_id::text AS "accountId", kind, amount_minor::text AS "amountMinor",
-                     balance_after_minor::text AS "balanceAfterMinor", description, counterparty,
-                     idempotency_key AS "idempotencyKey", transfer_id::text AS "transferId", created_at AS "createdAt"
-              FROM ledger_entries
+          ? await sql.query<ListedRow>`
+              SELECT wire_transaction(e) AS transaction FROM ledger_entries e
               WHERE account_id = ${accountId}::uuid AND idempotency_key = ${idempotencyKey}
                 AND (created_at, id) < (${before.createdAt}::timestamptz, ${before.id}::uuid)
                 AND (${textPattern}::text IS NULL OR description ILIKE ${textPattern}::text OR counterparty ILIKE ${textPattern}::text)
@@ -56,11 +62,8 @@ export function transactionHandlers({ data, cursors }: DomainDeps): Pick<Handler
                 AND (${fromDay}::date IS NULL OR created_at >= ${fromDay}::date::timestamp AT TIME ZONE ${bankTimeZone}::text)
                 AND (${toDay}::date IS NULL OR created_at < (${toDay}::date + 1)::timestamp AT TIME ZONE ${bankTimeZone}::text)
               ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}::int`
-          : await sql.query<LedgerRow>`
-              SELECT id::text AS id, account_id::text AS "accountId", kind, amount_minor::text AS "amountMinor",
-                     balance_after_minor::text AS "balanceAfterMinor", description, counterparty,
-                     idempotency_key AS "idempotencyKey", transfer_id::text AS "transferId", created_at AS "createdAt"
-              FROM ledger_entries
+          : await sql.query<ListedRow>`
+              SELECT wire_transaction(e) AS transaction FROM ledger_entries e
               WHERE account_id = ${accountId}::uuid AND (created_at, id) < (${before.createdAt}::timestamptz, ${before.id}::uuid)
                 AND (${textPattern}::text IS NULL OR description ILIKE ${textPattern}::text OR counterparty ILIKE ${textPattern}::text)
                 AND (${amountMinor}::bigint IS NULL OR abs(amount_minor) = ${amountMinor}::bigint)
@@ -68,28 +71,13 @@ export function transactionHandlers({ data, cursors }: DomainDeps): Pick<Handler
                 AND (${fromDay}::date IS NULL OR created_at >= ${fromDay}::date::timestamp AT TIME ZONE ${bankTimeZone}::text)
                 AND (${toDay}::date IS NULL OR created_at < (${toDay}::date + 1)::timestamp AT TIME ZONE ${bankTimeZone}::text)
               ORDER BY created_at DESC, id DESC LIMIT ${limit + 1}::int`;
-        return { rows, names: await displayNamesOf(sql, rows) };
+        return rows.map((row) => parseJsonColumn<Transaction>(row.transaction));
       };
-      const { rows, names } = idempotencyKey ? await data.read((db) => list(statementsOf(db))) : await list(statementsOf(data.readDb()));
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      const items = page.map((row) => ({ ...toTransaction(row), counterpartyName: names.get(handleOf(row.counterparty) ?? '') ?? null }));
+      const rows = idempotencyKey ? await data.read((db) => list(statementsOf(db))) : await list(statementsOf(data.readDb()));
+      const items = rows.slice(0, limit);
+      const last = items.at(-1);
       const nextCursor = rows.length > limit && last ? cursors.encode(accountId, { createdAt: new Date(last.createdAt), id: last.id }) : null;
       return { status: 200, body: { items, nextCursor } };
     },
   };
-}
-
-/** The handle a movement's counterparty names (`@grace_h` → `grace_h`), or null (an account's name, an IBAN's beneficiary). */
-function handleOf(counterparty: string | null): string | null {
-  return counterparty?.startsWith('@') ? counterparty.slice(1) : null;
-}
-
-/** The display names of the handles these movements name, in one read on the same connection. */
-async function displayNamesOf(sql: Statements, rows: { counterparty: string | null }[]): Promise<Map<string, string>> {
-  const handles = [...new Set(rows.map((row) => handleOf(row.counterparty)).filter((handle) => handle !== null))];
-  if (handles.length === 0) return new Map();
-  const users = await sql.query<{ handle: string; displayName: string }>`
-    SELECT handle, display_name AS "displayName" FROM users WHERE handle = ANY(${handles}::text[])`;
-  return new Map(users.map((user) => [user.handle, user.displayName]));
 }

@@ -50,9 +50,9 @@ export function claimedRequests(records: IdempotencyRecords, config: Pick<Server
     appliedNow,
     mayHaveMoved,
 
-    /** Claims the key (idempotency.ts `claim`), or answers the stored replay; throws its 409 or 422. */
-    async claimOrReplay(input: Parameters<IdempotencyRecords['claim']>[0]): Promise<ClaimOutcome> {
-      const outcome = await records.claim(input);
+    /** Claims the key (idempotency.ts `claim`, with its `options`), or answers the stored replay; throws its 409 or 422. */
+    async claimOrReplay(...args: Parameters<IdempotencyRecords['claim']>): Promise<ClaimOutcome> {
+      const outcome = await records.claim(...args);
       if (outcome.kind === 'owned') this.own(outcome.claim);
       return outcome;
     },
@@ -137,3 +137,6 @@ export function claimedRequests(records: IdempotencyRecords, config: Pick<Server
     },
   };
 }
+
+/** The steps' type. */
+export type ClaimedRequests = ReturnType<typeof claimedRequests>;

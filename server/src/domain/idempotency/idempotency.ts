@@ -34,7 +34,7 @@ import { parseJsonColumn } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import { currentContext } from '../../request/requestContext.ts';
 import { countIdempotency } from '../../metrics.ts';
-import { runSideWrite } from '../sideWrites.ts';
+import { runSideWrite, type SideWriteOptions } from '../sideWrites.ts';
 import { canonicalJson, sha256Hex } from './canonicalJson.ts';
 
 /**
@@ -122,11 +122,13 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
   const inFlightWait = { retryAfterSeconds: config.busyRetryAfterSeconds };
   const log = () => currentContext()?.log;
 
-  async function claimKey(claim: Claim, operationId: string, requestHash: string): Promise<KeyRow> {
-    const rows = await runSideWrite(() =>
-      data.write((db) => db.$queryRaw<KeyRow[]>`
-        SELECT verdict, record_id::text AS "recordId", status, body
-        FROM claim_key(${claim.id}::uuid, ${claim.ownerToken}::uuid, ${claim.userId}::uuid, ${claim.key}::text, ${operationId}::text, ${requestHash}::text, ${staleMs}::int)`),
+  async function claimKey(claim: Claim, operationId: string, requestHash: string, options: SideWriteOptions): Promise<KeyRow> {
+    const rows = await runSideWrite(
+      () =>
+        data.write((db) => db.$queryRaw<KeyRow[]>`
+          SELECT verdict, record_id::text AS "recordId", status, body
+          FROM claim_key(${claim.id}::uuid, ${claim.ownerToken}::uuid, ${claim.userId}::uuid, ${claim.key}::text, ${operationId}::text, ${requestHash}::text, ${staleMs}::int)`),
+      options,
     );
     const row = rows[0];
     if (!row) throw new Error('claim_key answered no row');
@@ -159,13 +161,15 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
   }
 
   /** Takes over a stale claim that moved no money; undefined when another request won it. */
-  async function takeOver(record: { id: string }, userId: string, key: string, requestHash: string): Promise<Claim | undefined> {
+  async function takeOver(record: { id: string }, userId: string, key: string, requestHash: string, options: SideWriteOptions): Promise<Claim | undefined> {
     const claim: Claim = { id: record.id, userId, key, ownerToken: randomUUID(), startedAt: performance.now() };
-    const taken = await runSideWrite(() =>
-      data.write((db) => db.$executeRaw`
-        UPDATE idempotency_records SET owner_token = ${claim.ownerToken}::uuid, claimed_at = now()
-        WHERE id = ${record.id}::uuid AND status = 'Processing' AND landed_at IS NULL AND request_hash = ${requestHash}
-          AND claimed_at <= now() - ${staleMs}::int * interval '1 millisecond'`),
+    const taken = await runSideWrite(
+      () =>
+        data.write((db) => db.$executeRaw`
+          UPDATE idempotency_records SET owner_token = ${claim.ownerToken}::uuid, claimed_at = now()
+          WHERE id = ${record.id}::uuid AND status = 'Processing' AND landed_at IS NULL AND request_hash = ${requestHash}
+            AND claimed_at <= now() - ${staleMs}::int * interval '1 millisecond'`),
+      options,
     );
     if (taken !== 1) return undefined;
     log()?.warn({ key }, 'took over a stale idempotency claim whose release had failed');
@@ -176,14 +180,15 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
     /**
      * Claims `key` for this request, or answers from its record (see the module's
      * comment): throws 422 IDEMPOTENCY_KEY_REUSED, 409 IDEMPOTENCY_IN_FLIGHT or
-     * 409 IDEMPOTENCY_RESULT_UNKNOWN (`applied: true`).
+     * 409 IDEMPOTENCY_RESULT_UNKNOWN (`applied: true`). `options.budgetMs`: a claim written to
+     * answer a send that ended (runMoneySend.ts), after its deadline too, like the release.
      */
-    async claim(input: { userId: string; key: string; operationId: string; requestHash: string }): Promise<ClaimOutcome> {
+    async claim(input: { userId: string; key: string; operationId: string; requestHash: string }, options: SideWriteOptions = {}): Promise<ClaimOutcome> {
       const { userId, key, operationId, requestHash } = input;
       // Two rounds at most: a record released between our insert and our read is claimed again once.
       for (let round = 0; round < 2; round++) {
         const claim = newClaim(userId, key);
-        const row = await claimKey(claim, operationId, requestHash);
+        const row = await claimKey(claim, operationId, requestHash, options);
         if (row.verdict === 'claimed') {
           countIdempotency('first');
           return { kind: 'owned', claim };
@@ -191,7 +196,7 @@ export function idempotencyRecords(data: DataLayer, config: IdempotencyConfig) {
         const answer = keyAnswer(row.verdict, row.status, row.body);
         if (answer) return answer;
         if (row.verdict === 'released' || !row.recordId) continue;
-        const taken = await takeOver({ id: row.recordId }, userId, key, requestHash);
+        const taken = await takeOver({ id: row.recordId }, userId, key, requestHash, options);
         if (taken) {
           countIdempotency('stale_taken_over');
           return { kind: 'owned', claim: taken };

@@ -5,9 +5,10 @@
  * replays), refused, or unknown, instead of inferring it from the movements.
  *
  * Both read the primary: a replica that lags would answer "unknown" for a key that landed.
- * A send whose one statement claims its key (adr/0070) is `inFlight` to the key's read while
- * that statement runs (operation and time unknown until it commits), and missing from the
- * list until then, which the spec calls partial.
+ * A send claims its key in its one statement (adr/0070, adr/0076): it is `inFlight` to the
+ * key's read while it is on its way in this process (keysOnTheirWay.ts) or its statement runs
+ * (operation and time unknown until it commits), and missing from the list until then, which
+ * the spec calls partial.
  * `claimedAt` is the record's `received_at`, when the bank first received the key: its
  * `claimed_at` is the current holder's, which a takeover renews and the sandbox ages.
  */
@@ -16,6 +17,7 @@ import type { Handlers } from '../../contract/operations.ts';
 import { parseJsonColumn } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { DomainDeps } from '../deps.ts';
+import type { KeysOnTheirWay } from './keysOnTheirWay.ts';
 
 type KeyStatus = components['schemas']['IdempotencyKeyStatus'];
 
@@ -42,8 +44,14 @@ export function keyStatusOf(record: HeldRecord): KeyStatus {
   return { key: record.key, state, operationId: record.operationId, claimedAt: new Date(record.claimedAt).toISOString(), answer: stored };
 }
 
-/** The handlers of the key reads. */
-export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'getIdempotencyKey' | 'listIdempotencyKeys'> {
+/** The handlers of the key reads; `onTheirWay` holds the keys of this process's sends not yet claimed. */
+export function idempotencyKeyHandlers({ data }: DomainDeps, onTheirWay: KeysOnTheirWay): Pick<Handlers, 'getIdempotencyKey' | 'listIdempotencyKeys'> {
+  /** Whether a statement claiming the key runs now (its advisory lock, adr/0070). */
+  async function statementHolds(userId: string, key: string): Promise<boolean> {
+    const [running] = await data.read((db) => db.$queryRaw<{ held: boolean }[]>`SELECT key_lock_held(${userId}::uuid, ${key}::text) AS held`);
+    return running?.held === true || String(running?.held) === 't';
+  }
+
   return {
     async getIdempotencyKey({ caller, path }) {
       const [record] = await data.read((db) => db.$queryRaw<HeldRecord[]>`
@@ -51,9 +59,9 @@ export function idempotencyKeyHandlers({ data }: DomainDeps): Pick<Handlers, 'ge
                received_at AS "claimedAt", landed_at AS "landedAt"
         FROM idempotency_records WHERE user_id = ${caller.userId}::uuid AND key = ${path.key}`);
       if (record) return { status: 200, body: keyStatusOf(record) };
-      // A send that claims its key in its one statement (adr/0070) has no record until it commits: its hold on the key says it runs.
-      const [running] = await data.read((db) => db.$queryRaw<{ held: boolean }[]>`SELECT key_lock_held(${caller.userId}::uuid, ${path.key}::text) AS held`);
-      const state = running?.held === true || String(running?.held) === 't' ? 'inFlight' : 'unknown';
+      // A send has no record until its one statement commits: this process's hold, or the statement's, says it is in flight.
+      const inFlight = onTheirWay.holderOf(caller.userId, path.key) !== undefined || (await statementHolds(caller.userId, path.key));
+      const state = inFlight ? 'inFlight' : 'unknown';
       return { status: 200, body: { key: path.key, state, operationId: null, claimedAt: null, answer: null } };
     },
     async listIdempotencyKeys({ caller, query }) {

@@ -4,10 +4,12 @@
  * ("Everyday", primary) in the same transaction as the user; `getMe` reads the profile.
  */
 import { randomUUID } from 'node:crypto';
+import type { components } from '@tidewater/spec/openapi';
+import { parseJsonColumn } from '../../data/statements.ts';
 import { ApiProblem } from '../../errors/apiProblem.ts';
 import type { Handlers } from '../../contract/operations.ts';
 import type { DomainDeps } from '../deps.ts';
-import { toAccount, toUser, type AccountView, type UserView } from '../wireViews.ts';
+import { toUser, type UserView } from '../wireViews.ts';
 import { isUniqueViolation } from '../../data/retry/index.ts';
 import { writtenText } from '../writtenText.ts';
 import { addressKey } from './addressKey.ts';
@@ -48,16 +50,16 @@ export function userHandlers({ data, secrets, pins, config }: DomainDeps): Pick<
           await tx.$executeRaw`
             INSERT INTO users (id, email, display_name, handle, password_hash, pin_hash)
             VALUES (${userId}::uuid, ${email}::text, ${writtenText(body.displayName)}::text, ${body.handle}::text, ${passwordHash}::text, ${pinHash}::text)`;
-          const [account] = await tx.$queryRaw<AccountView[]>`
-            INSERT INTO accounts (id, user_id, name) VALUES (${accountId}::uuid, ${userId}::uuid, 'Everyday')
-            RETURNING id, name, currency, balance_minor::text AS "balanceMinor", status, opened_at AS "openedAt",
-              closed_at AS "closedAt", idempotency_key AS "idempotencyKey"`;
+          // The customer's first account is their primary one (set just below, in this transaction).
+          const [account] = await tx.$queryRaw<{ account: unknown }[]>`
+            INSERT INTO accounts AS a (id, user_id, name) VALUES (${accountId}::uuid, ${userId}::uuid, 'Everyday')
+            RETURNING wire_account(a, ${accountId}::uuid) AS account`;
           const [user] = await tx.$queryRaw<UserView[]>`
             UPDATE users SET primary_account_id = ${accountId}::uuid WHERE id = ${userId}::uuid
             RETURNING id, email, display_name AS "displayName", handle, primary_account_id AS "primaryAccountId", created_at AS "createdAt"`;
           return { user: user!, account: account! };
         }, { label: 'register' });
-        return { status: 201, body: { user: toUser(user), account: toAccount(account, user.primaryAccountId) } };
+        return { status: 201, body: { user: toUser(user), account: parseJsonColumn<components['schemas']['Account']>(account.account) } };
       } catch (error) {
         // Another registration took the email, the handle or its skeleton (a UNIQUE index) between our check and our insert.
         if (isUniqueViolation(error)) await refuseTaken(email, body.handle);

@@ -73,25 +73,4 @@ describe('the account bulkhead', () => {
     (await inTime)();
     expect(permits.accountsInUse()).toBe(0);
   });
-
-  it('gives a permit at once only when one is free and nobody queues at the account (adr/0070)', async () => {
-    const permits = accountBulkhead(2);
-    const first = await permits.tryAcquire(['a'])!;
-    const second = await permits.tryAcquire(['a', 'b'])!;
-    // Both permits held: no third at once, and a send that waits queues.
-    expect(permits.tryAcquire(['a'])).toBeUndefined();
-    const queued = permits.acquire(['a']);
-    first();
-    // The freed permit went to the one queued, not to a newcomer.
-    expect(permits.tryAcquire(['a'])).toBeUndefined();
-    (await queued)();
-    // Another account is free, and a send that locks no account needs no permit.
-    const elsewhere = await permits.tryAcquire(['c'])!;
-    expect(permits.tryAcquire([])).toBeDefined();
-    const third = await permits.tryAcquire(['a'])!;
-    second();
-    third();
-    elsewhere();
-    expect(permits.accountsInUse()).toBe(0);
-  });
 });

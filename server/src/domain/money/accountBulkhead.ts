@@ -16,6 +16,9 @@
  * and one B→A queue together, and a send never holds one permit while waiting for another.
  * Its wait in the queue counts against its lock waits (runMoneySend.ts): an account held
  * for a whole send's worth of lock waits answers busy to those queued too, not the deadline.
+ * A send waits here before it claims its key: its claim is written by its one statement
+ * (adr/0076), and this process answers a second request with the key meanwhile
+ * (idempotency/keysOnTheirWay.ts).
  */
 import { bulkhead, type ReleasePermit, type Bulkhead } from '../bulkhead.ts';
 
@@ -51,22 +54,6 @@ export function accountBulkhead(concurrency: number) {
         forget(key, acquired);
         throw error;
       }
-    },
-    /**
-     * A permit at the accounts `accountIds` when one is free at once and nobody is queued
-     * there (taken before this returns), else undefined: a send that would wait claims its
-     * key first, so a second request with the key answers 409 while the first waits (adr/0070).
-     */
-    tryAcquire(accountIds: readonly string[]): Promise<ReleasePermit> | undefined {
-      if (accountIds.length === 0) return Promise.resolve(() => {});
-      const key = accountIds.reduce((least, id) => (id < least ? id : least));
-      const account = perAccount.get(key);
-      if (account) {
-        const { running, waiting } = account.state();
-        if (running >= concurrency || waiting > 0) return undefined;
-      }
-      // A bulkhead takes a free permit before its first await, so this cannot queue.
-      return this.acquire(accountIds);
     },
     /** For tests: the accounts with a permit held or a send queued now. */
     accountsInUse: () => perAccount.size,

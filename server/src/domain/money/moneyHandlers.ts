@@ -2,6 +2,7 @@
 import type { components } from '@tidewater/spec/openapi';
 import type { Handlers } from '../../contract/operations.ts';
 import type { DomainDeps } from '../deps.ts';
+import type { KeysOnTheirWay } from '../idempotency/keysOnTheirWay.ts';
 import { moneySendRunner } from './runMoneySend.ts';
 import { payeeLookups } from '../identity/payeeLookups.ts';
 import { depositOrder, externalTransferOrder, internalTransferOrder, withdrawOrder } from './sendOrders.ts';
@@ -9,9 +10,9 @@ import { depositOrder, externalTransferOrder, internalTransferOrder, withdrawOrd
 type Transaction = components['schemas']['Transaction'];
 type Transfer = components['schemas']['Transfer'];
 
-/** The handlers of deposit, withdraw and both transfers. */
-export function moneyHandlers(deps: DomainDeps): Pick<Handlers, 'deposit' | 'withdraw' | 'createInternalTransfer' | 'createExternalTransfer'> {
-  const run = moneySendRunner(deps);
+/** The handlers of deposit, withdraw and both transfers; `onTheirWay` holds their keys until each statement claims its own. */
+export function moneyHandlers(deps: DomainDeps, onTheirWay: KeysOnTheirWay): Pick<Handlers, 'deposit' | 'withdraw' | 'createInternalTransfer' | 'createExternalTransfer'> {
+  const run = moneySendRunner(deps, onTheirWay);
   const lookups = payeeLookups(deps.data, deps.config);
   return {
     deposit: (input) => run<'deposit', Transaction>(input, { accountId: input.path.accountId }, depositOrder(input.path.accountId, input.body)),

@@ -8,7 +8,7 @@
  * leaves them, the accounts in id order; checks; spends the authorisation; posts each movement
  * with its audit link; and lands the claim with the 201 body. Or it only checks (`checkOnly`),
  * before a busy answer. `money_send_claiming` claims the key in the same statement first
- * (adr/0070), so a send that needs no wait is one statement and one commit.
+ * (adr/0070, adr/0076), so every send is one statement and one commit.
  */
 import type { Statements } from '../../data/statements.ts';
 import type { Claim } from '../idempotency/idempotency.ts';
@@ -32,11 +32,11 @@ export interface SendOrder {
 }
 
 /**
- * One send of one request: `prepare` settles its order once, before the first attempt. A send
- * without `checkFirst` only checks the request's own input in `prepare` (no read, no write),
- * so the runner may settle its order before the key is claimed (adr/0070).
+ * One send of one request: `prepare` settles its order once, before its key is claimed
+ * (adr/0076): it checks the request's own input, and a transfer by handle counts its payee
+ * look-up and reads the payee, after the rules passed its `checkFirst` order.
  */
-export interface MoneySend {
+interface MoneySend {
   /** For logs and the data layer ("deposit"). */
   readonly label: string;
   /**

@@ -1,205 +1,120 @@
 /**
- * Drives every money send the same way (adr/0041, adr/0042, adr/0070):
+ * Drives every money send one way (adr/0041, adr/0070, adr/0076):
  *
- * 1. a send whose order the request's input alone settles (no `checkFirst`), with a permit
- *    of this process's account bulkhead free at once (adr/0024), is ONE statement and one
- *    commit: `money_send_claiming` claims the key, checks every rule, moves the money and
- *    lands the claim with its answer, or answers what the key's record says (a replay, a
- *    409 or a 422) having written nothing. A statement that ran to no commit (its locks
- *    lost, an outage before its end) left nothing: the key is then claimed alone, and the
- *    send answers as one that held its claim (busy, or 503 `applied: false`);
- * 2. any other send claims the key first (idempotency.ts; a replay, a 409 or a 422 ends
- *    here), so a second request with the key answers 409 while it waits; `prepare` runs
- *    once, after the rules checked its `checkFirst` order when it has one (a transfer by
- *    handle: the authorisation and the account before the payee, adr/0064); it waits in
- *    the account bulkhead, holding no connection, then runs `money_send` (adr/0027);
- * 3. the statement gets up to ACCOUNT_WRITE_ATTEMPTS attempts when it loses its lock
- *    waits; an unknown commit outcome is settled by looking for the landed claim, which
- *    reads the answer back;
- * 4. when every attempt lost its locks: the same function only checks, on fresh rows; busy
- *    (503, 1 s) only when it allows the send;
+ * 1. the request's key is held in this process (keysOnTheirWay.ts) until it is answered: a
+ *    second request with it here answers 409 (or 422 for another payload) at once;
+ * 2. the order is settled (`prepare`), after the rules checked its `checkFirst` order on
+ *    fresh rows when it has one (a transfer by handle: the authorisation and the account
+ *    before the payee, adr/0064), holding no claim;
+ * 3. the send waits in the account bulkhead (adr/0024), holding no claim and no connection;
+ * 4. ONE statement, `money_send_claiming`, claims the key (taking a stale claim over), checks
+ *    every rule, moves the money and lands the claim with its answer, one commit; or answers
+ *    what the key's record says (a replay, a 409 or a 422) having written nothing. It gets up
+ *    to ACCOUNT_WRITE_ATTEMPTS attempts when it loses its lock waits (less the waits its queue
+ *    took); an unknown commit outcome is settled by looking for the landed claim;
  * 5. send the bytes the database stored with the money.
  *
- * A refusal is worded here (refusals.ts) from the code the statement reports, stored as the
- * key's answer and sent as stored (adr/0048). Any other failure before any commit releases
- * the claim. A 503 says `applied: false` only when appliedRule.ts allows it. A claim lost
- * answers 503 without `applied` (adr/0029). Claiming, releasing and `applied` are
- * claimedRequest.ts's, which opening an account shares.
+ * Whatever ends a send before its statement committed anything is answered by the key's
+ * claim alone (endedSends.ts). Claiming, releasing and `applied` are claimedRequest.ts's,
+ * which opening an account shares.
  */
 import type { DomainDeps } from '../deps.ts';
 import { isContentionExhausted } from '../../data/retry/index.ts';
 import { statementsOf } from '../../data/statements.ts';
-import { ApiProblem, isApiProblem } from '../../errors/apiProblem.ts';
 import type { OperationId } from '@tidewater/spec/operations';
 import type { OperationInput } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
-import { countIdempotency, noteUnavailableCause } from '../../metrics.ts';
+import { countIdempotency } from '../../metrics.ts';
 import { claimedRequests } from '../idempotency/claimedRequest.ts';
-import { hashRequest, idempotencyRecords, newClaim, type Claim } from '../idempotency/idempotency.ts';
+import { hashRequest, idempotencyRecords, newClaim } from '../idempotency/idempotency.ts';
+import type { KeysOnTheirWay } from '../idempotency/keysOnTheirWay.ts';
 import { accountBulkhead } from './accountBulkhead.ts';
 import { PermitWaitTimeout, type ReleasePermit } from '../bulkhead.ts';
-import { claimingStatement, sendStatement, type MoneySend, type MoneySendFactory, type SendOrder } from './moneySend.ts';
+import { claimingStatement, sendStatement, type MoneySendFactory, type SendOrder } from './moneySend.ts';
 import { answerOf, claimedStatements, isKeyAnswer, type Verdict } from './verdict.ts';
-
-/** Every attempt lost its locks and the rules allow the send: busy. */
-class AccountBusy extends Error {
-  readonly attempts: number;
-  constructor(attempts: number) {
-    super(`the account stayed busy over ${attempts} attempts`);
-    this.attempts = attempts;
-  }
-}
-
-/** What a send's key is claimed with. */
-interface KeyRequest {
-  readonly userId: string;
-  readonly key: string;
-  readonly operationId: string;
-  readonly requestHash: string;
-}
-
-/** A send's 201. */
-type Sent<Body> = { status: 201; body: Body; headers?: Record<string, string> };
+import { AccountBusy, endedSends, type KeyRequest, type Sent } from './endedSends.ts';
 
 /** The accounts an order locks. */
 const accountIdsOf = (order: SendOrder) => [order.fromAccountId, order.toAccountId].filter((id): id is string => id !== null);
 
-/** The runner of one deps; `run(input, pathParams, factory)` answers a send's 201. */
-export function moneySendRunner({ data, config }: DomainDeps) {
+/** The runner of one deps and this process's keys on their way; `run(input, pathParams, factory)` answers a send's 201. */
+export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOnTheirWay) {
   const records = idempotencyRecords(data, config);
   const claimed = claimedRequests(records, config);
+  const { answerHolding, failureAnswer } = endedSends(records, claimed, config);
   // Each money statement is its own commit (adr/0027): a lost answer is settled by looking for the landed claim.
   const runStatement = claimedStatements(data, records, config.idempotencyStoreBudgetMs);
   // ACCOUNT_SENDS_AT_ONCE is the instance's: each worker takes its share, at least one (adr/0024).
   const accountPermits = accountBulkhead(Math.max(1, Math.floor(config.accountSendsAtOnce / Math.max(1, config.apiWorkers))));
-
   // A send's lock waits, all of them lost: after this long, busy (the bulkhead's queue counts against it).
   const contentionBudgetMs = config.accountWriteAttempts * config.accountLockWaitMs;
+  const limits = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor };
 
   const traceId = () => currentContext()?.traceId ?? null;
 
-  async function moveMoney<Body>(label: string, order: SendOrder, claim: Claim): Promise<Body> {
-    const accountIds = accountIdsOf(order);
-    // Wait in this process's account bulkhead for a permit (adr/0024), holding no connection. The deadline
-    // ends the wait; so does a whole send's worth of lock waits, spent by those ahead: busy then.
-    const waitStarted = performance.now();
-    let release: ReleasePermit;
-    try {
-      release = await accountPermits.acquire(accountIds, currentContext()?.signal, contentionBudgetMs);
-    } catch (error) {
-      if (error instanceof PermitWaitTimeout) return busyAfterLook(order, claim, 0);
-      throw error;
-    }
-    try {
-      // The attempts left after the wait, at least one: a send that queued still tries the lock itself.
-      const waitedAttempts = Math.floor((performance.now() - waitStarted) / config.accountLockWaitMs);
-      return await moveMoneyWithPermit<Body>(label, order, claim, Math.max(1, config.accountWriteAttempts - waitedAttempts));
-    } finally {
-      release();
-    }
+  /** The rules, checked on fresh rows with no lock and no claim: throws the refusal they name, if any. */
+  async function refuseUnlessAllowed(order: SendOrder, request: KeyRequest): Promise<void> {
+    // A look writes nothing: the claim it is given is never written.
+    const unwritten = newClaim(request.userId, request.key);
+    const look = await data.read((db) => sendStatement(statementsOf(db), order, unwritten, traceId(), { ...limits, checkOnly: true }));
+    if (look.verdict !== 'ok') answerOf(look, request.key);
   }
 
-  /**
-   * Every attempt lost its locks, or the queue took a send's worth of them (`attempts` 0):
-   * the same rules, checked on fresh rows without a lock, refuse the send, or busy ("send it again").
-   */
-  async function busyAfterLook(order: SendOrder, claim: Claim, attempts: number): Promise<never> {
-    await refuseUnlessAllowed(order, claim);
+  /** Every attempt lost its locks, or the queue took a send's worth of them (`attempts` 0): a refusal the rules name, or busy (endedSends.ts). */
+  async function busyAfterLook(order: SendOrder, request: KeyRequest, attempts: number): Promise<never> {
+    await refuseUnlessAllowed(order, request);
     throw new AccountBusy(attempts);
   }
 
-  /** The rules, checked on fresh rows without a lock: the refusal they name, if any. */
-  async function refuseUnlessAllowed(order: SendOrder, claim: Claim): Promise<void> {
-    const mode = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor, checkOnly: true };
-    const look = await data.read((db) => sendStatement(statementsOf(db), order, claim, traceId(), mode));
-    // A check locks no claim: anything but `ok` is the refusal it names.
-    if (look.verdict !== 'ok') answerOf(look, claim.key);
-  }
-
-  async function moveMoneyWithPermit<Body>(label: string, order: SendOrder, claim: Claim, attempts: number): Promise<Body> {
-    const mode = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor, checkOnly: false };
-    try {
-      const done = await runStatement<Body>(label, claim, (sql) => sendStatement<Body>(sql, order, claim, traceId(), mode), attempts);
-      return answerOf(done, claim.key);
-    } catch (error) {
-      if (!isContentionExhausted(error)) throw error;
-      return busyAfterLook(order, claim, error.attempts);
-    }
-  }
-
-  /** What a failed send answers (see the module's comment). */
-  async function failureAnswer(failure: unknown, claim: Claim): Promise<unknown> {
-    const settled = await claimed.refusedOrLost(failure, claim);
-    if ('answer' in settled) return settled.answer;
-    const { error } = settled;
-    // A refusal the key does not store (a step-up to redo): the statement that named it committed, but moved nothing.
-    if (isApiProblem(error) && error.status < 500) {
-      await records.release(claim);
-      return error;
-    }
-    const applied = await claimed.releaseUnlessCommitted(claim);
-    if (error instanceof AccountBusy) {
-      currentContext()?.log.info({ attempts: error.attempts, ...applied }, 'account busy: answering 503 after the rules allowed the send');
-      noteUnavailableCause('busy_account');
-      return new ApiProblem('SERVICE_UNAVAILABLE', 'The account is busy with other payments. Send it again in a moment with the same Idempotency-Key.', {
-        retryAfterSeconds: config.busyRetryAfterSeconds,
-        ...applied,
-      });
-    }
-    return claimed.outageAnswer(error, applied, 'The service is temporarily unavailable and nothing was moved. Send it again later with the same Idempotency-Key.');
-  }
-
-  /** Claims the key alone, then answers as a send that holds it: the key's replay, 409 or 422, or `then`'s 201. */
-  async function withClaim<Body>(request: KeyRequest, then: (claim: Claim) => Promise<Body>): Promise<Sent<Body>> {
-    const outcome = await claimed.claimOrReplay(request);
-    if (outcome.kind === 'replay') return claimed.replayAnswer<Body>(outcome);
-    try {
-      return { status: 201, body: await then(outcome.claim) };
-    } catch (error) {
-      throw await failureAnswer(error, outcome.claim);
-    }
-  }
-
-  /**
-   * Step 1 of the module's comment: the send as one statement, or undefined when it claims
-   * its key first instead (its order needs a look, it would wait for a permit, or the key's
-   * claim is stale and to be taken over). An order `prepare` refuses claims first too, so the
-   * refusal is stored under the key like any other.
-   */
-  async function sendClaiming<Body>(request: KeyRequest, send: MoneySend): Promise<Sent<Body> | undefined> {
-    if (send.checkFirst) return undefined;
-    let order: SendOrder;
-    try {
-      order = await send.prepare();
-    } catch {
-      return undefined;
-    }
-    const permit = accountPermits.tryAcquire(accountIdsOf(order));
-    if (!permit) return undefined;
-    const release = await permit;
+  /** Step 4 of the module's comment, with the permit held and `attempts` lock waits left. */
+  async function sendOnce<Body>(request: KeyRequest, label: string, order: SendOrder, attempts: number): Promise<Sent<Body>> {
     const claim = newClaim(request.userId, request.key);
     const key = { claim, operationId: request.operationId, requestHash: request.requestHash, staleAfterMs: config.idempotencyStaleAfterMs };
-    const mode = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor };
     let done: Verdict<Body>;
     try {
-      done = await runStatement(send.label, claim, (sql) => claimingStatement<Body>(sql, order, key, traceId(), mode), config.accountWriteAttempts);
+      done = await runStatement(label, claim, (sql) => claimingStatement<Body>(sql, order, key, traceId(), limits), attempts);
     } catch (error) {
-      if (isContentionExhausted(error)) return withClaim<Body>(request, (held) => busyAfterLook(order, held, error.attempts));
-      // Nothing of a statement that ran to no commit is left: the claim alone says what to answer.
-      if (!claimed.mayHaveMoved()) return withClaim<Body>(request, () => Promise.reject(error));
+      if (isContentionExhausted(error)) return answerHolding(request, () => busyAfterLook(order, request, error.attempts));
+      // Nothing of a statement that ran to no commit is left, its claim included.
+      if (!claimed.mayHaveMoved()) return answerHolding(request, () => Promise.reject(error));
       throw await failureAnswer(error, claim);
-    } finally {
-      release();
     }
     if (isKeyAnswer(done)) {
+      // A replay, or the key's 409 or 422 thrown (the statement settles a stale or released key itself).
       const answer = records.keyAnswer(done.verdict, done.detail?.status, done.body);
-      return answer ? claimed.replayAnswer<Body>(answer) : undefined;
+      if (!answer) throw new Error(`money_send_claiming answered a key ${done.verdict}`);
+      return claimed.replayAnswer<Body>(answer);
     }
-    countIdempotency('first');
+    countIdempotency(done.verdict === 'applied' && done.detail?.takenOver ? 'stale_taken_over' : 'first');
     try {
       return { status: 201, body: answerOf(done, claim.key) };
     } catch (error) {
       throw await failureAnswer(error, claim);
+    }
+  }
+
+  /**
+   * Step 3 of the module's comment: the wait for a permit, bounded by a send's worth of lock
+   * waits, and by the deadline less `queueClaimMarginMs` (the timeout chain's): a send that holds no claim must claim its
+   * key before its deadline answers for it, or that 503 could not say `applied: false`.
+   */
+  async function sendWhenPermitted<Body>(request: KeyRequest, label: string, order: SendOrder): Promise<Sent<Body>> {
+    const waitStarted = performance.now();
+    const leftMs = currentContext()?.deadline.remainingMs;
+    const maxWaitMs = leftMs === undefined ? contentionBudgetMs : Math.max(0, Math.min(contentionBudgetMs, leftMs - config.queueClaimMarginMs));
+    let release: ReleasePermit;
+    try {
+      release = await accountPermits.acquire(accountIdsOf(order), currentContext()?.signal, maxWaitMs);
+    } catch (error) {
+      if (error instanceof PermitWaitTimeout) return answerHolding(request, () => busyAfterLook(order, request, 0));
+      return answerHolding(request, () => Promise.reject(error));
+    }
+    try {
+      // The attempts left after the wait, at least one: a send that queued still tries the lock itself.
+      const waitedAttempts = Math.floor((performance.now() - waitStarted) / config.accountLockWaitMs);
+      return await sendOnce<Body>(request, label, order, Math.max(1, config.accountWriteAttempts - waitedAttempts));
+    } finally {
+      release();
     }
   }
 
@@ -215,13 +130,21 @@ export function moneySendRunner({ data, config }: DomainDeps) {
       operationId: input.operationId,
       requestHash: hashRequest(input.operationId, pathParams, input.body),
     };
+    const holder = onTheirWay.holderOf(request.userId, request.key);
+    if (holder !== undefined) {
+      records.keyAnswer(holder === request.requestHash ? 'in_flight' : 'reused', null, null);
+      throw new Error('a key on its way answered neither 409 nor 422');
+    }
     const send = factory({ userId: request.userId });
-    const sent = await sendClaiming<Body>(request, send);
-    if (sent) return sent;
-    return withClaim<Body>(request, async (claim) => {
-      if (send.checkFirst) await refuseUnlessAllowed(send.checkFirst, claim);
-      const order = await send.prepare();
-      return moveMoney<Body>(send.label, order, claim);
+    return onTheirWay.hold(request, async () => {
+      let order: SendOrder;
+      try {
+        if (send.checkFirst) await refuseUnlessAllowed(send.checkFirst, request);
+        order = await send.prepare();
+      } catch (refusal) {
+        return answerHolding<Body>(request, () => Promise.reject(refusal));
+      }
+      return sendWhenPermitted<Body>(request, send.label, order);
     });
   };
 }

@@ -5,7 +5,8 @@
  * an account (accounts/accountOpening.ts) alike.
  *
  * - `applied`: the statement moved the money (or opened the account) and landed the claim;
- *   `body` is the 201's, as the database stored it;
+ *   `body` is the 201's, as the database stored it; `detail.takenOver` when the send took a
+ *   stale claim of its key over (adr/0076);
  * - `ok`: a check-only look the rules allow (before a busy answer);
  * - `claim_lost`: the claim is no longer this request's: nothing moved (adr/0029);
  * - a key's answer (idempotency.ts `KeyVerdict`): the key was not claimed and nothing was
@@ -23,7 +24,7 @@ import { isRefusalCode, refusalOf, type RefusalCode } from './refusals.ts';
 
 /** One statement's answer. */
 export type Verdict<Body> =
-  | { readonly verdict: 'applied'; readonly body: Body; readonly detail: null }
+  | { readonly verdict: 'applied'; readonly body: Body; readonly detail: { readonly takenOver?: boolean } | null }
   | { readonly verdict: 'ok' | 'claim_lost'; readonly body: undefined; readonly detail: null }
   | { readonly verdict: Exclude<KeyVerdict, 'claimed'>; readonly body: unknown; readonly detail: { readonly status: number | null } | null }
   | { readonly verdict: RefusalCode; readonly body: undefined; readonly detail: Record<string, number> | null };
@@ -44,7 +45,7 @@ export function verdictOf<Body>(row: VerdictRow | undefined): Verdict<Body> {
   if (verdict === 'applied') {
     const body = jsonOrNull<Body>(row.body);
     if (body === null) throw new Error('a money statement applied a send without its answer');
-    return { verdict, body, detail: null };
+    return { verdict, body, detail: jsonOrNull<{ takenOver?: boolean }>(row.detail) };
   }
   if (verdict === 'ok' || verdict === 'claim_lost') return { verdict, body: undefined, detail: null };
   if (isKeyVerdict(verdict)) return { verdict, body: jsonOrNull(row.body), detail: jsonOrNull<{ status: number | null }>(row.detail) };

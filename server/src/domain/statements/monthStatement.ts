@@ -7,8 +7,21 @@
  * millisecond. Month boundaries are midnight in the bank's time zone (bankCalendar.ts).
  */
 import type { Tx } from '../../data/dataLayer.ts';
-import type { LedgerRow } from '../money/transactionView.ts';
 import { bankTimeZone, nextMonth, type CalendarMonth } from '../accounts/bankCalendar.ts';
+
+/** One movement as a statement file shows it: int8 amounts as decimal text, the time as the driver reads it. */
+interface LedgerRow {
+  id: string;
+  accountId: string;
+  kind: string;
+  amountMinor: string;
+  balanceAfterMinor: string;
+  description: string | null;
+  counterparty: string | null;
+  idempotencyKey: string | null;
+  transferId: string | null;
+  createdAt: string;
+}
 
 /** What a statement file shows. */
 export interface MonthStatement {
