@@ -41,7 +41,7 @@ export const databaseDefaults = {
   dbConnectionAttemptTimeoutMs: 5_000,
   /**
    * named (DB_PREPARED_STATEMENTS): each direct statement is prepared once per connection
-   * under its own name (preparedStatements.ts). `unnamed` names none, so PgBouncer's
+   * under its own name (data/statements.ts, `preparedOf`). `unnamed` names none, so PgBouncer's
    * transaction pooling (which moves a client between server connections) works (adr/0060).
    */
   dbPreparedStatements: 'named',

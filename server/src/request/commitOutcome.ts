@@ -5,7 +5,14 @@
  * settled it; everyone else only reads it: the retry layer (may this attempt run again?),
  * the router (does the answer wait for a look?) and the idempotency protocol (may a 503
  * say `applied: false`?). A transition that the state does not allow throws.
+ *
+ * An attempt of a transaction or of a statement that is its own commit *is* its one
+ * `Commit` (`runAttempt`, adr/0075, adr/0077): made `not-started` as the attempt begins,
+ * found by the commit gate through the async scope (request/asyncScope.ts), which sends it,
+ * and read by the retry layer, which tells "failed before COMMIT" (safe to rerun) from
+ * "outcome unknown" by its one state. No other object holds where a commit stands.
  */
+import { scopeSlot } from './asyncScope.ts';
 
 /** Where a commit stands. */
 export type CommitOutcome =
@@ -40,6 +47,15 @@ type InDoubt = {
   readonly cancel?: CancelAtDeadline;
 };
 
+/** A COMMIT (or a statement that is its own commit) that did not answer within its bound (adr/0006): it may or may not have landed. */
+export class CommitOutcomeUnknown extends Error {
+  readonly code = 'COMMIT_OUTCOME_UNKNOWN';
+  constructor(timeoutMs: number, why = `the commit did not answer within ${timeoutMs} ms`) {
+    super(`${why}; its outcome is unknown`);
+    this.name = 'CommitOutcomeUnknown';
+  }
+}
+
 /** A transition the commit's state does not allow: a bug in the gate or the data layer. */
 export class IllegalCommitTransition extends Error {
   constructor(transition: string, from: CommitOutcome['kind']) {
@@ -67,9 +83,10 @@ export class Commit {
     return kind === 'in-flight' || kind === 'landed' || kind === 'in-doubt' || kind === 'unknown';
   }
 
-  /** The COMMIT goes to the database now. */
-  send(): void {
+  /** The COMMIT goes to the database now, one of `request`'s commits (the router and the idempotency protocol read them). */
+  send(request?: RequestCommits): void {
     this.#expect('send', 'not-started');
+    noteRequestCommit(request, this);
     this.#state = { kind: 'in-flight' };
   }
 
@@ -161,6 +178,19 @@ function inDoubt(from: Extract<CommitOutcome, { kind: 'in-flight' | 'in-doubt' }
     ...(from.backendPid === undefined ? {} : { backendPid: from.backendPid }),
     ...(from.cancel === undefined ? {} : { cancel: from.cancel }),
   };
+}
+
+const attempts = scopeSlot<Commit>();
+
+/** Runs `fn` as one attempt: answers its result and the attempt's commit, which the gate sends when `fn` commits. */
+export function runAttempt<T>(fn: () => Promise<T>): { commit: Commit; result: Promise<T> } {
+  const commit = new Commit();
+  return { commit, result: attempts.run(commit, fn) };
+}
+
+/** The commit of the attempt the caller runs in; a new one outside an attempt (a commit no retry layer reads). */
+export function attemptCommit(): Commit {
+  return attempts.get() ?? new Commit();
 }
 
 /** The commits one request sent (its context's `commits`): what the router and the idempotency protocol read. */

@@ -12,7 +12,7 @@ import type pg from 'pg';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { inRequest } from '../../../test/support/inRequest.ts';
 import { isDeadlineExceeded } from '../../request/deadlineExceeded.ts';
-import { currentAttemptCommit, runAttempt } from '../retry/index.ts';
+import { attemptCommit, runAttempt } from '../../request/commitOutcome.ts';
 import { CancellableClient, CancellablePool, type CancellablePoolConfig, CommitOutcomeUnknown } from './index.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -56,7 +56,7 @@ describe('the commit gate in the pool client on PostgreSQL', () => {
         await client.query('BEGIN');
         await client.query('INSERT INTO gate_probe (id) VALUES (1)');
         const committing = client.query('COMMIT');
-        const inFlight = currentAttemptCommit()!.state;
+        const inFlight = attemptCommit().state;
         await committing;
         return inFlight;
       });

@@ -17,11 +17,9 @@
  */
 import type pg from 'pg';
 import type { RequestContext } from '../../request/requestContext.ts';
-import { currentAttemptCommit } from '../retry/index.ts';
+import { attemptCommit, CommitOutcomeUnknown } from '../../request/commitOutcome.ts';
 import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 import type { CommitGateOptions } from './commitGateOptions.ts';
-import { CommitOutcomeUnknown } from './commitBound.ts';
-import { sendCommit } from './sendCommit.ts';
 
 /** Sends one statement on the client, ungated (pg's own `query`, promise form). */
 type Send = (config: unknown, values?: unknown) => Promise<unknown>;
@@ -37,7 +35,7 @@ export async function commitThroughGate(client: GatedConnection, send: Send, con
     throw context.signal.reason;
   }
   if (context) countCommitGateDisarm();
-  const attemptCommit = currentAttemptCommit();
+  const commit = attemptCommit();
   try {
     if (gate.beforeCommitSent) await gate.beforeCommitSent();
   } catch (error) {
@@ -46,7 +44,7 @@ export async function commitThroughGate(client: GatedConnection, send: Send, con
     await endUnsent(client, send, gate);
     throw error;
   }
-  const commit = sendCommit(context, attemptCommit);
+  commit.send(context);
   if (client.processID !== null) commit.sentTo(client.processID);
   const sent = send(config, values);
   // The commit learns the real outcome whenever it comes, within the bound or after it.

@@ -11,7 +11,7 @@
  * Other families and layers import it through this file only.
  */
 export { CancellableClient, CancellablePool, type CancellablePoolConfig, lostPrimary } from './cancellableClient.ts';
-export { CommitOutcomeUnknown } from './commitBound.ts';
+export { CommitOutcomeUnknown } from '../../request/commitOutcome.ts';
 export type { CommitGateOptions } from './commitGateOptions.ts';
 export { statementAsCommit } from './ownCommit.ts';
 export { plainStatementOn, type OwnCommitTarget } from './ownCommitConnections.ts';

@@ -11,6 +11,7 @@ import { loadConfig } from '../../config.ts';
 import { isDeadlineExceeded } from '../../request/deadlineExceeded.ts';
 import { inRequest, memoryLogger } from '../../../test/support/inRequest.ts';
 import { openDatabase, type Database } from '../connections/index.ts';
+import { committingStatement } from '../statements.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -26,7 +27,7 @@ describe('a statement that is its own commit on PGlite', () => {
   const exists = async (id: string) => (await database.prisma.user.count({ where: { id } })) === 1;
   /** Inserts user `id` in one statement, its own commit; `handle` may break the table's rule. */
   const insertAlone = (id: string, handle = id.slice(0, 20).replaceAll('-', '_')) =>
-    database.primaryCommitStatements.query<{ id: string; created: unknown }>`
+    committingStatement(database.sendOwnCommit).query<{ id: string; created: unknown }>`
       INSERT INTO users (id, email, display_name, handle, password_hash, pin_hash)
       VALUES (${id}::uuid, ${id} || '@example.com', 'Gate', ${handle}, 'x', 'y')
       RETURNING id::text, jsonb_build_object('by', 'gate') AS created`;

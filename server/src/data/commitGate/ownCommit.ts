@@ -23,14 +23,11 @@
  *   settles, never handed on mid-statement.
  */
 import { currentContext, type RequestContext } from '../../request/requestContext.ts';
-import { Commit } from '../../request/commitOutcome.ts';
-import { currentAttemptCommit } from '../retry/index.ts';
+import { attemptCommit, type Commit, CommitOutcomeUnknown } from '../../request/commitOutcome.ts';
 import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 import type { CommitGateOptions } from './commitGateOptions.ts';
-import { CommitOutcomeUnknown } from './commitBound.ts';
 import type { StatementText } from '../statements.ts';
 import { queryOn, queryOnPglite, rolledBackByItsError, type HeldClient, type OwnCommitTarget, type Rows } from './ownCommitConnections.ts';
-import { sendCommit } from './sendCommit.ts';
 
 /** Sends `statement` as its own commit on a connection of `target`, as described above. */
 export function statementAsCommit(target: OwnCommitTarget, statement: StatementText, options: CommitGateOptions): Promise<Rows> {
@@ -41,7 +38,7 @@ export function statementAsCommit(target: OwnCommitTarget, statement: StatementT
     countCommitGateRefusal('statement');
     return Promise.reject(context.signal.reason);
   }
-  return new OwnCommit(target, statement, options, context, currentAttemptCommit() ?? new Commit()).run();
+  return new OwnCommit(target, statement, options, context, attemptCommit()).run();
 }
 
 /**
@@ -120,7 +117,7 @@ class OwnCommit {
   private send(): void {
     const { context, client, options } = this;
     try {
-      sendCommit(context, this.commit);
+      this.commit.send(context);
       if (client?.processID != null) this.commit.sentTo(client.processID);
       // The gate times and cancels this statement itself: no request's signal does (cancellableClient.ts).
       if (client) client.timedByGate = true;

@@ -15,11 +15,9 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import { currentContext, type RequestContext } from '../../request/requestContext.ts';
-import type { Commit } from '../../request/commitOutcome.ts';
-import { currentAttemptCommit } from '../retry/index.ts';
+import { attemptCommit, type Commit } from '../../request/commitOutcome.ts';
 import { countCommitGateDisarm, countCommitGateRefusal } from '../../metrics.ts';
 import { refuseAfterSignal } from './refuseAfterSignal.ts';
-import { sendCommit } from './sendCommit.ts';
 
 /** `engine` refusing every statement and transaction once the request's signal fired: what `pglite-prisma-adapter` calls (`query`, `exec`, `transaction`). */
 export function gatedPglite(engine: PGlite): PGlite {
@@ -50,10 +48,10 @@ export interface TransactionGate {
 export const pgliteTransactionGate: TransactionGate = {
   async run(transaction) {
     const context = currentContext();
-    const attemptCommit = currentAttemptCommit();
+    const attempt = attemptCommit();
     let commit: Commit | undefined;
     const beforeCommit = () => {
-      commit = disarmOrRefuse(context, attemptCommit);
+      commit = disarmOrRefuse(context, attempt);
     };
     try {
       const result = await transaction(beforeCommit);
@@ -71,11 +69,12 @@ export const pgliteTransactionGate: TransactionGate = {
 };
 
 /** One synchronous step: refuse the COMMIT when the signal fired (Prisma then rolls back), else disarm the deadline and send the commit. */
-function disarmOrRefuse(context: RequestContext | undefined, attemptCommit: Commit | undefined): Commit {
+function disarmOrRefuse(context: RequestContext | undefined, commit: Commit): Commit {
   if (context && !context.deadline.disarmForCommit()) {
     countCommitGateRefusal('commit');
     throw context.signal.reason;
   }
   if (context) countCommitGateDisarm();
-  return sendCommit(context, attemptCommit);
+  commit.send(context);
+  return commit;
 }

@@ -31,7 +31,7 @@ import { pgliteReadOnly } from './pgliteReadOnly.ts';
 import type { CircuitBreaker } from './circuitBreaker.ts';
 import { ReplicaFallbackPool } from './replicaFallback.ts';
 import { watchBreaker, watchPool } from '../../metrics.ts';
-import { committingStatements, type Statements } from '../statements.ts';
+import type { SendStatement } from '../statements.ts';
 import { checkSessionSettings, startupSettings } from './sessionSettings.ts';
 import type { DatabaseKind } from '../databaseKind.ts';
 
@@ -42,8 +42,8 @@ export interface Database {
   readonly transactionGate?: TransactionGate;
   /** The primary, read-write. */
   readonly prisma: PrismaClient;
-  /** Direct statements on the primary that each commit on their own, sent by the commit gate with pg's own API (adr/0027, adr/0075). */
-  readonly primaryCommitStatements: Statements;
+  /** Sends a direct statement on the primary that is its own commit, through the commit gate with pg's own API (adr/0027, adr/0075). */
+  readonly sendOwnCommit: SendStatement;
   /** Read-only: the replica (falling back to the primary when configured), else `primaryReadOnlyPrisma`. */
   readonly readOnlyPrisma: PrismaClient;
   /** Read-only on the primary: fresh reads that can never write (read-your-writes). */
@@ -141,7 +141,7 @@ async function probeLogin(servers: Servers, connectTimeoutMs: number): Promise<v
 /** The commit gate as `openDatabase` applies it: its options (every pool's client reads them), and the statements that are their own commits on a target. */
 interface Gate {
   readonly options: CommitGateOptions;
-  ownCommits(target: OwnCommitTarget): Statements;
+  ownCommit(target: OwnCommitTarget): SendStatement;
 }
 
 /** Options beyond the config table. */
@@ -167,7 +167,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
   };
   const gate: Gate = {
     options: gateOptions,
-    ownCommits: (target) => committingStatements(layers.ownCommit(target, gateOptions)),
+    ownCommit: (target) => layers.ownCommit(target, gateOptions),
   };
   if (config.databaseUrl) return openPostgres(config.databaseUrl, config, layers, gate, options.logger);
 
@@ -181,7 +181,7 @@ export async function openDatabase(config: DatabaseConfig, options: OpenOptions 
     kind: 'pglite',
     ...(primary.transactionGate ? { transactionGate: primary.transactionGate } : {}),
     prisma,
-    primaryCommitStatements: gate.ownCommits({ pglite }),
+    sendOwnCommit: gate.ownCommit({ pglite }),
     readOnlyPrisma,
     primaryReadOnlyPrisma: readOnlyPrisma,
     hasReplica: false,
@@ -245,7 +245,7 @@ async function openPostgres(
     kind: 'postgres',
     prisma,
     // Prepared once per connection unless a pooler moves connections under them (DB_PREPARED_STATEMENTS=unnamed).
-    primaryCommitStatements: gate.ownCommits({ pool: primaryPool }),
+    sendOwnCommit: gate.ownCommit({ pool: primaryPool }),
     readOnlyPrisma,
     primaryReadOnlyPrisma,
     hasReplica: replicaPool !== undefined,

@@ -12,6 +12,7 @@ import { freePort, queryOnce } from '@tidewater/test-support/pgProcesses';
 import { memoryLogger } from '../../../test/support/inRequest.ts';
 import { openBankDatabase } from './openBankDatabase.ts';
 import { openDatabase } from './index.ts';
+import { committingStatement } from '../statements.ts';
 
 describe('the guards of every database session, checked at start', () => {
   let cluster: PgCluster;
@@ -79,7 +80,7 @@ describe('the guards of every database session, checked at start', () => {
       try {
         // A statement through Prisma Client, and one that is its own commit, on the pool's one connection.
         await database.prisma.$queryRaw`SELECT count(*) AS n FROM users`;
-        await database.primaryCommitStatements.query`UPDATE users SET display_name = display_name WHERE false`;
+        await committingStatement(database.sendOwnCommit).query`UPDATE users SET display_name = display_name WHERE false`;
         const { rows } = await database.pools[0]!.query<{ name: string }>('SELECT name FROM pg_prepared_statements');
         return rows.map((row) => row.name);
       } finally {
