@@ -70,6 +70,8 @@ export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOn
   async function sendOnce<Body>(request: KeyRequest, label: string, order: SendOrder, attempts: number): Promise<Sent<Body>> {
     const claim = newClaim(request.userId, request.key);
     const key = { claim, operationId: request.operationId, requestHash: request.requestHash, staleAfterMs: config.idempotencyStaleAfterMs };
+    // The request owns the claim its statement makes: should the deadline answer for it, a statement that ended without committing left nothing, so its 503 may say `applied: false`.
+    claimed.own(claim);
     let done: Verdict<Body>;
     try {
       done = await runStatement(label, claim, (sql) => claimingStatement<Body>(sql, order, key, traceId(), limits), attempts);
