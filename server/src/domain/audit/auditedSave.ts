@@ -100,10 +100,11 @@ interface BackendRow {
 async function lookWhenSettled(data: Pick<DataLayer, 'read'>, look: () => Promise<boolean>, pid: number): Promise<boolean> {
   let since: Date | undefined;
   for (;;) {
+    // An aggregate without GROUP BY: one row, whether the process is there or not.
     const [row] = await data.read((db) => db.$queryRaw<BackendRow[]>`
-      SELECT clock_timestamp() AS now, a.pid IS NOT NULL AS present, a.state, a.state_change AS changed
-      FROM (SELECT 1) AS one
-      LEFT JOIN pg_stat_activity AS a ON a.pid = ${pid}::int AND a.pid <> pg_backend_pid()`);
+      SELECT clock_timestamp() AS now, count(*) > 0 AS present, max(state) AS state, max(state_change) AS changed
+      FROM pg_stat_activity
+      WHERE pid = ${pid}::int AND pid <> pg_backend_pid()`);
     since ??= row?.now;
     if (!row?.present) return look();
     if (row.state === 'idle' || row.state === 'idle in transaction (aborted)') {
