@@ -4,36 +4,25 @@
  * refused (the engine rolls back) and nothing lands; no statement starts after the signal.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.ts';
+import { describe, expect, it } from 'vitest';
 import { isDeadlineExceeded } from '../../request/deadlineExceeded.ts';
-import { inRequest, memoryLogger } from '../../../test/support/inRequest.ts';
-import { createDataLayer } from '../createDataLayer.ts';
+import { inRequest } from '../../../test/support/inRequest.ts';
+import { dataLayerOnPglite } from '../../../test/support/dataLayerOnPglite.ts';
 import type { DataLayer } from '../dataLayer.ts';
-import { openDatabase, type Database } from '../connections/index.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('the commit gate on PGlite', () => {
-  let database: Database;
-  let data: DataLayer;
+  const embedded = dataLayerOnPglite();
 
-  beforeAll(async () => {
-    const config = loadConfig({ DATA_DIR: 'memory://' });
-    database = await openDatabase(config);
-    await database.migrate();
-    data = createDataLayer({ database, config, logger: memoryLogger().logger });
-  }, 60_000);
-  afterAll(() => database?.close());
-
-  const exists = async (id: string) => (await database.prisma.user.count({ where: { id } })) === 1;
+  const exists = async (id: string) => (await embedded.database.prisma.user.count({ where: { id } })) === 1;
   const insertUser = (tx: Parameters<Parameters<DataLayer['runInTransaction']>[0]>[0], id: string) =>
     tx.user.create({ data: { id, email: `${id}@example.com`, displayName: 'Gate', handle: id.slice(0, 20).replaceAll('-', '_'), passwordHash: 'x', pinHash: 'y' } });
 
   it("lands a commit before the deadline as the request's one commit", async () => {
     const id = randomUUID();
     const states = await inRequest(async (context) => {
-      await data.runInTransaction((tx) => insertUser(tx, id));
+      await embedded.data.runInTransaction((tx) => insertUser(tx, id));
       return context.commits?.map((commit) => commit.state.kind);
     }, { deadlineMs: 2_000 });
     expect(states).toEqual(['landed']);
@@ -44,7 +33,7 @@ describe('the commit gate on PGlite', () => {
     const id = randomUUID();
     const outcome = await inRequest(
       () =>
-        data.runInTransaction(async (tx) => {
+        embedded.data.runInTransaction(async (tx) => {
           await insertUser(tx, id);
           await sleep(200); // the deadline (80 ms) passes while the transaction is open
         }).then(() => 'committed', (error: unknown) => error),
@@ -58,9 +47,9 @@ describe('the commit gate on PGlite', () => {
     const id = randomUUID();
     const outcome = await inRequest(async () => {
       await sleep(150);
-      return data.write((db) => db.$executeRaw`INSERT INTO read_your_writes_marks VALUES (${id}::uuid, now())`).then(() => 'written', (error: unknown) => error);
+      return embedded.data.write((db) => db.$executeRaw`INSERT INTO read_your_writes_marks VALUES (${id}::uuid, now())`).then(() => 'written', (error: unknown) => error);
     }, { deadlineMs: 50 });
     expect(isDeadlineExceeded(outcome)).toBe(true);
-    expect(await database.prisma.$queryRaw<unknown[]>`SELECT 1 FROM read_your_writes_marks WHERE user_id = ${id}::uuid`).toEqual([]);
+    expect(await embedded.database.prisma.$queryRaw<unknown[]>`SELECT 1 FROM read_your_writes_marks WHERE user_id = ${id}::uuid`).toEqual([]);
   });
 });

@@ -6,12 +6,9 @@
  * then; a claim that is not the request's moves nothing; and a check-only look writes nothing.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../config.ts';
-import { inRequest, memoryLogger } from '../../../test/support/inRequest.ts';
-import { createDataLayer } from '../../data/createDataLayer.ts';
-import type { DataLayer } from '../../data/dataLayer.ts';
-import { openDatabase, type Database } from '../../data/connections/index.ts';
+import { describe, expect, it } from 'vitest';
+import { inRequest } from '../../../test/support/inRequest.ts';
+import { dataLayerOnPglite } from '../../../test/support/dataLayerOnPglite.ts';
 import { statementsOf } from '../../data/statements.ts';
 import { verifyAuditTrail } from '../audit/auditVerification.ts';
 import type { Claim } from '../idempotency/idempotency.ts';
@@ -21,17 +18,8 @@ const noPayee = { fromAccountId: null, toAccountId: null, toHandle: null, iban: 
 const limits = { lockWaitMs: 1_000, dailyLimitMinor: 10_000 };
 
 describe('the money rules in the database, on the embedded PGlite', () => {
-  let database: Database;
-  let data: DataLayer;
-  const sql = () => statementsOf(data.db);
-
-  beforeAll(async () => {
-    const config = loadConfig({ DATA_DIR: 'memory://' });
-    database = await openDatabase(config);
-    await database.migrate();
-    data = createDataLayer({ database, config, logger: memoryLogger().logger });
-  }, 60_000);
-  afterAll(() => database?.close());
+  const embedded = dataLayerOnPglite();
+  const sql = () => statementsOf(embedded.data.db);
 
   /** A customer with one open, empty account. */
   async function customer(): Promise<{ userId: string; accountId: string }> {
@@ -78,7 +66,7 @@ describe('the money rules in the database, on the embedded PGlite', () => {
     const authorizationId = await approval(userId, accountId, 1_000);
     expect((await send(withdrawal(accountId, 1_000, authorizationId), await claim(userId))).verdict).toBe('applied');
     expect(await balance(accountId)).toBe(1_500);
-    const audit = await verifyAuditTrail(data.db);
+    const audit = await verifyAuditTrail(embedded.data.db);
     expect(audit.problems).toEqual([]);
     expect(audit.auditRows).toBeGreaterThanOrEqual(2);
   });
