@@ -30,7 +30,7 @@ const adrNumbers = new Set(readdirSync(join(root, 'adr')).map((name) => /^(\d{4}
 const pathToken = /(?<![\w@$/.-])((?:\.{1,2}\/)*(?:[\w.-]+\/)+[\w.-]+\.(?:ts|mts|vue|mjs|cjs|js|json|md|ya?ml|sql|prisma|sh|svg|html))(?![\w/-])/g;
 const markdownLink = /\]\(([^)\s#]+)(?:#[^)]*)?\)/g;
 
-/** Every tracked file, for a path named from inside its folder (`money/moneySend.ts`). */
+/** Every tracked file, for a path named from inside its folder (`money/moneyStatement.ts`). */
 const tracked = execFileSync('git', ['ls-files'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
 
 /** Paths git ignores are made by a build or a run (the docs' HTML, results): they may be named. */

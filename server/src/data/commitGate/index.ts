@@ -13,6 +13,5 @@
 export { CancellableClient, CancellablePool, type CancellablePoolConfig, lostPrimary } from './cancellableClient.ts';
 export { CommitOutcomeUnknown } from '../../request/commitOutcome.ts';
 export type { CommitGateOptions } from './commitGateOptions.ts';
-export { statementAsCommit } from './ownCommit.ts';
-export { plainStatementOn, type OwnCommitTarget } from './ownCommitConnections.ts';
+export { plainStatementOn, statementAsCommit, type OwnCommitTarget } from './ownCommit.ts';
 export { gatedPglite, pgliteTransactionGate, type TransactionGate } from './pgliteGate.ts';

@@ -15,7 +15,7 @@ import { claimedRequests } from '../idempotency/claimedRequest.ts';
 import type { DomainDeps } from '../deps.ts';
 import { hashRequest, idempotencyRecords, type Claim } from '../idempotency/idempotency.ts';
 import { lockWait } from '../money/accountRows.ts';
-import { answerOf, claimedStatements, verdictOf, type VerdictRow } from '../money/verdict.ts';
+import { answerOf, claimedStatements, verdictOf, type VerdictRow } from '../money/moneyStatement.ts';
 import { writtenText } from '../writtenText.ts';
 
 type Account = components['schemas']['Account'];

@@ -3,7 +3,7 @@
  * look-up (`getPayee`) and every send that names a payee by handle counts in the database
  * (`payee_lookups`), PAYEE_LOOKUP_LIMIT (30) per PAYEE_LOOKUP_WINDOW_MS (60 s), then 429.
  * A handle that does not exist counts too; a send counts only once its authorisation and
- * account have passed (sendOrders.ts), so the 429 itself tells nothing of the payee.
+ * account have passed (moneyHandlers.ts), so the 429 itself tells nothing of the payee.
  * Each counted request's answer carries the limit as RateLimit fields (`"payee-lookups"`,
  * rateLimitFields.ts).
  */

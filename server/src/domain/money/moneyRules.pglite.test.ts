@@ -12,7 +12,7 @@ import { dataLayerOnPglite } from '../../../test/support/dataLayerOnPglite.ts';
 import { statementsOf } from '../../data/statements.ts';
 import { verifyAuditTrail } from '../audit/auditVerification.ts';
 import type { Claim } from '../idempotency/idempotency.ts';
-import { sendStatement, type SendOrder } from './moneySend.ts';
+import { sendStatement, type SendOrder } from './moneyStatement.ts';
 
 const noPayee = { fromAccountId: null, toAccountId: null, toHandle: null, iban: null, beneficiaryName: null, authorizationId: null, description: null } as const;
 const limits = { lockWaitMs: 1_000, dailyLimitMinor: 10_000 };

@@ -15,7 +15,7 @@
  * 5. send the bytes the database stored with the money.
  *
  * Whatever ends a send before its statement committed anything is answered by the key's
- * claim alone (endedSends.ts). Claiming, releasing and `applied` are claimedRequest.ts's,
+ * claim alone (`endedSends`, below). Claiming, releasing and `applied` are claimedRequest.ts's,
  * which opening an account shares.
  */
 import type { DomainDeps } from '../deps.ts';
@@ -24,15 +24,15 @@ import { statementsOf } from '../../data/statements.ts';
 import type { OperationId } from '@tidewater/spec/operations';
 import type { OperationInput } from '../../contract/operations.ts';
 import { currentContext } from '../../request/requestContext.ts';
-import { countIdempotency } from '../../metrics.ts';
-import { claimedRequests } from '../idempotency/claimedRequest.ts';
-import { hashRequest, idempotencyRecords, newClaim } from '../idempotency/idempotency.ts';
+import { countIdempotency, noteUnavailableCause } from '../../metrics.ts';
+import { claimedRequests, type ClaimedRequests } from '../idempotency/claimedRequest.ts';
+import { hashRequest, idempotencyRecords, newClaim, type Claim, type IdempotencyRecords } from '../idempotency/idempotency.ts';
 import type { KeysOnTheirWay } from '../idempotency/keysOnTheirWay.ts';
 import { accountBulkhead } from './accountBulkhead.ts';
 import { PermitWaitTimeout, type ReleasePermit } from '../bulkhead.ts';
-import { claimingStatement, sendStatement, type MoneySendFactory, type SendOrder } from './moneySend.ts';
-import { answerOf, claimedStatements, isKeyAnswer, type Verdict } from './verdict.ts';
-import { AccountBusy, endedSends, type KeyRequest, type Sent } from './endedSends.ts';
+import { answerOf, claimedStatements, claimingStatement, isKeyAnswer, sendStatement, type MoneySendFactory, type SendOrder, type Verdict } from './moneyStatement.ts';
+import type { ServerConfig } from '../../config.ts';
+import { ApiProblem, isApiProblem } from '../../errors/apiProblem.ts';
 
 /** The accounts an order locks. */
 const accountIdsOf = (order: SendOrder) => [order.fromAccountId, order.toAccountId].filter((id): id is string => id !== null);
@@ -60,7 +60,7 @@ export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOn
     if (look.verdict !== 'ok') answerOf(look, request.key);
   }
 
-  /** Every attempt lost its locks, or the queue took a send's worth of them (`attempts` 0): a refusal the rules name, or busy (endedSends.ts). */
+  /** Every attempt lost its locks, or the queue took a send's worth of them (`attempts` 0): a refusal the rules name, or busy (`endedSends`). */
   async function busyAfterLook(order: SendOrder, request: KeyRequest, attempts: number): Promise<never> {
     await refuseUnlessAllowed(order, request);
     throw new AccountBusy(attempts);
@@ -148,5 +148,81 @@ export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOn
       }
       return sendWhenPermitted<Body>(request, send.label, order);
     });
+  };
+}
+
+/** Every attempt lost its locks, or the queue took a send's worth of them, and the rules allow the send: busy. */
+class AccountBusy extends Error {
+  readonly attempts: number;
+  constructor(attempts: number) {
+    super(`the account stayed busy over ${attempts} attempts`);
+    this.attempts = attempts;
+  }
+}
+
+/** What a send's key is claimed with. */
+export interface KeyRequest {
+  readonly userId: string;
+  readonly key: string;
+  readonly operationId: string;
+  readonly requestHash: string;
+}
+
+/** A send's 201. */
+export type Sent<Body> = { status: 201; body: Body; headers?: Record<string, string> };
+
+type Config = Pick<ServerConfig, 'busyRetryAfterSeconds' | 'idempotencyReleaseBudgetMs'>;
+
+/**
+ * The answers of ended sends: what a money send answers when something ended it before its one statement committed
+ * anything (adr/0076): a refusal of its look or its `prepare`, a queue that
+ * took a send's worth of lock waits, the deadline, every attempt losing its locks, an outage.
+ * Nothing of it is in the database then, not even its claim, so the key is claimed alone
+ * (`answerHolding`) and the request answers as one that held its claim:
+ *
+ * - the key's own answer when it has one (a replay, 409, 422);
+ * - a refusal worded here (refusals.ts) and stored as the key's answer (adr/0048), or the key
+ *   released for one it does not store (a step-up to redo, a 429);
+ * - busy (503, 1 s) after the rules allowed the send (`AccountBusy`), or 503 `applied: false`,
+ *   with the key released (appliedRule.ts); a claim lost answers 503 without `applied` (adr/0029).
+ *
+ * `failureAnswer` also answers a send whose statement committed a refusal under its claim.
+ */
+function endedSends(records: IdempotencyRecords, claimed: ClaimedRequests, config: Config) {
+  /** What a send that held `claim` and failed with `failure` answers (see the module's comment). */
+  async function failureAnswer(failure: unknown, claim: Claim): Promise<unknown> {
+    const settled = await claimed.refusedOrLost(failure, claim);
+    if ('answer' in settled) return settled.answer;
+    const { error } = settled;
+    if (isApiProblem(error) && error.status < 500) {
+      await records.release(claim);
+      return error;
+    }
+    const applied = await claimed.releaseUnlessCommitted(claim);
+    if (error instanceof AccountBusy) {
+      currentContext()?.log.info({ attempts: error.attempts, ...applied }, 'account busy: answering 503 after the rules allowed the send');
+      noteUnavailableCause('busy_account');
+      return new ApiProblem('SERVICE_UNAVAILABLE', 'The account is busy with other payments. Send it again in a moment with the same Idempotency-Key.', {
+        retryAfterSeconds: config.busyRetryAfterSeconds,
+        ...applied,
+      });
+    }
+    return claimed.outageAnswer(error, applied, 'The service is temporarily unavailable and nothing was moved. Send it again later with the same Idempotency-Key.');
+  }
+
+  return {
+    failureAnswer,
+
+    /** A send that ended before any commit, answered by the key's claim alone: the key's replay, 409 or 422, else what `ended` throws. */
+    async answerHolding<Body>(request: KeyRequest, ended: () => Promise<never>): Promise<Sent<Body>> {
+      // Its deadline may have ended it: the claim has the release's own budget.
+      const outcome = await claimed.claimOrReplay(request, { budgetMs: config.idempotencyReleaseBudgetMs });
+      if (outcome.kind === 'replay') return claimed.replayAnswer<Body>(outcome);
+      try {
+        return await ended();
+      } catch (error) {
+        throw await failureAnswer(error, outcome.claim);
+      }
+    },
   };
 }

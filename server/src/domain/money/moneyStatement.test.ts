@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isApiProblem } from '../../errors/apiProblem.ts';
 import { isClaimTakenOver } from '../idempotency/idempotency.ts';
-import { answerOf, isKeyAnswer, verdictOf, type VerdictRow } from './verdict.ts';
+import { answerOf, isKeyAnswer, verdictOf, type VerdictRow } from './moneyStatement.ts';
 
 const row = (verdict: string, body: unknown = null, detail: unknown = null): VerdictRow => ({ verdict, body, detail });
 
