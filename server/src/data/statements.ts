@@ -45,8 +45,8 @@ export type SendStatement = (statement: StatementText) => Promise<Record<string,
  * its own (`tw_1`, `tw_2`, …): PostgreSQL then parses and plans it once, not per send.
  * The names are as many as the call sites (fewer than a hundred), so nothing grows without bound.
  * The text is joined once per call site too, not per statement: a text joined afresh is a
- * string V8 must flatten again wherever it is read (the cancellable client looks at its
- * first letter; adr/0035).
+ * string V8 must flatten again wherever it is read (the cancellable client matches its
+ * start against the COMMIT and ROLLBACK patterns; adr/0035).
  */
 interface Prepared {
   readonly name: string;

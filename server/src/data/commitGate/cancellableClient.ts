@@ -51,23 +51,6 @@ const neverCancelled = /^\s*(COMMIT|ROLLBACK|END|ABORT)\b/i;
 const isCommit = /^\s*(COMMIT|END)\b/i;
 const isRollback = /^\s*(ROLLBACK|ABORT)\s*$/i;
 
-/**
- * `isCommit.test(text)`, with the regex run only for a text that starts with C, E or what
- * may be a space: every statement passes here, and nearly none is a COMMIT.
- */
-function isCommitText(text: string): boolean {
-  const first = text.charCodeAt(0) | 0x20;
-  if (first > 0x7f || first === 0x63 || first === 0x65 || text.charCodeAt(0) <= 0x20) return isCommit.test(text);
-  return false;
-}
-
-/** `isRollback.test(text)`, with the regex run only for a text that starts with R or A (or a space): nearly no statement does. */
-function isRollbackText(text: string): boolean {
-  const first = text.charCodeAt(0) | 0x20;
-  if (first === 0x72 || first === 0x61 || text.charCodeAt(0) <= 0x20) return isRollback.test(text);
-  return false;
-}
-
 /** What the pool's clients are made with: pg's settings plus who hears a connection's errors. */
 export type CancellablePoolConfig = pg.PoolConfig & {
   /** Told of every error a connection emits, whoever holds it (never fatal). */
@@ -181,9 +164,9 @@ export class CancellableClient extends pg.Client {
     this.statementText = text;
     this.statementContext = context;
     const gate = this.gate;
-    if (isCommitText(text)) {
+    if (isCommit.test(text)) {
       if (gate && typeof values !== 'function' && typeof callback !== 'function') return commitThroughGate(this.gated(), this.sendPromise, config, values, context, gate) as never;
-    } else if (gate && isRollbackText(text) && typeof values !== 'function' && typeof callback !== 'function') {
+    } else if (gate && isRollback.test(text) && typeof values !== 'function' && typeof callback !== 'function') {
       return rollbackThroughGate(this.gated(), this.sendPromise, config, values, gate) as never;
     } else if (context && !context.signal.aborted) cancelWhenFired(context, this);
     return this.send(config, values, callback);
