@@ -2,7 +2,7 @@
  * `npm run bench` (bench/METHOD.md): one bounded run against a fresh throwaway
  * PostgreSQL (test-support's pgCluster: fsync off, synchronous_commit off, full_page_writes
  * off; a benchmark of our code, not of the disk) and the real API processes, of every
- * scenario: limit, overhead, outage timings, replica, contention (lib/scenarios.ts), the
+ * scenario: limit (lib/limitScenario.ts), overhead, outage timings, replica, contention (lib/scenarios.ts), the
  * step-ups and the API's start under node against tsx (lib/runtimeScenarios.ts), the
  * access-token revocation check (lib/revocationScenario.ts). Every
  * headline figure is a ratio against a baseline measured in the same run.
@@ -26,7 +26,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checks, scenarioNames, svg, table, type BenchResult, type ScenarioName, type ScenarioResult } from './lib/report.ts';
 import { naiveBudgetMs } from './contention/scenarios.ts';
-import { contentionScenario, limitScenario, outageScenario, overheadScenario, replicaScenario, startBench, type Size } from './lib/scenarios.ts';
+import { limitScenario } from './lib/limitScenario.ts';
+import { contentionScenario, outageScenario, overheadScenario, replicaScenario, startBench, type Size } from './lib/scenarios.ts';
 import { revocationScenario } from './lib/revocationScenario.ts';
 import { startupScenario, stepUpScenario } from './lib/runtimeScenarios.ts';
 

@@ -27,6 +27,7 @@ describe('ratio and median', () => {
 
   it('makes a ratio whose value is the median of its runs', () => {
     expect(ratioOf('x', [0.5, 0.9, 0.4], 'bare SQL', '≥ 0.5')).toEqual({ name: 'x', value: 0.5, runs: [0.5, 0.9, 0.4], baseline: 'bare SQL', target: '≥ 0.5' });
+    expect(ratioOf('x', [0.5], 'one statement', undefined, [1.03, 0.99, 1])).toEqual({ name: 'x', value: 0.5, runs: [0.5], baseline: 'one statement', control: { value: 1, runs: [1.03, 0.99, 1] } });
   });
 
   it('answers nearest-rank percentiles', () => {
@@ -53,6 +54,30 @@ describe('the table', () => {
     expect(lines[2]).toContain('0.38 0.40 0.36');
     expect(lines[2]).toContain('≥ 0.5');
     expect(lines[3]).toContain('FAILED: no replica');
+    expect(new Set(lines.map((line) => line.length)).size).toBe(1);
+  });
+
+  it('puts a ratio\'s A/A control beside it (median, then each run), blank for ratios without one', () => {
+    const text = table({
+      runs: 3,
+      scenarios: [
+        {
+          name: 'limit',
+          ratios: [
+            ratioOf('one account: API/one statement throughput', [0.33, 0.35, 0.31], 'one statement', '≥ 0.40', [1.02, 0.97, 1.01]),
+            ratioOf('one account: API/transaction throughput', [0.5, 0.52, 0.49], 'transaction'),
+          ],
+          figures: [],
+          notes: [],
+        },
+        { name: 'replica', ratios: [], figures: [], notes: [], error: 'no replica' },
+      ],
+    });
+    const lines = text.split('\n');
+    expect(lines[0]).toMatch(/\| target +\| A\/A control +\|$/);
+    expect(lines[2]).toMatch(/\| 1\.01 \(1\.02 0\.97 1\.01\) +\|$/);
+    expect(lines[3]).toMatch(/\| +\|$/);
+    expect(lines[4]).toContain('FAILED: no replica');
     expect(new Set(lines.map((line) => line.length)).size).toBe(1);
   });
 });

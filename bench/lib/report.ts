@@ -14,6 +14,11 @@ export interface Ratio {
   baseline: string;
   /** The issue's target, when it names one, e.g. "≥ 0.5". */
   target?: string;
+  /**
+   * The same ratio with the baseline on both sides (an A/A run, measured the same way in the
+   * same run): how far the ratio moves with nothing changed. Its median and each run's value.
+   */
+  control?: { value: number; runs: number[] };
 }
 
 /** An absolute figure: for the chart and the JSON, never the headline. */
@@ -63,8 +68,8 @@ export function median(values: number[]): number {
 }
 
 /** Builds a ratio from its runs' values: the median is the figure. */
-export function ratioOf(name: string, runs: number[], baseline: string, target?: string): Ratio {
-  return { name, value: median(runs), runs, baseline, ...(target ? { target } : {}) };
+export function ratioOf(name: string, runs: number[], baseline: string, target?: string, controlRuns?: number[]): Ratio {
+  return { name, value: median(runs), runs, baseline, ...(target ? { target } : {}), ...(controlRuns ? { control: { value: median(controlRuns), runs: controlRuns } } : {}) };
 }
 
 /** The nearest-rank percentile `p` (0–100) of unsorted values; NaN for none. */
@@ -77,13 +82,22 @@ export function percentile(values: number[], p: number): number {
 
 const formatNumber = (value: number) => (Number.isFinite(value) ? (Math.abs(value) >= 100 ? value.toFixed(0) : value.toFixed(2)) : String(value));
 
-/** The one table: a row per ratio (scenario, ratio, median, each run, baseline, target). */
+/** An A/A control's cell: its median, then each run's value in brackets. */
+const controlCell = (control: Ratio['control']) => (control ? `${formatNumber(control.value)} (${control.runs.map(formatNumber).join(' ')})` : '');
+
+/**
+ * The one table: a row per ratio (scenario, ratio, median, each run, baseline, target), and
+ * an `A/A control` column beside them when some ratio has one.
+ */
 export function table(result: Pick<BenchResult, 'scenarios' | 'runs'>): string {
-  const header = ['scenario', 'ratio', 'median', 'runs', 'against', 'target'];
+  const withControl = result.scenarios.some((s) => s.ratios.some((r) => r.control));
+  const header = ['scenario', 'ratio', 'median', 'runs', 'against', 'target', ...(withControl ? ['A/A control'] : [])];
   const rows: string[][] = [];
   for (const scenario of result.scenarios) {
-    if (scenario.error) rows.push([scenario.name, `FAILED: ${scenario.error.slice(0, 90)}`, '', '', '', '']);
-    for (const r of scenario.ratios) rows.push([scenario.name, r.name, formatNumber(r.value), r.runs.map(formatNumber).join(' '), r.baseline, r.target ?? '']);
+    if (scenario.error) rows.push([scenario.name, `FAILED: ${scenario.error.slice(0, 90)}`, ...header.slice(2).map(() => '')]);
+    for (const r of scenario.ratios) {
+      rows.push([scenario.name, r.name, formatNumber(r.value), r.runs.map(formatNumber).join(' '), r.baseline, r.target ?? '', ...(withControl ? [controlCell(r.control)] : [])]);
+    }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ')} |`;

@@ -1,6 +1,8 @@
 /**
  * The scenarios of `npm run bench` (issue 15 item 1), each answering ratios against a
- * baseline measured in the same run, and absolute figures for the chart.
+ * baseline measured in the same run, and absolute figures for the chart; and what they
+ * share (the bench's database and API, deposits through it, warm-ups). limit is in
+ * limitScenario.ts.
  */
 import { availableParallelism } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -12,7 +14,7 @@ import { SCALED_CHAIN } from '../../contract-tests/support/scaledApi.ts';
 import { defaults } from '../../server/src/config.ts';
 import { apiDeposit, benchSignUps, signUp, type ApiCustomer } from '../contention/apiPath.ts';
 import { runContention, type Row } from '../contention/scenarios.ts';
-import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
+import { openAccountsInSql } from '../limit/bareDeposit.ts';
 import { startLayersOffApi } from '../overhead/layersOff.ts';
 import { send } from './http.ts';
 import { closedLoop, comparison, type CpuMeters, type LoadResult, type Operation } from './load.ts';
@@ -78,19 +80,15 @@ export async function startBench(): Promise<Bench> {
 }
 
 /** The user id behind a customer's access token (its `sub` claim). */
-function userIdOf(customer: ApiCustomer): string {
+export function userIdOf(customer: ApiCustomer): string {
   const claims = JSON.parse(Buffer.from(customer.token.split('.')[1]!, 'base64url').toString('utf8')) as { sub: string };
   return claims.sub;
 }
 
-const depositVia = (customer: ApiCustomer, accountId: () => string): Operation => async () => {
+/** A deposit of 100 through the API into `accountId()`, by `customer`. */
+export const depositVia = (customer: ApiCustomer, accountId: () => string): Operation => async () => {
   const reply = await apiDeposit(customer, accountId(), 100);
   return reply.outcome === 'ok' ? true : `${reply.outcome} ${reply.detail ?? ''}`.trim();
-};
-
-const bareVia = (pool: pg.Pool, accountId: () => string, prepared = false): Operation => async () => {
-  await bareDeposit(pool, accountId(), 100, prepared);
-  return true;
 };
 
 /** `GET /api/accounts` with `token`: one operation of a load. */
@@ -99,7 +97,8 @@ export const listAccounts = (baseUrl: string, token: string): Operation => async
   return status === 200 ? true : `status ${status}`;
 };
 
-const pick = (ids: string[]) => () => ids[Math.floor(Math.random() * ids.length)]!;
+/** A random one of `ids`, per call. */
+export const pick = (ids: string[]) => () => ids[Math.floor(Math.random() * ids.length)]!;
 /** One load's result in a line of the scenario's notes. */
 export const describe = (name: string, r: LoadResult) =>
   `${name}: ${r.throughput.toFixed(0)}/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms${r.cpuMsPerOp === undefined ? '' : `, API CPU ${r.cpuMsPerOp.toFixed(2)} ms/op`}${r.databaseCpuMsPerOp === undefined ? '' : `, database CPU ${r.databaseCpuMsPerOp.toFixed(2)} ms/op`}, ok ${r.ok}, failed ${r.failed}${r.failures.length ? ` (${r.failures.join('; ')})` : ''}`;
@@ -108,97 +107,13 @@ export const describe = (name: string, r: LoadResult) =>
  * Warms a path up (JIT, pools, plans, prepared statements) so the first measurement is not
  * the cold one: the full load for a few seconds, as every worker of the API must see it.
  */
-async function warmUp(operation: Operation, size: Pick<Size, 'clients' | 'seconds'>): Promise<void> {
+export async function warmUp(operation: Operation, size: Pick<Size, 'clients' | 'seconds'>): Promise<void> {
   await closedLoop(size.clients, Math.min(5, size.seconds) * 1000, operation);
 }
 
 /** Means of each absolute figure over the runs, for the chart. */
-function meanFigures(all: Figure[][]): Figure[] {
+export function meanFigures(all: Figure[][]): Figure[] {
   return (all[0] ?? []).map((figure, i) => ({ ...figure, value: all.reduce((sum, run) => sum + run[i]!.value, 0) / all.length }));
-}
-
-/** How many customers own the 200 accounts of the spread deposits (ten each). */
-const spreadOwners = 20;
-
-/** A deposit into one of `accounts`, each sent by its owner. */
-const depositSpread = (accounts: Array<{ owner: ApiCustomer; id: string }>): Operation => async (client) => {
-  const { owner, id } = accounts[Math.floor(Math.random() * accounts.length)]!;
-  return depositVia(owner, () => id)(client);
-};
-
-/**
- * limit: deposits into ONE account and spread over 200, through the API and as the bare
- * SQL (bareDeposit.ts), each for `seconds` with `clients` concurrent clients. The 200
- * accounts of the API's spread belong to 20 customers, as a bank's would: 24 parallel
- * deposits of ONE customer all share their customer's row (every claim's foreign key
- * locks it FOR KEY SHARE), a contention of its own that the one-account case measures.
- */
-export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioResult> {
-  const { pool, customer, userId } = bench;
-  const [apiOne] = await openAccountsInSql(pool, userId, 1, 'limit api one');
-  const [bareOne] = await openAccountsInSql(pool, userId, 1, 'limit bare one');
-  const owners = [customer];
-  while (owners.length < spreadOwners) owners.push(await signUpPatiently(customer.baseUrl, `limit${owners.length}`));
-  const apiMany: Array<{ owner: ApiCustomer; id: string }> = [];
-  for (const owner of owners) {
-    for (const id of await openAccountsInSql(pool, userIdOf(owner), 200 / spreadOwners, 'limit api many')) apiMany.push({ owner, id });
-  }
-  const bareMany = await openAccountsInSql(pool, userId, 200, 'limit bare many');
-  const durationMs = size.seconds * 1000;
-  await warmUp(depositVia(customer, () => apiOne!), size);
-  await warmUp(depositSpread(apiMany), size);
-  await warmUp(bareVia(pool, () => bareOne!), size);
-  await warmUp(bareVia(pool, () => bareOne!, true), size);
-  const runs: Record<string, number[]> = {};
-  const add = (name: string, value: number) => (runs[name] ??= []).push(value);
-  const figures: Figure[][] = [];
-  const notes: string[] = [];
-  for (let run = 0; run < size.runs; run++) {
-    const apiSingle = await closedLoop(size.clients, durationMs, depositVia(customer, () => apiOne!));
-    const bareSingle = await closedLoop(size.clients, durationMs, bareVia(pool, () => bareOne!));
-    const apiSpread = await closedLoop(size.clients, durationMs, depositSpread(apiMany));
-    const bareSpread = await closedLoop(size.clients, durationMs, bareVia(pool, pick(bareMany)));
-    // The baseline with its two statements prepared, as the API's are (adr/0021): reported beside the target, not instead of it.
-    const preparedSingle = await closedLoop(size.clients, durationMs, bareVia(pool, () => bareOne!, true));
-    const preparedSpread = await closedLoop(size.clients, durationMs, bareVia(pool, pick(bareMany), true));
-    add('one account: API/bare throughput', ratio(apiSingle.throughput, bareSingle.throughput));
-    add('one account: API/bare p50', ratio(apiSingle.p50, bareSingle.p50));
-    add('200 accounts: API/bare throughput', ratio(apiSpread.throughput, bareSpread.throughput));
-    add('200 accounts: API/bare p50', ratio(apiSpread.p50, bareSpread.p50));
-    add('one account: API/bare prepared throughput', ratio(apiSingle.throughput, preparedSingle.throughput));
-    add('200 accounts: API/bare prepared throughput', ratio(apiSpread.throughput, preparedSpread.throughput));
-    figures.push([
-      { label: 'one account, bare SQL', value: bareSingle.throughput, unit: 'deposits/s' },
-      { label: 'one account, API', value: apiSingle.throughput, unit: 'deposits/s' },
-      { label: '200 accounts, bare SQL', value: bareSpread.throughput, unit: 'deposits/s' },
-      { label: '200 accounts, API', value: apiSpread.throughput, unit: 'deposits/s' },
-      { label: 'one account, bare SQL prepared', value: preparedSingle.throughput, unit: 'deposits/s' },
-      { label: '200 accounts, bare SQL prepared', value: preparedSpread.throughput, unit: 'deposits/s' },
-      { label: 'one account, bare SQL p50', value: bareSingle.p50, unit: 'ms' },
-      { label: 'one account, API p50', value: apiSingle.p50, unit: 'ms' },
-      { label: '200 accounts, bare SQL p50', value: bareSpread.p50, unit: 'ms' },
-      { label: '200 accounts, API p50', value: apiSpread.p50, unit: 'ms' },
-    ]);
-    notes.push(
-      `run ${run + 1}: ${describe('one/API', apiSingle)}; ${describe('one/bare', bareSingle)}; ${describe('one/bare prepared', preparedSingle)}; ${describe('200/API', apiSpread)}; ${describe('200/bare', bareSpread)}; ${describe('200/bare prepared', preparedSpread)}`,
-    );
-  }
-  return {
-    name: 'limit',
-    ratios: [
-      ratioOf('one account: API/bare throughput', runs['one account: API/bare throughput']!, 'bare SQL', '≥ 0.5'),
-      ratioOf('one account: API/bare p50', runs['one account: API/bare p50']!, 'bare SQL'),
-      ratioOf('200 accounts: API/bare throughput', runs['200 accounts: API/bare throughput']!, 'bare SQL', '≥ 0.35'),
-      ratioOf('200 accounts: API/bare p50', runs['200 accounts: API/bare p50']!, 'bare SQL'),
-      ratioOf('one account: API/bare prepared throughput', runs['one account: API/bare prepared throughput']!, 'bare SQL, statements prepared'),
-      ratioOf('200 accounts: API/bare prepared throughput', runs['200 accounts: API/bare prepared throughput']!, 'bare SQL, statements prepared'),
-    ],
-    figures: meanFigures(figures),
-    notes: [
-      `${size.clients} clients, ${size.seconds} s each, the API with ${apiEnv.API_WORKERS} worker(s), its 200 accounts owned by ${spreadOwners} customers; the baseline on a pg pool of ${defaults.dbPoolMax} (DB_POOL_MAX)`,
-      ...notes,
-    ],
-  };
 }
 
 /**
@@ -335,7 +250,7 @@ export function backendMeter(pool: pg.Pool, applicationName: string): { read: ()
 }
 
 /** Signs up, again after a 503: on the scaled chain (2.5 s) a password hash on a loaded 2-core machine can miss the deadline. */
-async function signUpPatiently(url: string, label: string): Promise<ApiCustomer> {
+export async function signUpPatiently(url: string, label: string): Promise<ApiCustomer> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await signUp(url, label);
