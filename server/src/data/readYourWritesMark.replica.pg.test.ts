@@ -131,6 +131,29 @@ describe('a read-your-writes mark in the database, while the replica lags', () =
     expect(await marksMissed('late')).toBe(lateBefore + 1);
   });
 
+  it('commits a mark without waiting for a synchronous standby', async () => {
+    // Sessions that commit synchronously, and a synchronous standby that never answers: a commit there waits for good.
+    const synchronous = `${setup.primary.urlFor('tidewater')}?options=${encodeURIComponent('-c synchronous_commit=on')}`;
+    const database = await setup.open({ databaseUrl: synchronous });
+    const userId = randomUUID();
+    await sql(setup.primary, "ALTER SYSTEM SET synchronous_standby_names = 'ghost_standby'");
+    try {
+      await sql(setup.primary, 'SELECT pg_reload_conf()');
+      await waitUntil('the ghost standby to be named', async () => (await sql(setup.primary, 'SHOW synchronous_standby_names'))[0]?.synchronous_standby_names === 'ghost_standby');
+      let marked = false;
+      const marking = databaseMarks(database.prisma).markWrite(userId, Date.now() + 5_000).then(() => (marked = true));
+      const waitsForTheStandby = async () =>
+        (await sql(setup.primary, `SELECT 1 FROM pg_stat_activity WHERE wait_event = 'SyncRep' AND query LIKE '%INSERT INTO read_your_writes_marks%'`)).length > 0;
+      await waitUntil('the mark to commit or to wait for the standby', async () => marked || (await waitsForTheStandby()));
+      expect(marked).toBe(true);
+      await marking;
+      expect(await databaseMarks(setup.database.prisma).primaryUntil(userId)).toBeGreaterThan(Date.now());
+    } finally {
+      await sql(setup.primary, 'ALTER SYSTEM RESET synchronous_standby_names');
+      await sql(setup.primary, 'SELECT pg_reload_conf()');
+    }
+  });
+
   it('answers a deposit whose mark fails, and logs and counts the mark', async () => {
     const [first] = await processesWaitingUpTo(10_000);
     const { userId, accountId } = await customerOnALaggingReplica();

@@ -34,12 +34,21 @@ export function memoryMarks(now: () => number = Date.now): ReadYourWritesStore {
   };
 }
 
-/** Marks in the `read_your_writes_marks` table on the primary (statements of its Prisma client), shared by every API process. */
+/**
+ * Marks in the `read_your_writes_marks` table on the primary (statements of its Prisma client),
+ * shared by every API process. A mark commits without waiting for a synchronous standby or
+ * its own WAL flush (`synchronous_commit = off` for its statement alone): it is a hint for a
+ * few seconds, visible on the primary the moment it commits, and a crash that loses it only
+ * sends a read to the replica; so a write that waits for its mark (adr/0078) does not pay a
+ * second standby round trip.
+ */
 export function databaseMarks(primary: Prisma.TransactionClient): ReadYourWritesStore {
   return {
     async markWrite(userId, until) {
       await primary.$executeRaw`
-        INSERT INTO read_your_writes_marks (user_id, primary_until) VALUES (${userId}::uuid, ${new Date(until).toISOString()}::timestamptz)
+        WITH hint AS (SELECT set_config('synchronous_commit', 'off', true))
+        INSERT INTO read_your_writes_marks (user_id, primary_until)
+        SELECT ${userId}::uuid, ${new Date(until).toISOString()}::timestamptz FROM hint
         ON CONFLICT (user_id) DO UPDATE SET primary_until = EXCLUDED.primary_until`;
     },
     async primaryUntil(userId) {
