@@ -3,8 +3,10 @@
  * before the write that made it answers: a deposit answered by one API process, then the
  * visitor's next read on another while the replica lags, must go to the primary and show
  * the deposit. Another session holds the row lock on the visitor's mark, so the mark's write
- * is slow every time and the race is never left to chance. A real PostgreSQL 15 primary with
- * a real streaming replica; two data layers stand for two API processes.
+ * is slow every time and the race is never left to chance. A mark late or failed leaves the
+ * deposit's answer a success, logged and counted; a mark never waits for a synchronous standby.
+ * A real PostgreSQL 15 primary with a real streaming replica; two data layers stand for two
+ * API processes.
  */
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
