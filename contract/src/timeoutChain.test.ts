@@ -29,6 +29,7 @@ describe('the timeout chain', () => {
     [{ dbStatementTimeoutMs: 40_000 }, /statement timeout .* below the request deadline/],
     [{ requestDeadlineMs: 45_000, idempotencyStaleAfterMs: 200_000 }, /below the BFF upstream timeout/],
     [{ dbCommitTimeoutMs: 10_000 }, /COMMIT or cancel .* \(56000 ms\) must be below the BFF upstream timeout/],
+    [{ readYourWritesMarkWaitMs: 8_000 }, /look \+ release or mark \(56000 ms\) must be below the BFF upstream timeout/],
     [{ bffUpstreamTimeoutMs: 61_000 }, /below the SPA's abort/],
     [{ spaAbortMs: 60_000 }, /below the SPA's abort \(60000 ms\)/],
     [{ bffRenewalWaitMs: 11_000 }, /below the SPA's abort/],

@@ -81,6 +81,12 @@ export const timeoutChain = {
     env: undefined,
     bounds: "how long before its deadline a money send queued in the account bulkhead leaves the queue to claim its key alone (one short write) and answer busy with applied: false (adr/0076)",
   },
+  readYourWritesMarkWaitMs: {
+    tier: 'api',
+    defaultMs: 1_000,
+    env: undefined,
+    bounds: "how long a write's answer waits for its user's read-your-writes mark to commit (one row on the primary); the money has moved, so a mark that misses it is logged and counted, never a 503 (adr/0078)",
+  },
   idempotencyStaleAfterMs: {
     tier: 'api',
     defaultMs: 120_000,
@@ -179,12 +185,13 @@ export function bffAnswerBudgetMs(
 /**
  * The API's longest answer: its deadline, then a COMMIT that started just before it (or a
  * statement's cancel, whichever bound is longer), the look for that commit's own row, and
- * releasing the claim when it did not land.
+ * then either releasing the claim when it did not land or, when it did, the wait for the
+ * user's read-your-writes mark (never both).
  */
 export function apiAnswerBudgetMs(
-  v: Pick<ChainValues, 'requestDeadlineMs' | 'dbCommitTimeoutMs' | 'idempotencyReleaseBudgetMs' | 'idempotencyStoreBudgetMs' | 'cancelAcknowledgeMs'>,
+  v: Pick<ChainValues, 'requestDeadlineMs' | 'dbCommitTimeoutMs' | 'idempotencyReleaseBudgetMs' | 'idempotencyStoreBudgetMs' | 'cancelAcknowledgeMs' | 'readYourWritesMarkWaitMs'>,
 ): number {
-  return v.requestDeadlineMs + Math.max(v.dbCommitTimeoutMs, v.cancelAcknowledgeMs) + v.idempotencyStoreBudgetMs + v.idempotencyReleaseBudgetMs;
+  return v.requestDeadlineMs + Math.max(v.dbCommitTimeoutMs, v.cancelAcknowledgeMs) + v.idempotencyStoreBudgetMs + Math.max(v.idempotencyReleaseBudgetMs, v.readYourWritesMarkWaitMs);
 }
 
 /**
@@ -214,7 +221,7 @@ export const chainLinks: readonly ChainLink[] = [
     tiers: ['api', 'bff'],
     holds: (v) => apiAnswerBudgetMs(v) < v.bffUpstreamTimeoutMs,
     reason: (v) =>
-      `deadline + COMMIT or cancel + look + release (${apiAnswerBudgetMs(v)} ms) must be below the BFF upstream timeout (${v.bffUpstreamTimeoutMs} ms), so every API answer reaches the visitor`,
+      `deadline + COMMIT or cancel + look + release or mark (${apiAnswerBudgetMs(v)} ms) must be below the BFF upstream timeout (${v.bffUpstreamTimeoutMs} ms), so every API answer reaches the visitor`,
   },
   {
     tiers: ['bff', 'spa'],

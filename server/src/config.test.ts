@@ -31,7 +31,7 @@ describe('the config table', () => {
     ['claims stale too soon', { IDEMPOTENCY_STALE_AFTER_MS: '90000' }, /stale-after .* at least the deadline \+ 60 s/],
     ['retries that outlast the deadline', { DB_MAX_RETRIES: '8' }, /worst-case retry waits .* fit in the request deadline/],
     ['too few connection-service waits', { DB_CONNECTION_ATTEMPTS: '5' }, /has 3 waits but 5 attempts need 4/],
-    ['a COMMIT bound the BFF cannot outwait', { DB_COMMIT_TIMEOUT_MS: '12000', BFF_UPSTREAM_TIMEOUT_MS: '15000', REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1000', DB_RETRY_BASE_DELAY_MS: '50', ACCOUNT_LOCK_WAIT_MS: '200' }, /deadline \+ COMMIT or cancel \+ look \+ release \(20000 ms\) must be below the BFF upstream timeout/],
+    ['a COMMIT bound the BFF cannot outwait', { DB_COMMIT_TIMEOUT_MS: '12000', BFF_UPSTREAM_TIMEOUT_MS: '15000', REQUEST_DEADLINE_MS: '2000', DB_STATEMENT_TIMEOUT_MS: '1000', DB_RETRY_BASE_DELAY_MS: '50', ACCOUNT_LOCK_WAIT_MS: '200' }, /deadline \+ COMMIT or cancel \+ look \+ release or mark \(20000 ms\) must be below the BFF upstream timeout/],
     ['lock waits that outlast the deadline', { ACCOUNT_WRITE_ATTEMPTS: '8', ACCOUNT_LOCK_WAIT_MS: '6000' }, /lock waits \(8 attempts × 6000 ms\) must fit in the request deadline/],
   ])('refuses %s', (_name, env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -70,6 +70,7 @@ export const metricNames = {
   poolConnections: 'tidewater_pool_connections',
   replicaFallbacks: 'tidewater_replica_fallbacks_total',
   reads: 'tidewater_reads_total',
+  readYourWritesMarksMissed: 'tidewater_read_your_writes_marks_missed_total',
   connectionSourceAttempts: 'tidewater_connection_source_attempts_total',
   connectionSourceRetrievals: 'tidewater_connection_source_retrievals_total',
 } as const;
@@ -129,6 +130,12 @@ const reads = new Counter({
   name: metricNames.reads,
   help: 'Read connections handed out, by where they read (replica, primary) and why (replica, read_your_writes: the user wrote recently, request_wrote, no_replica).',
   labelNames: ['served_by', 'reason'],
+  registers,
+});
+const marksMissed = new Counter({
+  name: metricNames.readYourWritesMarksMissed,
+  help: "Read-your-writes marks not committed when their write answered, by outcome (late: still waiting after the mark's wait; failed).",
+  labelNames: ['outcome'],
   registers,
 });
 const sourceAttempts = new Counter({ name: metricNames.connectionSourceAttempts, help: 'HTTP attempts at the connection service, by outcome (value, transient, fatal).', labelNames: ['outcome'], registers });
@@ -279,6 +286,11 @@ export function countReplicaFallback(): void {
 /** A read connection was handed out. */
 export function countRead(servedBy: 'replica' | 'primary', reason: 'replica' | 'read_your_writes' | 'request_wrote' | 'no_replica'): void {
   reads.inc({ served_by: servedBy, reason });
+}
+
+/** A write answered before its read-your-writes mark was committed (adr/0078). */
+export function countReadYourWritesMarkMissed(outcome: 'late' | 'failed'): void {
+  marksMissed.inc({ outcome });
 }
 
 /** One attempt at the connection service ended. */

@@ -31,6 +31,11 @@ export const databaseDefaults = {
   dbReadinessProbeMs: 1_000,
   /** 5 s (READ_YOUR_WRITES_MS): a user's reads go to the primary this long after they wrote. */
   readYourWritesMs: 5_000,
+  /**
+   * 1 s (timeout chain, not configurable; adr/0078): a write's answer waits this long at most for its user's mark to
+   * commit, so the next request, on any API process, reads the primary; a mark that misses it is logged and counted.
+   */
+  readYourWritesMarkWaitMs: chain.readYourWritesMarkWaitMs.defaultMs,
   /** memory (READ_YOUR_WRITES_STORE): where those marks live; `database` shares them between API processes. */
   readYourWritesStore: 'memory',
   /** 4 (DB_CONNECTION_ATTEMPTS): attempts to fetch the connection string from a connection service. */

@@ -84,7 +84,6 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
         return writeThroughReadDb(replicated);
       })(),
     }));
-    await sleep(100); // the read-your-writes mark is written after the write
     const inTheWindow = await inRequest(async () => {
       await replicated.beginRequest(userId);
       expect(replicated.readConnection()).toMatchObject({ isReadOnly: true, isReadReplica: false, hasWrites: false });
@@ -156,7 +155,7 @@ describe('the data layer on PostgreSQL with a streaming replica', () => {
       await first.beginRequest(userId);
       await first.write((db) => db.$executeRaw`SELECT 1`);
     });
-    await sleep(100); // the mark is written after the write, without holding the request
+    // The mark is committed before the write answers (adr/0078): the very next request sees it.
     const onSecond = await inRequest(async () => {
       await second.beginRequest(userId);
       return second.readConnection();

@@ -12,10 +12,10 @@ import type { ServerConfig } from '../config.ts';
 import { currentContext } from '../request/requestContext.ts';
 import { type Commit, type CommitOutcome, runAttempt } from '../request/commitOutcome.ts';
 import { ContentionExhausted, type RetryPolicy, type RetryReason, classify, onReadWritePath } from './retry/index.ts';
-import { type Database, type ReadYourWritesStore, watchBreakers, type CircuitBreaker } from './connections/index.ts';
+import { type Database, markWithin, type ReadYourWritesStore, watchBreakers, type CircuitBreaker } from './connections/index.ts';
 import type { LostCommit, StatementCommitOptions, TransactionOptions, Tx } from './dataLayer.ts';
 import { committingStatement, type Statements } from './statements.ts';
-import { countLostLockWait } from '../metrics.ts';
+import { countLostLockWait, countReadYourWritesMarkMissed } from '../metrics.ts';
 
 /** What the sends run on. */
 export interface GatedSendsOptions {
@@ -57,7 +57,7 @@ export class GatedSends {
   /** A plain write on the primary, run again only when the database confirms it applied nothing. */
   async write<T>(work: () => Promise<T>): Promise<T> {
     const result = await this.execute(() => this.onPrimary(() => this.underSignal(work)));
-    this.noteWrite();
+    await this.noteWrite();
     return result;
   }
 
@@ -94,18 +94,25 @@ export class GatedSends {
     return this.transact(() => fn(committingStatement(this.options.database.sendOwnCommit)), options, options.landedAnswer);
   }
 
-  /** This request wrote: its later reads, and its user's for a while, go to the primary. */
-  noteWrite(): void {
+  /**
+   * This request wrote: its later reads, and its user's for a while, go to the primary. The
+   * user's mark is committed before the write answers (adr/0078), waited for at most
+   * `readYourWritesMarkWaitMs`: the visitor's next request may reach another API process
+   * the moment the answer does. A mark that misses the answer is logged and counted; the
+   * answer stays the write's (it committed).
+   */
+  async noteWrite(): Promise<void> {
     const context = currentContext();
     if (!context) return;
     context.hasWrites = true;
     const { config, database, marks } = this.options;
     // Marks only route reads to a replica: without one every read is the primary's already (and a database mark would cost a write).
-    if (context.userId && config.readYourWritesMs > 0 && database.hasReplica) {
-      marks.markWrite(context.userId, Date.now() + config.readYourWritesMs).catch((error: unknown) =>
-        context.log.warn({ err: error }, 'could not record a read-your-writes mark'),
-      );
-    }
+    if (!context.userId || config.readYourWritesMs <= 0 || !database.hasReplica) return;
+    const mark = await markWithin(marks, context.userId, Date.now() + config.readYourWritesMs, config.readYourWritesMarkWaitMs);
+    if (mark.kind === 'landed') return;
+    countReadYourWritesMarkMissed(mark.kind);
+    const err = mark.kind === 'failed' ? mark.error : undefined;
+    context.log.warn({ outcome: mark.kind, waitedMs: config.readYourWritesMarkWaitMs, err }, 'a read-your-writes mark did not land before the answer');
   }
 
   /**
@@ -135,7 +142,7 @@ export class GatedSends {
       );
       try {
         const value = await this.underSignal(() => result);
-        this.noteWrite();
+        await this.noteWrite();
         return value;
       } catch (caught) {
         const error = onReadWritePath(caught);
@@ -164,7 +171,7 @@ export class GatedSends {
       if (await verifyCommitted(lostCommitOf(commit.state, this.behindPooler))) {
         commit.provenLanded();
         (currentContext()?.log ?? this.options.logger).info({ label: options.label }, 'a commit whose answer was lost had landed');
-        this.noteWrite();
+        await this.noteWrite();
         return landedValue();
       }
       // Not visible, but the COMMIT has not settled (a paused synchronous standby holds it,

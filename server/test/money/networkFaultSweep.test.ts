@@ -228,8 +228,7 @@ describe('an internal transfer meets every network fault at every statement it s
     const replay = sweepCase.form === 'fresh' ? undefined : await sendUntilKnown(sender, body, send.key, () => 0);
 
     const seen = answers.slice(answersFrom);
-    // The read-your-writes mark is written beside the send, never waited for (createDataLayer.ts
-    // noteWrite): a send that is one statement (adr/0070) can answer before the mark leaves.
+    // Each armed fault must fire; the proxy counts one when it acts, which may be a moment after the answer it shaped.
     const counters = [...fired, ...armedForReplay];
     for (let waited = 0; counters.some((count) => count() < 1) && waited < 2_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
     const firedCounts = counters.map((count) => count());

@@ -14,5 +14,5 @@ export { type ConnectionLayers, resilientConnections } from './connectionLayers.
 export { type Database, openDatabase } from './database.ts';
 export { migrateUp, pgliteMigrationClient } from './migrate.ts';
 export { openBankDatabase } from './openBankDatabase.ts';
-export { databaseMarks, memoryMarks, type ReadYourWritesStore } from './readYourWrites.ts';
+export { databaseMarks, markWithin, memoryMarks, type ReadYourWritesStore } from './readYourWrites.ts';
 export { type CircuitBreaker, watchBreakers } from './circuitBreaker.ts';
