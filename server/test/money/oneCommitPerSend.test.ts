@@ -3,7 +3,7 @@
  * Idempotency-Key, the rules, the movement and the stored answer travel together in
  * `money_send_claiming`, for a send that waited in the account bulkhead too (it claims
  * nothing while it waits: a duplicate meanwhile answers 409 from the process that holds its
- * key) and for a transfer by handle (its look-ups claim nothing either).
+ * key) and for a transfer by handle (its look-up's count and its payee read are in that statement, adr/0079).
  * Counted on a real PostgreSQL by the transaction ids the API's sends consume (every
  * transaction that writes takes one, a read takes none): one per deposit, where a separate
  * claim made it two. The claim's conflict answers come from the same call: a replay sends
@@ -128,15 +128,18 @@ describe('one commit per money send on PostgreSQL', () => {
     expect((await keyState(setup.url, key)).ledger).toEqual([{ account_id: ada.accountId, amount_minor: '400' }]);
   });
 
-  it("writes a transfer by handle as its payee look-up's count and one statement, and its replay writes nothing", async () => {
+  it('writes a transfer by handle, its payee look-up counted, as one statement, and its replay writes nothing', async () => {
     await setup.bank.deposit(ada, ada.accountId, 5_000);
     const key = newKey();
     await setup.bank.approveAhead(ada, key, { operation: 'createInternalTransfer', fromAccountId: ada.accountId, amountMinor: 700, toHandle: grace.handle });
     const transfer = () => setup.bank.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 700 }, key);
     let first: Awaited<ReturnType<typeof transfer>> | undefined;
-    // The authorisation and the account are checked by a read; the look-up's count is a write of its own (adr/0064).
-    expect(await writesDuring(setup.url, async () => void (first = await transfer()))).toBe(2);
+    const lookups = async () => (await query<{ n: string }>(setup.url, 'SELECT count(*)::text AS n FROM payee_lookups WHERE user_id = $1', [ada.userId]))[0]!.n;
+    const lookupsBefore = await lookups();
+    // The authorisation, the account, the look-up's count and the payee, in adr/0064's order, all inside the one statement (adr/0079).
+    expect(await writesDuring(setup.url, async () => void (first = await transfer()))).toBe(1);
     expect(outcome(first!)).toEqual([201, null]);
+    expect(Number(await lookups())).toBe(Number(lookupsBefore) + 1);
     let replay: Awaited<ReturnType<typeof transfer>> | undefined;
     expect(await writesDuring(setup.url, async () => void (replay = await transfer()))).toBe(0);
     expect(outcome(replay!)).toEqual([201, null]);
