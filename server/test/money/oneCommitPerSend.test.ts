@@ -16,6 +16,7 @@ import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/ban
 import { newKey, outcome, type Customer } from '@tidewater/test-support/bank';
 import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 /** The next transaction id of the cluster once none runs (a snapshot's xmax: one past the last that ended): read without taking one. */
 async function nextXid(url: string): Promise<bigint> {
@@ -40,8 +41,8 @@ describe('one commit per money send on PostgreSQL', () => {
 
   beforeAll(async () => {
     // Lock waits long enough for a test to act while a send waits at its account; one permit
-    // per account, so a second send to a busy account waits in the bulkhead.
-    setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', ACCOUNT_LOCK_WAIT_MS: '5000', ACCOUNT_SENDS_AT_ONCE: '1' } });
+    // per account, so a second send to a busy account waits in the bulkhead; 3 payee look-ups a minute.
+    setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', ACCOUNT_LOCK_WAIT_MS: '5000', ACCOUNT_SENDS_AT_ONCE: '1', PAYEE_LOOKUP_LIMIT: '3' } });
     [ada, grace] = await Promise.all([setup.bank.signUp(), setup.bank.signUp()]);
     // The first send of a process warms its pools; the count starts after it.
     expect(outcome(await setup.bank.deposit(ada, ada.accountId, 1))).toEqual([201, null]);
@@ -147,5 +148,33 @@ describe('one commit per money send on PostgreSQL', () => {
     const moved = await query<{ account_id: string; amount_minor: string }>(
       setup.url, 'SELECT account_id, amount_minor::text AS amount_minor FROM ledger_entries WHERE transfer_id = $1 ORDER BY amount_minor', [first!.body.id]);
     expect(moved).toEqual([{ account_id: ada.accountId, amount_minor: '-700' }, { account_id: grace.accountId, amount_minor: '700' }]);
+  });
+
+  it("counts a transfer to an absent handle's look-up with its refusal, counts none for its replay, and none past the limit (429)", async () => {
+    const eve = await setup.bank.signUp();
+    await setup.bank.deposit(eve, eve.accountId, 5_000);
+    const lookups = async () => Number((await query<{ n: string }>(setup.url, 'SELECT count(*)::text AS n FROM payee_lookups WHERE user_id = $1', [eve.userId]))[0]!.n);
+    const toAbsent = async (key = newKey()) => {
+      const payment = { operation: 'createInternalTransfer', fromAccountId: eve.accountId, amountMinor: 100, toHandle: uniqueHandle('absent') } as const;
+      await setup.bank.approveAhead(eve, key, payment);
+      return { key, send: () => setup.bank.transfer(eve, { fromAccountId: eve.accountId, toHandle: payment.toHandle, amountMinor: 100 }, key) };
+    };
+    const absent = await toAbsent();
+    expect(outcome(await absent.send())).toEqual([404, 'PAYEE_NOT_FOUND']);
+    expect(await lookups()).toBe(1);
+    // The key's claim answers the replay before any count (adr/0079).
+    const replay = await absent.send();
+    expect([...outcome(replay), replay.headers.get('idempotent-replayed')]).toEqual([404, 'PAYEE_NOT_FOUND', 'true']);
+    expect(await lookups()).toBe(1);
+    for (let i = 0; i < 2; i++) expect(outcome(await (await toAbsent()).send())).toEqual([404, 'PAYEE_NOT_FOUND']);
+    expect(await lookups()).toBe(3);
+    const past = await toAbsent();
+    const refused = await past.send();
+    expect(outcome(refused)).toEqual([429, 'TOO_MANY_REQUESTS']);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('ratelimit')).toBe(`"payee-lookups";r=0;t=${refused.headers.get('retry-after')}`);
+    expect(await lookups()).toBe(3);
+    // A 429 is not stored: the key is free again.
+    expect((await keyState(setup.url, past.key)).records).toEqual([]);
   });
 });
