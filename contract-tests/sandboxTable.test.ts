@@ -41,12 +41,11 @@ const table: Record<string, { first: [number, string, boolean | undefined]; move
  * A refused send's first answer: the row's, except that nothing moved, so no row may say it
  * did; and the refusal itself, at once, where the real bank finds it before the statement the
  * failure is met at: a busy account's send is checked against the rules before it is answered
- * busy, and a transfer by handle checks its authorisation, account and funds before it looks
- * the payee up (only `in-flight`, a key already held, comes before those).
+ * busy. A transfer by handle is no exception: its authorisation, account, funds and payee are
+ * checked in its one statement, where the failures are met (adr/0079).
  */
-function refusedFirst(simulation: string, operation: string, refusal: [number, string]): [number, string, boolean | undefined] {
-  const checkedFirst = simulation === 'busy' || (operation === 'createInternalTransfer by handle' && simulation !== 'in-flight');
-  if (checkedFirst) return [...refusal, undefined];
+function refusedFirst(simulation: string, refusal: [number, string]): [number, string, boolean | undefined] {
+  if (simulation === 'busy') return [...refusal, undefined];
   return table[simulation]!.moves ? [503, 'SERVICE_UNAVAILABLE', undefined] : table[simulation]!.first;
 }
 
@@ -150,7 +149,7 @@ describe('the sandbox table', () => {
     describe.each(refusals)('on %s', (_refusal, accountOf, amountMinor, status, code) => {
       it.each(simulations)('%s: the first answer claims no money, nothing moves, then the same key ends in the stored refusal', async (simulation) => {
         const send = await sender(operation, accountOf(), amountMinor);
-        expect(answerOf(await send.send(simulation))).toEqual(refusedFirst(simulation, name, [status, code]));
+        expect(answerOf(await send.send(simulation))).toEqual(refusedFirst(simulation, [status, code]));
         const last = await send.untilKnown();
         expect([last.status, last.body.errorCode], JSON.stringify(last.body)).toEqual([status, code]);
         const again = await send.send();

@@ -71,8 +71,8 @@ describe('a money send across a faulty network to PostgreSQL', () => {
   const commitForms = [
     {
       form: "a transfer's one statement",
-      // With its payee's account: the check before the payee carries `"toAccountId":null` (adr/0064).
-      commitText: (amountMinor: number) => `"operation":"createInternalTransfer","amountMinor":${amountMinor},"toAccountId":"`,
+      // By handle: the one statement finds the payee's account itself, so its order carries `"toAccountId":null` (adr/0079).
+      commitText: (amountMinor: number) => `"operation":"createInternalTransfer","amountMinor":${amountMinor},"toAccountId":null`,
       lookText,
       // Its PIN check runs before a fault is armed: the faults are for the transfer's own statements.
       approve: (amountMinor: number, key: string) => b.approveAhead(ada, key, { operation: 'createInternalTransfer', fromAccountId: ada.accountId, amountMinor, toHandle: grace.handle }),

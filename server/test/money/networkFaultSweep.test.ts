@@ -54,10 +54,9 @@ const statements = {
   // A transfer to an own account claims its key in its one statement (adr/0070): its first chunk carrying the key is that statement.
   'the claim': (send) => send.key,
   'the read-your-writes mark write': () => 'INSERT INTO read_your_writes_marks',
-  "the payee's handle look-up": () => 'SELECT primary_account_id AS "primaryAccountId" FROM users WHERE handle',
-  // A transfer by handle checks its authorisation and account before its payee: money_send in check-only mode, without the payee's account.
-  'the check before the payee': (send) => `"operation":"createInternalTransfer","amountMinor":${send.amountMinor},"toAccountId":null`,
-  'money_send': (send) => `"operation":"createInternalTransfer","amountMinor":${send.amountMinor},"toAccountId":"`,
+  // A transfer by handle is one statement too (adr/0079): its order carries `"toAccountId":null`, the statement
+  // checks the authorisation and account, counts the look-up and finds the payee's account itself.
+  'money_send': (send) => `"operation":"createInternalTransfer","amountMinor":${send.amountMinor},"toAccountId":`,
   'the look for the landed claim': () => 'SELECT response_body AS "responseBody" FROM idempotency_records',
   "the wait for the lost commit's backend": () => 'FROM pg_stat_activity',
   'the release of the claim': () => 'DELETE FROM idempotency_records',
@@ -100,14 +99,14 @@ const partitions: RuleAction[] = ['partitionBefore', 'partitionAfter'];
 const byForm: Record<Form, Statement[]> = {
   own: ['the read-your-writes mark read', 'the claim', 'the read-your-writes mark write', 'money_send', 'the look for the landed claim',
     "the wait for the lost commit's backend", 'the release of the claim', "the key's status (GET /api/idempotency-keys/{key})", 'the replay read'],
-  handle: ['the read-your-writes mark read', 'the claim', 'the read-your-writes mark write', 'the check before the payee', "the payee's handle look-up", 'money_send',
+  handle: ['the read-your-writes mark read', 'the claim', 'the read-your-writes mark write', 'money_send',
     'the look for the landed claim', "the wait for the lost commit's backend"],
   fresh: ['the session check (authentication)'],
 };
 /** Where a partition starts: the request's own statements and the look that settles a lost commit. */
 const partitionedAt: Record<Form, Statement[]> = {
   own: ['the read-your-writes mark read', 'the claim', 'money_send', 'the look for the landed claim'],
-  handle: ["the payee's handle look-up", 'money_send'],
+  handle: ['money_send'],
   fresh: [],
 };
 // Each within the one message every send puts on one connection (money_send's Bind, about

@@ -3,7 +3,7 @@
  * Idempotency-Key, the rules, the movement and the stored answer travel together in
  * `money_send_claiming`, for a send that waited in the account bulkhead too (it claims
  * nothing while it waits: a duplicate meanwhile answers 409 from the process that holds its
- * key) and for a transfer by handle (its look-ups claim nothing either).
+ * key) and for a transfer by handle (its look-up's count and its payee read are in that statement, adr/0079).
  * Counted on a real PostgreSQL by the transaction ids the API's sends consume (every
  * transaction that writes takes one, a read takes none): one per deposit, where a separate
  * claim made it two. The claim's conflict answers come from the same call: a replay sends
@@ -16,6 +16,7 @@ import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/ban
 import { newKey, outcome, type Customer } from '@tidewater/test-support/bank';
 import { holdingAccount, keyState, query, untilSomeoneWaitsForALock } from '@tidewater/test-support/bankDatabase';
 import { call } from '@tidewater/test-support/httpClient';
+import { uniqueHandle } from '@tidewater/test-support/handles';
 
 /** The next transaction id of the cluster once none runs (a snapshot's xmax: one past the last that ended): read without taking one. */
 async function nextXid(url: string): Promise<bigint> {
@@ -40,8 +41,8 @@ describe('one commit per money send on PostgreSQL', () => {
 
   beforeAll(async () => {
     // Lock waits long enough for a test to act while a send waits at its account; one permit
-    // per account, so a second send to a busy account waits in the bulkhead.
-    setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', ACCOUNT_LOCK_WAIT_MS: '5000', ACCOUNT_SENDS_AT_ONCE: '1' } });
+    // per account, so a second send to a busy account waits in the bulkhead; 3 payee look-ups a minute.
+    setup = await bankOnPostgres({ env: { VALIDATE_RESPONSES: '1', ACCOUNT_LOCK_WAIT_MS: '5000', ACCOUNT_SENDS_AT_ONCE: '1', PAYEE_LOOKUP_LIMIT: '3' } });
     [ada, grace] = await Promise.all([setup.bank.signUp(), setup.bank.signUp()]);
     // The first send of a process warms its pools; the count starts after it.
     expect(outcome(await setup.bank.deposit(ada, ada.accountId, 1))).toEqual([201, null]);
@@ -128,15 +129,18 @@ describe('one commit per money send on PostgreSQL', () => {
     expect((await keyState(setup.url, key)).ledger).toEqual([{ account_id: ada.accountId, amount_minor: '400' }]);
   });
 
-  it("writes a transfer by handle as its payee look-up's count and one statement, and its replay writes nothing", async () => {
+  it('writes a transfer by handle, its payee look-up counted, as one statement, and its replay writes nothing', async () => {
     await setup.bank.deposit(ada, ada.accountId, 5_000);
     const key = newKey();
     await setup.bank.approveAhead(ada, key, { operation: 'createInternalTransfer', fromAccountId: ada.accountId, amountMinor: 700, toHandle: grace.handle });
     const transfer = () => setup.bank.transfer(ada, { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 700 }, key);
     let first: Awaited<ReturnType<typeof transfer>> | undefined;
-    // The authorisation and the account are checked by a read; the look-up's count is a write of its own (adr/0064).
-    expect(await writesDuring(setup.url, async () => void (first = await transfer()))).toBe(2);
+    const lookups = async () => (await query<{ n: string }>(setup.url, 'SELECT count(*)::text AS n FROM payee_lookups WHERE user_id = $1', [ada.userId]))[0]!.n;
+    const lookupsBefore = await lookups();
+    // The authorisation, the account, the look-up's count and the payee, in adr/0064's order, all inside the one statement (adr/0079).
+    expect(await writesDuring(setup.url, async () => void (first = await transfer()))).toBe(1);
     expect(outcome(first!)).toEqual([201, null]);
+    expect(Number(await lookups())).toBe(Number(lookupsBefore) + 1);
     let replay: Awaited<ReturnType<typeof transfer>> | undefined;
     expect(await writesDuring(setup.url, async () => void (replay = await transfer()))).toBe(0);
     expect(outcome(replay!)).toEqual([201, null]);
@@ -144,5 +148,33 @@ describe('one commit per money send on PostgreSQL', () => {
     const moved = await query<{ account_id: string; amount_minor: string }>(
       setup.url, 'SELECT account_id, amount_minor::text AS amount_minor FROM ledger_entries WHERE transfer_id = $1 ORDER BY amount_minor', [first!.body.id]);
     expect(moved).toEqual([{ account_id: ada.accountId, amount_minor: '-700' }, { account_id: grace.accountId, amount_minor: '700' }]);
+  });
+
+  it("counts a transfer to an absent handle's look-up with its refusal, counts none for its replay, and none past the limit (429)", async () => {
+    const eve = await setup.bank.signUp();
+    await setup.bank.deposit(eve, eve.accountId, 5_000);
+    const lookups = async () => Number((await query<{ n: string }>(setup.url, 'SELECT count(*)::text AS n FROM payee_lookups WHERE user_id = $1', [eve.userId]))[0]!.n);
+    const toAbsent = async (key = newKey()) => {
+      const payment = { operation: 'createInternalTransfer', fromAccountId: eve.accountId, amountMinor: 100, toHandle: uniqueHandle('absent') } as const;
+      await setup.bank.approveAhead(eve, key, payment);
+      return { key, send: () => setup.bank.transfer(eve, { fromAccountId: eve.accountId, toHandle: payment.toHandle, amountMinor: 100 }, key) };
+    };
+    const absent = await toAbsent();
+    expect(outcome(await absent.send())).toEqual([404, 'PAYEE_NOT_FOUND']);
+    expect(await lookups()).toBe(1);
+    // The key's claim answers the replay before any count (adr/0079).
+    const replay = await absent.send();
+    expect([...outcome(replay), replay.headers.get('idempotent-replayed')]).toEqual([404, 'PAYEE_NOT_FOUND', 'true']);
+    expect(await lookups()).toBe(1);
+    for (let i = 0; i < 2; i++) expect(outcome(await (await toAbsent()).send())).toEqual([404, 'PAYEE_NOT_FOUND']);
+    expect(await lookups()).toBe(3);
+    const past = await toAbsent();
+    const refused = await past.send();
+    expect(outcome(refused)).toEqual([429, 'TOO_MANY_REQUESTS']);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.headers.get('ratelimit')).toBe(`"payee-lookups";r=0;t=${refused.headers.get('retry-after')}`);
+    expect(await lookups()).toBe(3);
+    // A 429 is not stored: the key is free again.
+    expect((await keyState(setup.url, past.key)).records).toEqual([]);
   });
 });

@@ -1,14 +1,13 @@
 /**
- * Drives every money send one way (adr/0041, adr/0070, adr/0076):
+ * Drives every money send one way (adr/0041, adr/0070, adr/0076, adr/0079):
  *
  * 1. the request's key is held in this process (keysOnTheirWay.ts) until it is answered: a
  *    second request with it here answers 409 (or 422 for another payload) at once;
- * 2. the order is settled (`prepare`), after the rules checked its `checkFirst` order on
- *    fresh rows when it has one (a transfer by handle: the authorisation and the account
- *    before the payee, adr/0064), holding no claim;
+ * 2. the order is settled from the request's own input (`order`), holding no claim;
  * 3. the send waits in the account bulkhead (adr/0024), holding no claim and no connection;
  * 4. ONE statement, `money_send_claiming`, claims the key (taking a stale claim over), checks
- *    every rule, moves the money and lands the claim with its answer, one commit; or answers
+ *    every rule, moves the money and lands the claim with its answer, one commit (a transfer
+ *    by handle counts its payee look-up and finds the payee's account there, adr/0064); or answers
  *    what the key's record says (a replay, a 409 or a 422) having written nothing. It gets up
  *    to ACCOUNT_WRITE_ATTEMPTS attempts when it loses its lock waits (less the waits its queue
  *    took); an unknown commit outcome is settled by looking for the landed claim;
@@ -30,14 +29,15 @@ import { hashRequest, idempotencyRecords, newClaim, type Claim, type Idempotency
 import type { KeysOnTheirWay } from '../idempotency/keysOnTheirWay.ts';
 import { accountBulkhead } from './accountBulkhead.ts';
 import { PermitWaitTimeout, type ReleasePermit } from '../bulkhead.ts';
-import { answerOf, claimedStatements, claimingStatement, isKeyAnswer, sendStatement, type MoneySendFactory, type SendOrder, type Verdict } from './moneyStatement.ts';
+import { answerOf, claimedStatements, claimingStatement, isKeyAnswer, lookupWindowOf, sendStatement, type MoneySend, type SendOrder, type Verdict } from './moneyStatement.ts';
+import { payeeLookups, reportLookupWindow } from '../identity/payeeLookups.ts';
 import type { ServerConfig } from '../../config.ts';
 import { ApiProblem, isApiProblem } from '../../errors/apiProblem.ts';
 
 /** The accounts an order locks. */
 const accountIdsOf = (order: SendOrder) => [order.fromAccountId, order.toAccountId].filter((id): id is string => id !== null);
 
-/** The runner of one deps and this process's keys on their way; `run(input, pathParams, factory)` answers a send's 201. */
+/** The runner of one deps and this process's keys on their way; `run(input, pathParams, send)` answers a send's 201. */
 export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOnTheirWay) {
   const records = idempotencyRecords(data, config);
   const claimed = claimedRequests(records, config);
@@ -49,6 +49,8 @@ export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOn
   // A send's lock waits, all of them lost: after this long, busy (the bulkhead's queue counts against it).
   const contentionBudgetMs = config.accountWriteAttempts * config.accountLockWaitMs;
   const limits = { lockWaitMs: config.accountLockWaitMs, dailyLimitMinor: config.dailySendLimitMinor };
+  const lookupLimits = { lookupLimit: config.payeeLookupLimit, lookupWindowMs: config.payeeLookupWindowMs };
+  const lookups = payeeLookups(data, config);
 
   const traceId = () => currentContext()?.traceId ?? null;
 
@@ -60,9 +62,16 @@ export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOn
     if (look.verdict !== 'ok') answerOf(look, request.key);
   }
 
-  /** Every attempt lost its locks, or the queue took a send's worth of them (`attempts` 0): a refusal the rules name, or busy (`endedSends`). */
+  /**
+   * Every attempt lost its locks, or the queue took a send's worth of them (`attempts` 0): a
+   * refusal the rules name, or busy (`endedSends`). A transfer by handle is looked at without
+   * its payee, and its busy answer counts a look-up (a 429 over the limit), committed alone:
+   * the statement that rolled back counted none, and a busy answer that cost nothing could
+   * tell an existing handle from one that is not (adr/0064, adr/0079).
+   */
   async function busyAfterLook(order: SendOrder, request: KeyRequest, attempts: number): Promise<never> {
     await refuseUnlessAllowed(order, request);
+    if (order.toHandle !== null && order.toAccountId === null) await lookups.countOrRefuse(request.userId);
     throw new AccountBusy(attempts);
   }
 
@@ -74,13 +83,15 @@ export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOn
     claimed.own(claim);
     let done: Verdict<Body>;
     try {
-      done = await runStatement(label, claim, (sql) => claimingStatement<Body>(sql, order, key, traceId(), limits), attempts);
+      done = await runStatement(label, claim, (sql) => claimingStatement<Body>(sql, order, key, traceId(), { ...limits, ...lookupLimits }), attempts);
     } catch (error) {
       if (isContentionExhausted(error)) return answerHolding(request, () => busyAfterLook(order, request, error.attempts));
       // Nothing of a statement that ran to no commit is left, its claim included.
       if (!claimed.mayHaveMoved()) return answerHolding(request, () => Promise.reject(error));
       throw await failureAnswer(error, claim);
     }
+    const window = lookupWindowOf(done);
+    if (window) reportLookupWindow(config, window);
     if (isKeyAnswer(done)) {
       // A replay, or the key's 409 or 422 thrown (the statement settles a stale or released key itself).
       const answer = records.keyAnswer(done.verdict, done.detail?.status, done.body);
@@ -123,7 +134,7 @@ export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOn
   return async function run<K extends OperationId, Body>(
     input: OperationInput<K> & { readonly headers: { readonly 'Idempotency-Key': string } },
     pathParams: Record<string, string>,
-    factory: MoneySendFactory,
+    send: MoneySend,
   ): Promise<Sent<Body>> {
     // The validator guarantees the header on every money send.
     const request: KeyRequest = {
@@ -137,12 +148,10 @@ export function moneySendRunner({ data, config }: DomainDeps, onTheirWay: KeysOn
       records.keyAnswer(holder === request.requestHash ? 'in_flight' : 'reused', null, null);
       throw new Error('a key on its way answered neither 409 nor 422');
     }
-    const send = factory({ userId: request.userId });
     return onTheirWay.hold(request, async () => {
       let order: SendOrder;
       try {
-        if (send.checkFirst) await refuseUnlessAllowed(send.checkFirst, request);
-        order = await send.prepare();
+        order = send.order();
       } catch (refusal) {
         return answerHolding<Body>(request, () => Promise.reject(refusal));
       }
