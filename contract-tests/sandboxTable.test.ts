@@ -13,6 +13,12 @@
  * does not end. A deposit has
  * no refusal of money a test can reach (its 422 is a balance past 10^15), so it is walked on
  * the missing account only.
+ *
+ * The cases run at once (`describe.concurrent`): each sends from an account of its own, opened
+ * and funded for it (and, for a transfer between own accounts, to one), so no case waits behind
+ * another's lock or bulkhead or sees its money; most of a case's time is the waits its answers
+ * name. Each operation has its own sender (a customer holds at most 20 accounts); the transfers
+ * by handle credit one payee, whose row lock a send holds only for its own short transaction.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -53,16 +59,18 @@ const iban = 'DE89370400440532013000';
 const tooMuch = 5_000_00_00; // 5,000,000.00 EUR: under the largest amount, over any balance here
 
 let setup: BankOnPostgres;
-let ada: Customer;
 let grace: Customer;
-let savings: string;
+/** Each operation's sender: the cases of one operation open their accounts as this customer. */
+const senders = new Map<string, Customer>();
 
 /** One money send: its path and body for an account and an amount, the payment its PIN approves, the ledger rows it writes under the key. */
 interface Operation {
   readonly path: (accountId: string) => string;
-  readonly body: (accountId: string, amountMinor: number) => Record<string, unknown>;
+  readonly body: (accountId: string, amountMinor: number, savings: string) => Record<string, unknown>;
   readonly payment?: (accountId: string, amountMinor: number) => Payment;
   readonly rows: number;
+  /** The send goes to another account of the sender's own (each case opens one). */
+  readonly toOwnAccount?: boolean;
 }
 
 const operations: Record<string, Operation> = {
@@ -75,8 +83,9 @@ const operations: Record<string, Operation> = {
   },
   'createInternalTransfer to an own account': {
     path: () => '/api/transfers/internal',
-    body: (fromAccountId, amountMinor) => ({ fromAccountId, toAccountId: savings, amountMinor }),
+    body: (fromAccountId, amountMinor, savings) => ({ fromAccountId, toAccountId: savings, amountMinor }),
     rows: 2,
+    toOwnAccount: true,
   },
   'createInternalTransfer by handle': {
     path: () => '/api/transfers/internal',
@@ -95,17 +104,29 @@ const operations: Record<string, Operation> = {
 
 beforeAll(async () => {
   setup = await bankOnPostgres({ env: { API_SANDBOX: 'true', DB_RETRY_MAX_DELAY_MS: '1000', PAYEE_LOOKUP_LIMIT: '1000' } });
-  [ada, grace] = [await setup.bank.signUp(), await setup.bank.signUp()];
-  savings = await setup.bank.openAccount(ada);
-  expect((await setup.bank.deposit(ada, ada.accountId, 1_000_00)).status).toBe(201);
+  // Six sign-ups at once stay within the API's hashing bulkhead (2 hashing, 8 queued).
+  const names = Object.keys(operations);
+  const customers = await Promise.all([...names, 'the payee'].map(() => setup.bank.signUp()));
+  grace = customers.pop()!;
+  names.forEach((name, i) => senders.set(name, customers[i]!));
 });
 afterAll(() => setup?.stop());
 
-/** `operation` from `accountId` under `key`: the body made once (its authorisation approved once, as a customer would), sent as often as asked. */
-async function sender(operation: Operation, accountId: string, amountMinor: number) {
+/** A case's own account of `customer`, holding 1,000.00 EUR. */
+async function fundedAccount(customer: Customer): Promise<string> {
+  const accountId = await setup.bank.openAccount(customer);
+  expect((await setup.bank.deposit(customer, accountId, 1_000_00)).status).toBe(201);
+  return accountId;
+}
+
+/** `operation` (`name`) from `accountId` under `key`: the body made once (its authorisation approved once, as a customer would), sent as often as asked. */
+async function sender(name: string, accountId: string, amountMinor: number) {
+  const operation = operations[name]!;
+  const ada = senders.get(name)!;
   const key = randomUUID();
+  const savings = operation.toOwnAccount ? await setup.bank.openAccount(ada) : '';
   const authorization = operation.payment ? { authorizationId: await setup.bank.authorize(ada, operation.payment(accountId, amountMinor)) } : {};
-  const body = { ...operation.body(accountId, amountMinor), ...authorization };
+  const body = { ...operation.body(accountId, amountMinor, savings), ...authorization };
   const send = (simulate?: string): Promise<Reply> =>
     call(setup.api.url, 'POST', operation.path(accountId), { token: ada.token, body, headers: { 'idempotency-key': key, ...(simulate ? { 'tidewater-simulate': simulate } : {}) } });
   /** The same key again, waiting each `Retry-After`, until an answer other than 503 or 409 IN_FLIGHT (at most 12 s). */
@@ -124,7 +145,7 @@ async function sender(operation: Operation, accountId: string, amountMinor: numb
 
 const answerOf = (reply: Reply) => [reply.status, reply.body.errorCode, reply.body.applied];
 
-describe('the sandbox table', () => {
+describe.concurrent('the sandbox table', () => {
   it('has a row here for every simulation the spec names', () => {
     expect(Object.keys(table).sort()).toEqual([...simulations].sort());
   });
@@ -134,7 +155,7 @@ describe('the sandbox table', () => {
 
     it.each(simulations)('%s on an existing account: its first answer, its money, then the same key ends as the table says', async (simulation) => {
       const row = table[simulation]!;
-      const send = await sender(operation, ada.accountId, 1_00);
+      const send = await sender(name, await fundedAccount(senders.get(name)!), 1_00);
       expect(answerOf(await send.send(simulation))).toEqual(row.first);
       expect(await send.moved()).toBe(row.moves ? operation.rows : 0);
       const last = await send.untilKnown();
@@ -143,12 +164,12 @@ describe('the sandbox table', () => {
       expect(await send.moved()).toBe(operation.rows);
     });
 
-    const refusals: Array<[string, () => string, number, number, string]> = [['a missing account', () => randomUUID(), 1_00, 404, 'ACCOUNT_NOT_FOUND']];
-    if (operation.payment) refusals.push(['too little money', () => ada.accountId, tooMuch, 422, 'INSUFFICIENT_FUNDS']);
+    const refusals: Array<[string, () => Promise<string>, number, number, string]> = [['a missing account', async () => randomUUID(), 1_00, 404, 'ACCOUNT_NOT_FOUND']];
+    if (operation.payment) refusals.push(['too little money', () => fundedAccount(senders.get(name)!), tooMuch, 422, 'INSUFFICIENT_FUNDS']);
 
     describe.each(refusals)('on %s', (_refusal, accountOf, amountMinor, status, code) => {
       it.each(simulations)('%s: the first answer claims no money, nothing moves, then the same key ends in the stored refusal', async (simulation) => {
-        const send = await sender(operation, accountOf(), amountMinor);
+        const send = await sender(name, await accountOf(), amountMinor);
         expect(answerOf(await send.send(simulation))).toEqual(refusedFirst(simulation, [status, code]));
         const last = await send.untilKnown();
         expect([last.status, last.body.errorCode], JSON.stringify(last.body)).toEqual([status, code]);

@@ -74,44 +74,54 @@ describe('the journey through @tidewater/client', () => {
     expect(await movedUnder(setup.url, deposited.key)).toEqual([100_00]);
   });
 
-  /** Each failure on a money send of its own kind: what moneySend ends in, and the amounts under its key. */
-  const failures: Array<[Simulation, string, () => Promise<{ result: MoneySendResult<MoneySendPath>; moved: number[] }>]> = [
-    ['unavailable-not-applied', 'a deposit', async () => {
-      const result = await moneySend(ada.api, { path: '/api/accounts/{accountId}/deposits', pathParams: { accountId: ada.accountId }, body: { amountMinor: 3_00 }, simulate: 'unavailable-not-applied' });
+  /** Each failure on a money send of its own kind from account `from`: what moneySend ends in, and the amounts under its key. */
+  const failures: Array<[Simulation, string, (from: string) => Promise<{ result: MoneySendResult<MoneySendPath>; moved: number[] }>]> = [
+    ['unavailable-not-applied', 'a deposit', async (from) => {
+      const result = await moneySend(ada.api, { path: '/api/accounts/{accountId}/deposits', pathParams: { accountId: from }, body: { amountMinor: 3_00 }, simulate: 'unavailable-not-applied' });
       return { result, moved: [3_00] };
     }],
-    ['unavailable-unknown-landed', 'a withdrawal', async () => {
-      const authorizationId = await approve(ada, { operation: 'withdraw', fromAccountId: ada.accountId, amountMinor: 1_00 });
-      const result = await moneySend(ada.api, { path: '/api/accounts/{accountId}/withdrawals', pathParams: { accountId: ada.accountId }, body: { amountMinor: 1_00, authorizationId }, simulate: 'unavailable-unknown-landed' });
+    ['unavailable-unknown-landed', 'a withdrawal', async (from) => {
+      const authorizationId = await approve(ada, { operation: 'withdraw', fromAccountId: from, amountMinor: 1_00 });
+      const result = await moneySend(ada.api, { path: '/api/accounts/{accountId}/withdrawals', pathParams: { accountId: from }, body: { amountMinor: 1_00, authorizationId }, simulate: 'unavailable-unknown-landed' });
       return { result, moved: [-1_00] };
     }],
-    ['unavailable-unknown-not-landed', 'a transfer to an own account', async () => {
-      const result = await moneySend(ada.api, { path: '/api/transfers/internal', body: { fromAccountId: ada.accountId, toAccountId: savingsId, amountMinor: 2_00 }, simulate: 'unavailable-unknown-not-landed' });
+    ['unavailable-unknown-not-landed', 'a transfer to an own account', async (from) => {
+      const result = await moneySend(ada.api, { path: '/api/transfers/internal', body: { fromAccountId: from, toAccountId: savingsId, amountMinor: 2_00 }, simulate: 'unavailable-unknown-not-landed' });
       return { result, moved: [-2_00, 2_00] };
     }],
-    ['in-flight', 'a transfer by handle', async () => {
-      const authorizationId = await approve(ada, { operation: 'createInternalTransfer', fromAccountId: ada.accountId, amountMinor: 1_50, toHandle: grace.handle });
-      const result = await moneySend(ada.api, { path: '/api/transfers/internal', body: { fromAccountId: ada.accountId, toHandle: grace.handle, amountMinor: 1_50, authorizationId }, simulate: 'in-flight' });
+    ['in-flight', 'a transfer by handle', async (from) => {
+      const authorizationId = await approve(ada, { operation: 'createInternalTransfer', fromAccountId: from, amountMinor: 1_50, toHandle: grace.handle });
+      const result = await moneySend(ada.api, { path: '/api/transfers/internal', body: { fromAccountId: from, toHandle: grace.handle, amountMinor: 1_50, authorizationId }, simulate: 'in-flight' });
       // The payee's movement carries no key of the sender's.
       return { result, moved: [-1_50] };
     }],
-    ['result-unknown', 'a transfer to an IBAN', async () => {
-      const authorizationId = await approve(ada, { operation: 'createExternalTransfer', fromAccountId: ada.accountId, amountMinor: 1_25, iban, beneficiaryName: 'Erika Mustermann' });
-      const result = await moneySend(ada.api, { path: '/api/transfers/external', body: { fromAccountId: ada.accountId, iban, beneficiaryName: 'Erika Mustermann', amountMinor: 1_25, authorizationId }, simulate: 'result-unknown' });
+    ['result-unknown', 'a transfer to an IBAN', async (from) => {
+      const authorizationId = await approve(ada, { operation: 'createExternalTransfer', fromAccountId: from, amountMinor: 1_25, iban, beneficiaryName: 'Erika Mustermann' });
+      const result = await moneySend(ada.api, { path: '/api/transfers/external', body: { fromAccountId: from, iban, beneficiaryName: 'Erika Mustermann', amountMinor: 1_25, authorizationId }, simulate: 'result-unknown' });
       return { result, moved: [-1_25] };
     }],
-    ['busy', 'a deposit', async () => {
-      const result = await moneySend(ada.api, { path: '/api/accounts/{accountId}/deposits', pathParams: { accountId: ada.accountId }, body: { amountMinor: 4_00 }, simulate: 'busy' });
+    ['busy', 'a deposit', async (from) => {
+      const result = await moneySend(ada.api, { path: '/api/accounts/{accountId}/deposits', pathParams: { accountId: from }, body: { amountMinor: 4_00 }, simulate: 'busy' });
       return { result, moved: [4_00] };
     }],
   ];
 
-  it.each(failures)('%s on %s: moneySend learns the outcome under one key, and the money moved exactly once', async (simulation, _send, run) => {
-    const before = await balanceOf(setup.url, ada.accountId);
-    const { result, moved } = await run();
+  /** An account of ada's own for one case, holding 10.00 EUR: the cases run at once, and none sees another's money. */
+  async function fundedAccount(): Promise<string> {
+    const opened = await ada.api.POST('/api/accounts', { body: { name: 'Case' } });
+    expect(opened.response.status).toBe(201);
+    sent(await moneySend(ada.api, { path: '/api/accounts/{accountId}/deposits', pathParams: { accountId: opened.data!.id }, body: { amountMinor: 10_00 } }));
+    return opened.data!.id;
+  }
+
+  // At once, after the journey (which opens the savings account): their time is the waits the answers name.
+  it.concurrent.each(failures)('%s on %s: moneySend learns the outcome under one key, and the money moved exactly once', async (simulation, _send, run) => {
+    const from = await fundedAccount();
+    const before = await balanceOf(setup.url, from);
+    const { result, moved } = await run(from);
     expect(result.kind, JSON.stringify(result)).toBe(simulation === 'result-unknown' ? 'landed-answer-lost' : 'sent');
     expect(result.attempts).toBeGreaterThan(simulation === 'unavailable-unknown-landed' || simulation === 'result-unknown' ? 0 : 1);
     expect(await movedUnder(setup.url, result.key)).toEqual(moved);
-    expect(await balanceOf(setup.url, ada.accountId)).toBe(before + moved[0]!);
+    expect(await balanceOf(setup.url, from)).toBe(before + moved[0]!);
   });
 });

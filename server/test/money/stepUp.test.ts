@@ -53,7 +53,9 @@ describe('step-up on PostgreSQL', () => {
     expect(outcome(await b.external(ada, { fromAccountId: ada.accountId, iban, beneficiaryName: 'G', amountMinor: 1, authorizationId: gracesOwn }))).toEqual([401, 'AUTHORIZATION_INVALID']);
   });
 
-  it('lets an authorisation expire: 401 AUTHORIZATION_EXPIRED, and nothing moves', async () => {
+  // This case and the next wait side by side (an authorisation's 2 s, a PIN lock's 3 s): one is
+  // ada's, the other carol's, and neither hashes while the other waits for an answer in time.
+  it.concurrent('lets an authorisation expire: 401 AUTHORIZATION_EXPIRED, and nothing moves', async () => {
     const authorizationId = await b.authorize(ada, { operation: 'withdraw', fromAccountId: ada.accountId, amountMinor: 100 });
     const external = { fromAccountId: ada.accountId, iban, beneficiaryName: 'G', amountMinor: 1 };
     const externalId = await b.authorize(ada, { operation: 'createExternalTransfer', ...external });
@@ -64,7 +66,7 @@ describe('step-up on PostgreSQL', () => {
     expect(await b.balance(ada, ada.accountId)).toBe(balance);
   });
 
-  it('counts each wrong PIN as a committed write, locks after five for PIN_LOCK_SECONDS, then lets the right PIN in', async () => {
+  it.concurrent('counts each wrong PIN as a committed write, locks after five for PIN_LOCK_SECONDS, then lets the right PIN in', async () => {
     const carol = await b.signUp('2468');
     for (let attempt = 1; attempt <= 4; attempt++) {
       const wrong = await b.verifyPin(carol, '0000');

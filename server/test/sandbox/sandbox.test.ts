@@ -13,19 +13,20 @@ import { newKey, type Customer } from '@tidewater/test-support/bank';
 import { keyState } from '@tidewater/test-support/bankDatabase';
 import { call } from '@tidewater/test-support/httpClient';
 
-const deposit = (url: string, customer: Customer, key: string, simulate?: string) =>
-  call(url, 'POST', `/api/accounts/${customer.accountId}/deposits`, {
+/** A deposit of 7.00 EUR into `accountId` (the customer's first account unless named). */
+const deposit = (url: string, customer: Customer, key: string, simulate?: string, accountId = customer.accountId) =>
+  call(url, 'POST', `/api/accounts/${accountId}/deposits`, {
     token: customer.token,
     body: { amountMinor: 700 },
     headers: { 'idempotency-key': key, ...(simulate ? { 'tidewater-simulate': simulate } : {}) },
   });
 
 /** Sends the same key again (no header) while it answers 409 IN_FLIGHT, honouring Retry-After, up to 10 times. */
-async function resendPastInFlight(url: string, customer: Customer, key: string) {
-  let reply = await deposit(url, customer, key);
+async function resendPastInFlight(url: string, customer: Customer, key: string, accountId: string) {
+  let reply = await deposit(url, customer, key, undefined, accountId);
   for (let i = 0; i < 10 && reply.status === 409 && reply.body.errorCode === 'IDEMPOTENCY_IN_FLIGHT'; i++) {
     await sleep(Number(reply.headers.get('retry-after')) * 1000);
-    reply = await deposit(url, customer, key);
+    reply = await deposit(url, customer, key, undefined, accountId);
   }
   return reply;
 }
@@ -39,7 +40,9 @@ const table: Array<[string, { status: number; code: string; applied: boolean | u
   ['result-unknown', { status: 409, code: 'IDEMPOTENCY_RESULT_UNKNOWN', applied: true, moved: 1, then: [409, null] }],
 ];
 
-describe('the sandbox: Tidewater-Simulate on a money send', () => {
+// The cases run at once: each simulated send goes to an account of its own, so none waits
+// behind another's lock or sees its money, and their time is the waits the answers name.
+describe.concurrent('the sandbox: Tidewater-Simulate on a money send', () => {
   let setup: BankOnPostgres;
   let plain: ApiProcess;
   let ada: Customer;
@@ -57,13 +60,14 @@ describe('the sandbox: Tidewater-Simulate on a money send', () => {
 
   it.each(table)('%s: answers as the real failure does, moves the money as named, and the same key then moves it once', async (simulation, want) => {
     const key = newKey();
-    const first = await deposit(setup.api.url, ada, key, simulation);
+    const accountId = await setup.bank.openAccount(ada);
+    const first = await deposit(setup.api.url, ada, key, simulation, accountId);
     expect([first.status, first.body.errorCode], JSON.stringify(first.body)).toEqual([want.status, want.code]);
     expect(first.body.applied).toBe(want.applied);
     if (want.status === 503 || want.code === 'IDEMPOTENCY_IN_FLIGHT') expect(Number(first.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await keyState(setup.url, key)).ledger).toHaveLength(want.moved);
 
-    const again = await resendPastInFlight(setup.api.url, ada, key);
+    const again = await resendPastInFlight(setup.api.url, ada, key, accountId);
     expect([again.status, again.headers.get('idempotent-replayed')], JSON.stringify(again.body)).toEqual(want.then);
     expect((await keyState(setup.url, key)).ledger.map((row) => Number(row.amount_minor))).toEqual([700]);
   });
@@ -72,9 +76,10 @@ describe('the sandbox: Tidewater-Simulate on a money send', () => {
     '%s: the key\'s claimedAt is when the bank first received it, before and after the key is taken again',
     async (simulation) => {
       const key = newKey();
+      const accountId = await setup.bank.openAccount(ada);
       // The database's clock keeps milliseconds; the request reaches it after this instant.
       const sentAt = Math.floor(Date.now());
-      await deposit(setup.api.url, ada, key, simulation);
+      await deposit(setup.api.url, ada, key, simulation, accountId);
       const receivedAt = Date.now();
       const claimedAt = async () => {
         const read = await call(setup.api.url, 'GET', `/api/idempotency-keys/${key}`, { token: ada.token });
@@ -83,7 +88,7 @@ describe('the sandbox: Tidewater-Simulate on a money send', () => {
       const first = await claimedAt();
       expect(first).toBeGreaterThanOrEqual(sentAt);
       expect(first).toBeLessThanOrEqual(receivedAt);
-      await resendPastInFlight(setup.api.url, ada, key);
+      await resendPastInFlight(setup.api.url, ada, key, accountId);
       expect(await claimedAt()).toBe(first);
     },
   );
