@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { startTcpProxy } from '@tidewater/test-support/tcpProxy';
 import { inRequest } from '../../../test/support/inRequest.ts';
+import { endedQuietly } from '../../../test/support/endedQuietly.ts';
 import { runWithContext } from '../../request/requestContext.ts';
 import { CancellableClient, CancellablePool } from './index.ts';
 
@@ -18,9 +19,7 @@ describe('the cancellable client on PostgreSQL', () => {
 
   beforeAll(async () => {
     cluster = await startPrimary();
-    pool = new CancellablePool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 });
-    // pg-pool's end() resolves before its idle clients have closed, and re-emits their errors on the pool: the server's shutdown at teardown (57P01) would otherwise be uncaught.
-    pool.on('error', () => {});
+    pool = endedQuietly(new CancellablePool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }));
   });
   afterAll(async () => {
     await pool?.end();

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { inRequest } from '../../../test/support/inRequest.ts';
+import { endedQuietly } from '../../../test/support/endedQuietly.ts';
 import { isDeadlineExceeded } from '../../request/deadlineExceeded.ts';
 import { attemptCommit, runAttempt } from '../../request/commitOutcome.ts';
 import { CancellableClient, CancellablePool, type CancellablePoolConfig, CommitOutcomeUnknown } from './index.ts';
@@ -25,9 +26,7 @@ describe('the commit gate in the pool client on PostgreSQL', () => {
   beforeAll(async () => {
     cluster = await startPrimary();
     const settings: CancellablePoolConfig = { connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1, commitGate: { commitTimeoutMs, cancelAcknowledgeMs: 100 } };
-    pool = new CancellablePool(settings);
-    // pg-pool's end() resolves before its idle clients have closed, and re-emits their errors on the pool: the server's shutdown at teardown (57P01) would otherwise be uncaught.
-    pool.on('error', () => {});
+    pool = endedQuietly(new CancellablePool(settings));
     await pool.connect().then(async (client) => {
       await client.query(`
         CREATE TABLE gate_probe (id int PRIMARY KEY, slow boolean NOT NULL DEFAULT false);

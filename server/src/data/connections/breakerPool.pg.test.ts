@@ -7,6 +7,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { CancellableClient, lostPrimary } from '../commitGate/index.ts';
+import { endedQuietly } from '../../../test/support/endedQuietly.ts';
 import { BreakerPool } from './breakerPool.ts';
 import { circuitBreaker } from './circuitBreaker.ts';
 
@@ -24,7 +25,7 @@ describe('the breaker pool on PostgreSQL', () => {
 
   it("marks a read-write connection that met 25006 as lost, and the breaker pool's release keeps it out of the pool", async () => {
     const breaker = circuitBreaker({ name: 'primary', probe: async () => undefined, intervalMs: 1_000 });
-    const pool = new BreakerPool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }, breaker);
+    const pool = endedQuietly(new BreakerPool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }, breaker));
     const connectThroughBreaker = () => pool.connect() as unknown as Promise<pg.PoolClient>; // typed `never` by the override
     try {
       const client = await connectThroughBreaker();
@@ -48,7 +49,7 @@ describe('the breaker pool on PostgreSQL', () => {
 
   it('keeps it out of the pool when taken by the callback form too (the commit gate takes its connections so)', async () => {
     const breaker = circuitBreaker({ name: 'primary', probe: async () => undefined, intervalMs: 1_000 });
-    const pool = new BreakerPool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }, breaker);
+    const pool = endedQuietly(new BreakerPool({ connectionString: cluster.urlFor('tidewater'), Client: CancellableClient, max: 1 }, breaker));
     const connectByCallback = () =>
       new Promise<pg.PoolClient>((resolve, reject) => {
         (pool.connect as unknown as (callback: (error: Error | undefined, client: pg.PoolClient) => void) => void)((error, client) => (error ? reject(error) : resolve(client)));
