@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import pg from 'pg';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { scrapeMetrics, sumOf, type Sample } from '@tidewater/test-support/metrics';
+import { endedQuietly } from '@tidewater/test-support/endedQuietly';
 import { startPrimary, startReplica, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { SCALED_CHAIN } from '../../contract-tests/support/scaledApi.ts';
 import { defaults } from '../../server/src/config.ts';
@@ -74,7 +75,7 @@ export async function startBench(): Promise<Bench> {
   const databaseUrl = cluster.urlFor('tidewater');
   const api = await startApi({ ...apiEnv, DATABASE_URL: databaseUrl });
   // The API's pool size (DB_POOL_MAX), so the baseline has the same number of connections.
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: defaults.dbPoolMax });
+  const pool = endedQuietly(new pg.Pool({ connectionString: databaseUrl, max: defaults.dbPoolMax }));
   const customer = await signUp(api.url, 'bench');
   return { cluster, databaseUrl, api, pool, customer, userId: userIdOf(customer) };
 }

@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
 import { bank, type Customer } from '@tidewater/test-support/bank';
 import { query, runAuditVerify } from '@tidewater/test-support/bankDatabase';
+import { endedQuietly } from '@tidewater/test-support/endedQuietly';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { defaults } from '../../server/src/config.ts';
 import { oneStatementDeposit } from './oneStatementDeposit.ts';
@@ -66,7 +67,7 @@ describe('the one-statement deposit (limit baseline) against the API, on a real 
     cluster = await startPrimary();
     url = cluster.urlFor('tidewater');
     api = await startApi({ LOG_LEVEL: 'warn', DATABASE_URL: url });
-    pool = new pg.Pool({ connectionString: url, max: defaults.dbPoolMax });
+    pool = endedQuietly(new pg.Pool({ connectionString: url, max: defaults.dbPoolMax }));
     ada = await bank(api.url).signUpPatiently();
   });
   afterAll(async () => {

@@ -1,7 +1,8 @@
 /**
  * The escalating PIN lock (adr/0047, adr/0064), over real HTTP. On PGlite and on PostgreSQL,
- * with the first lock shrunk to 1 s (PIN_LOCK_SECONDS=1): five wrong PINs lock for 1 s, five
- * more for 2 s, five more block step-up, and a password sign-in lifts none of them. On
+ * with the first lock shrunk to 3 s (PIN_LOCK_SECONDS=3, long enough for a sign-in under a
+ * loaded CI to land inside it): five wrong PINs lock for 3 s, five more for 6 s, five more
+ * block step-up, and a password sign-in lifts none of them. On
  * PostgreSQL at the real numbers, time is simulated by moving each lock's end into the past
  * by its Retry-After: a guesser holding a session is told 15 verdicts, not the ~480 a fixed
  * 15-minute lock allowed; a thief who also holds the password and signs in between every
@@ -69,6 +70,9 @@ async function guessUntilLocked(url: string, holder: Holder): Promise<{ incorrec
 
 const retryAfter = (reply: Reply) => Number(reply.headers.get('retry-after'));
 
+/** The first lock's length here: a sign-in and a step-up must land inside it, on a loaded machine too. */
+const lockSeconds = 3;
+
 const backends = [
   {
     name: 'PGlite',
@@ -93,24 +97,24 @@ describe.each(backends)('the escalating PIN lock on $name', (backend) => {
   beforeAll(async () => {
     const started = await backend.start();
     cleanup = started.cleanup;
-    api = await startApi({ ...started.env, VALIDATE_RESPONSES: '1', PIN_LOCK_SECONDS: '1' });
+    api = await startApi({ ...started.env, VALIDATE_RESPONSES: '1', PIN_LOCK_SECONDS: String(lockSeconds) });
   });
   afterAll(async () => {
     await api?.stop();
     await cleanup?.();
   });
 
-  it('locks for 1 s, then 2 s, then blocks; a password sign-in lifts neither a lock nor the block', async () => {
+  it(`locks for ${lockSeconds} s, then ${2 * lockSeconds} s, then blocks; a password sign-in lifts neither a lock nor the block`, async () => {
     let holder = await signUp(api.url);
     const first = await guessUntilLocked(api.url, holder);
-    expect([first.incorrect, ...outcome(first.locked), retryAfter(first.locked), first.locked.body.retryAfterSeconds]).toEqual([4, 423, 'PIN_LOCKED', 1, 1]);
+    expect([first.incorrect, ...outcome(first.locked), retryAfter(first.locked), first.locked.body.retryAfterSeconds]).toEqual([4, 423, 'PIN_LOCKED', lockSeconds, lockSeconds]);
     holder = await signIn(api.url, holder);
     expect(outcome(await stepUp(api.url, holder, pin))).toEqual([423, 'PIN_LOCKED']);
-    await sleep(1_100);
+    await sleep(lockSeconds * 1000 + 100);
     const second = await guessUntilLocked(api.url, holder);
-    expect([second.incorrect, ...outcome(second.locked), retryAfter(second.locked)]).toEqual([4, 423, 'PIN_LOCKED', 2]);
+    expect([second.incorrect, ...outcome(second.locked), retryAfter(second.locked)]).toEqual([4, 423, 'PIN_LOCKED', 2 * lockSeconds]);
     expect(second.locked.body.detail).toMatch(/blocked until Tidewater support unblocks it/);
-    await sleep(2_100);
+    await sleep(2 * lockSeconds * 1000 + 100);
     const third = await guessUntilLocked(api.url, holder);
     expect([third.incorrect, ...outcome(third.locked)]).toEqual([4, 423, 'PIN_BLOCKED']);
     expect(third.locked.headers.get('retry-after')).toBeNull();
@@ -123,10 +127,10 @@ describe.each(backends)('the escalating PIN lock on $name', (backend) => {
   it('ends a streak on a right PIN: the next lock is a first one again', async () => {
     const holder = await signUp(api.url);
     await guessUntilLocked(api.url, holder);
-    await sleep(1_100);
+    await sleep(lockSeconds * 1000 + 100);
     expect((await stepUp(api.url, holder, pin)).status).toBe(201);
     const next = await guessUntilLocked(api.url, holder);
-    expect([next.incorrect, ...outcome(next.locked), retryAfter(next.locked)]).toEqual([4, 423, 'PIN_LOCKED', 1]);
+    expect([next.incorrect, ...outcome(next.locked), retryAfter(next.locked)]).toEqual([4, 423, 'PIN_LOCKED', lockSeconds]);
   });
 });
 

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { startTcpProxy } from '@tidewater/test-support/tcpProxy';
 import { inRequest } from '../../../test/support/inRequest.ts';
-import { endedQuietly } from '../../../test/support/endedQuietly.ts';
+import { endedQuietly } from '@tidewater/test-support/endedQuietly';
 import { runWithContext } from '../../request/requestContext.ts';
 import { CancellableClient, CancellablePool } from './index.ts';
 

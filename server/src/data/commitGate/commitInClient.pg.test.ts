@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { inRequest } from '../../../test/support/inRequest.ts';
-import { endedQuietly } from '../../../test/support/endedQuietly.ts';
+import { endedQuietly } from '@tidewater/test-support/endedQuietly';
 import { isDeadlineExceeded } from '../../request/deadlineExceeded.ts';
 import { attemptCommit, runAttempt } from '../../request/commitOutcome.ts';
 import { CancellableClient, CancellablePool, type CancellablePoolConfig, CommitOutcomeUnknown } from './index.ts';

@@ -7,7 +7,7 @@ import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
 import { CancellableClient, lostPrimary } from '../commitGate/index.ts';
-import { endedQuietly } from '../../../test/support/endedQuietly.ts';
+import { endedQuietly } from '@tidewater/test-support/endedQuietly';
 import { BreakerPool } from './breakerPool.ts';
 import { circuitBreaker } from './circuitBreaker.ts';
 
