@@ -25,6 +25,8 @@ export const SCALED_CHAIN: Record<string, string> = {
   /** A money send's bookkeeping after its deadline must fit in the 2 s past it. */
   IDEMPOTENCY_STORE_BUDGET_MS: '300',
   IDEMPOTENCY_RELEASE_BUDGET_MS: '300',
+  /** A write's wait for its read-your-writes mark (one row), scaled as the release is. */
+  READ_YOUR_WRITES_MARK_WAIT_MS: '300',
   /** 8 attempts × 100 ms fit in the deadline, as 8 × 1 s fit in 40 s. */
   ACCOUNT_LOCK_WAIT_MS: '100',
   ACCESS_TOKEN_TTL_SECONDS: '3600',

@@ -84,7 +84,7 @@ export const timeoutChain = {
   readYourWritesMarkWaitMs: {
     tier: 'api',
     defaultMs: 1_000,
-    env: undefined,
+    env: 'READ_YOUR_WRITES_MARK_WAIT_MS',
     bounds: "how long a write's answer waits for its user's read-your-writes mark to commit (one row on the primary); the money has moved, so a mark that misses it is logged and counted, never a 503 (adr/0078)",
   },
   idempotencyStaleAfterMs: {

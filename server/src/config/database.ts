@@ -32,7 +32,7 @@ export const databaseDefaults = {
   /** 5 s (READ_YOUR_WRITES_MS): a user's reads go to the primary this long after they wrote. */
   readYourWritesMs: 5_000,
   /**
-   * 1 s (timeout chain, not configurable; adr/0078): a write's answer waits this long at most for its user's mark to
+   * 1 s (READ_YOUR_WRITES_MARK_WAIT_MS, timeout chain; adr/0078): a write's answer waits this long at most for its user's mark to
    * commit, so the next request, on any API process, reads the primary; a mark that misses it is logged and counted.
    */
   readYourWritesMarkWaitMs: chain.readYourWritesMarkWaitMs.defaultMs,
@@ -75,6 +75,7 @@ export const databaseEnvNames: { [K in keyof typeof databaseDefaults]?: string }
   dbPoolWaitMs: 'DB_POOL_WAIT_MS',
   dbReadinessProbeMs: 'DB_READINESS_PROBE_MS',
   readYourWritesMs: 'READ_YOUR_WRITES_MS',
+  readYourWritesMarkWaitMs: chain.readYourWritesMarkWaitMs.env,
   readYourWritesStore: 'READ_YOUR_WRITES_STORE',
   dbConnectionAttempts: 'DB_CONNECTION_ATTEMPTS',
   dbConnectionBackoffMs: 'DB_CONNECTION_BACKOFF_MS',
