@@ -4,8 +4,8 @@
 -- order adr/0064 fixes what the API did in statements of its own before:
 --   1. the send's rules without its payee (`money_send` check-only): the step-up
 --      authorisation, the account's ownership, funds, the day's ceiling;
---   2. the payee look-up counted against the customer's window (`p_lookup_limit` per
---      `p_lookup_window_ms`, payee_lookups): over the limit, 'TOO_MANY_REQUESTS' having counted
+--   2. the payee look-up counted against the customer's window (`count_payee_lookup`,
+--      `p_lookup_limit` per `p_lookup_window_ms`): over the limit, 'TOO_MANY_REQUESTS' having counted
 --      nothing; else one row, which stays even when the send is then refused (a handle that
 --      does not exist counts too);
 --   3. the handle read: 'PAYEE_NOT_FOUND' (`detail.handle`), 'PAYEE_HAS_NO_OPEN_ACCOUNT',
@@ -14,6 +14,32 @@
 -- Every verdict after step 2 carries the window in `detail` (`lookupsBefore`: the look-ups
 -- counted before this one; `lookupsClearIn`: seconds until the oldest leaves the window), for
 -- the answer's RateLimit fields and the 429's Retry-After.
+
+-- The payee limit's one rule, for a send by handle here and for `getPayee` (payeeLookups.ts):
+-- the look-ups of the window before this one, and, under the limit, this one counted (a row
+-- in payee_lookups); at or over it, nothing counted. `clears_in`: seconds until the oldest
+-- leaves the window (the whole window when there is none).
+CREATE FUNCTION count_payee_lookup(
+  p_user uuid, p_limit integer, p_window_ms integer,
+  OUT counted boolean, OUT lookups_before integer, OUT clears_in float8
+) LANGUAGE plpgsql AS $$
+DECLARE
+  lookup_window interval := p_window_ms * interval '1 millisecond';
+BEGIN
+  SELECT count(*)::int, coalesce(extract(epoch FROM min(looked_up_at) + lookup_window - now())::float8, p_window_ms / 1000.0)
+  INTO lookups_before, clears_in
+  FROM payee_lookups WHERE user_id = p_user AND looked_up_at > now() - lookup_window;
+  counted := lookups_before < p_limit;
+  IF counted THEN
+    INSERT INTO payee_lookups (user_id) VALUES (p_user);
+    -- Old rows are of no use to any count: one look-up in a hundred sweeps the customer's.
+    IF random() < 0.01 THEN
+      DELETE FROM payee_lookups WHERE user_id = p_user AND looked_up_at < now() - lookup_window;
+    END IF;
+  END IF;
+END
+$$;
+
 DROP FUNCTION money_send_claiming(uuid, uuid, uuid, text, text, text, integer, text, text, bigint, jsonb);
 CREATE FUNCTION money_send_claiming(
   p_claim uuid, p_owner uuid, p_user uuid, p_key text, p_operation text, p_request_hash text, p_stale_ms integer,
@@ -24,10 +50,8 @@ DECLARE
   claimed record;
   taken_over boolean := false;
   send_order jsonb := p_order;
-  lookup_window interval := p_lookup_window_ms * interval '1 millisecond';
+  lookup record;
   window_detail jsonb;
-  looked_up integer;
-  clears_in float8;
   payee_found boolean;
   payee_account uuid;
 BEGIN
@@ -60,18 +84,12 @@ BEGIN
     IF verdict <> 'ok' THEN
       RETURN;
     END IF;
-    SELECT count(*)::int, extract(epoch FROM min(looked_up_at) + lookup_window - now())::float8 INTO looked_up, clears_in
-    FROM payee_lookups WHERE user_id = p_user AND looked_up_at > now() - lookup_window;
-    window_detail := jsonb_build_object('lookupsBefore', looked_up, 'lookupsClearIn', coalesce(clears_in, p_lookup_window_ms / 1000.0));
-    IF looked_up >= p_lookup_limit THEN
+    SELECT * INTO lookup FROM count_payee_lookup(p_user, p_lookup_limit, p_lookup_window_ms);
+    window_detail := jsonb_build_object('lookupsBefore', lookup.lookups_before, 'lookupsClearIn', lookup.clears_in);
+    IF NOT lookup.counted THEN
       verdict := 'TOO_MANY_REQUESTS';
       detail := window_detail;
       RETURN;
-    END IF;
-    INSERT INTO payee_lookups (user_id) VALUES (p_user);
-    -- Old rows are of no use to any count: one look-up in a hundred sweeps the customer's.
-    IF random() < 0.01 THEN
-      DELETE FROM payee_lookups WHERE user_id = p_user AND looked_up_at < now() - lookup_window;
     END IF;
     SELECT primary_account_id INTO payee_account FROM users WHERE handle = p_order->>'toHandle';
     payee_found := FOUND;
@@ -136,3 +154,4 @@ BEGIN
   END IF;
 END
 $$;
+DROP FUNCTION count_payee_lookup(uuid, integer, integer);

@@ -4,7 +4,8 @@
  * (`payee_lookups`), PAYEE_LOOKUP_LIMIT (30) per PAYEE_LOOKUP_WINDOW_MS (60 s), then 429.
  * A handle that does not exist counts too; a send counts only once its authorisation and
  * account have passed, inside its one statement (`money_send_claiming`, adr/0079), so the
- * 429 itself tells nothing of the payee. Each counted request's answer carries the limit as
+ * 429 itself tells nothing of the payee. Both count with the database's one rule of the
+ * window (`count_payee_lookup`, one statement). Each counted request's answer carries the limit as
  * RateLimit fields (`"payee-lookups"`, rateLimitFields.ts).
  */
 import type { Config } from '../../config.ts';
@@ -30,22 +31,16 @@ export function reportLookupWindow(config: LimitConfig, window: LookupWindow): v
 
 /** The limit over one data layer. */
 export function payeeLookups(data: DataLayer, config: LimitConfig) {
-  const windowMs = Math.round(config.payeeLookupWindowMs);
   return {
     /** Throws 429 (with its wait) when `userId` has used up the window's look-ups; else counts this one (committed before it goes on). */
     async countOrRefuse(userId: string): Promise<void> {
-      const [recent] = await data.read((db) => db.$queryRaw<{ count: number; clearsIn: number | null }[]>`
-        SELECT count(*)::int AS count,
-               extract(epoch FROM min(looked_up_at) + ${windowMs}::int * interval '1 millisecond' - now())::float8 AS "clearsIn"
-        FROM payee_lookups WHERE user_id = ${userId}::uuid AND looked_up_at > now() - ${windowMs}::int * interval '1 millisecond'`);
-      const window = { lookupsBefore: Number(recent!.count), lookupsClearIn: Number(recent!.clearsIn ?? windowMs / 1000) };
+      // The window's one rule is the database's (`count_payee_lookup`), which a send to a handle counts with in its own statement.
+      const [lookup] = await data.write((db) => db.$queryRaw<{ counted: boolean; lookupsBefore: number; clearsIn: number }[]>`
+        SELECT counted, lookups_before AS "lookupsBefore", clears_in AS "clearsIn"
+        FROM count_payee_lookup(${userId}::uuid, ${Math.floor(config.payeeLookupLimit)}::int, ${Math.round(config.payeeLookupWindowMs)}::int)`);
+      const window = { lookupsBefore: Number(lookup!.lookupsBefore), lookupsClearIn: Number(lookup!.clearsIn) };
       reportLookupWindow(config, window);
-      if (window.lookupsBefore >= config.payeeLookupLimit) throw refusalOf('TOO_MANY_REQUESTS', window);
-      await data.write((db) => db.$executeRaw`INSERT INTO payee_lookups (user_id) VALUES (${userId}::uuid)`);
-      // Old rows are of no use to any count: one look-up in a hundred sweeps them.
-      if (Math.random() < 0.01) {
-        await data.write((db) => db.$executeRaw`DELETE FROM payee_lookups WHERE looked_up_at < now() - ${windowMs}::int * interval '1 millisecond'`).catch(() => {});
-      }
+      if (!lookup!.counted) throw refusalOf('TOO_MANY_REQUESTS', window);
     },
   };
 }
