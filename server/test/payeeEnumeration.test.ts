@@ -8,6 +8,8 @@
  * authorised send's look-up counts toward the same per-customer limit.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bankOnPostgres, type BankOnPostgres } from '@tidewater/test-support/bankOnPostgres';
 import { query } from '@tidewater/test-support/bankDatabase';
@@ -56,6 +58,28 @@ describe('payee enumeration through sends', () => {
     expect((await call(api.url, 'GET', `/api/payees/${victim.handle}?name=Someone`, { token: thief.token })).status).toBe(429);
   }, 120_000);
   afterAll(() => setup?.stop());
+
+  it('counts no look-up past the limit while another is still committing: a customer\'s look-ups are counted one at a time', async () => {
+    const hurried = await customer(uniqueHandle('hurried'));
+    const [{ id }] = (await query<{ id: string }>(setup.url, 'SELECT id::text AS id FROM users WHERE handle = $1', [hurried.handle])) as [{ id: string }];
+    const count = 'SELECT counted FROM count_payee_lookup($1::uuid, 30, 60000)';
+    for (let i = 0; i < 29; i++) await query(setup.url, count, [id]);
+    // The 30th, counted in a transaction that has not committed yet, as a send's statement is until its end.
+    const thirtieth = new pg.Client({ connectionString: setup.url });
+    await thirtieth.connect();
+    try {
+      await thirtieth.query('BEGIN');
+      expect((await thirtieth.query<{ counted: boolean }>(count, [id])).rows[0]!.counted).toBe(true);
+      const thirtyFirst = query<{ counted: boolean }>(setup.url, count, [id]);
+      await sleep(300);
+      await thirtieth.query('COMMIT');
+      expect((await thirtyFirst)[0]!.counted).toBe(false);
+    } finally {
+      await thirtieth.end();
+    }
+    const [counted] = await query<{ n: number }>(setup.url, 'SELECT count(*)::int AS n FROM payee_lookups WHERE user_id = $1', [id]);
+    expect(counted!.n).toBe(30);
+  });
 
   it('answers the same for 40 absent handles and a real one when the send is not authorised', async () => {
     const answers = new Set<string>();

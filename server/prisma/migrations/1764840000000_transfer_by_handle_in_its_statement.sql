@@ -18,7 +18,9 @@
 -- The payee limit's one rule, for a send by handle here and for `getPayee` (payeeLookups.ts):
 -- the look-ups of the window before this one, and, under the limit, this one counted (a row
 -- in payee_lookups); at or over it, nothing counted. `clears_in`: seconds until the oldest
--- leaves the window (the whole window when there is none).
+-- leaves the window (the whole window when there is none). A customer's look-ups are counted
+-- one at a time, under their row's lock (the lock a send that leaves them takes anyway):
+-- two counted at once would each see the other's row missing and both pass the last one.
 CREATE FUNCTION count_payee_lookup(
   p_user uuid, p_limit integer, p_window_ms integer,
   OUT counted boolean, OUT lookups_before integer, OUT clears_in float8
@@ -26,6 +28,7 @@ CREATE FUNCTION count_payee_lookup(
 DECLARE
   lookup_window interval := p_window_ms * interval '1 millisecond';
 BEGIN
+  PERFORM 1 FROM users WHERE id = p_user FOR NO KEY UPDATE;
   SELECT count(*)::int, coalesce(extract(epoch FROM min(looked_up_at) + lookup_window - now())::float8, p_window_ms / 1000.0)
   INTO lookups_before, clears_in
   FROM payee_lookups WHERE user_id = p_user AND looked_up_at > now() - lookup_window;
