@@ -94,7 +94,7 @@ test('a stopped database: the words after the send left never say it was not sen
   expect((await depositsOf(accountId, 3333)).length).toBeLessThanOrEqual(1);
 });
 
-test('offline mid-send: named as offline at once, and it settles once back', async ({ page, signUpViaBff }) => {
+test('offline mid-send: the cause named at once (offline, or the connection lost), and it settles once back', async ({ page, signUpViaBff }) => {
   await signUpViaBff();
   const accountId = await reviewDeposit(page, '44.44');
   await database('pause');
@@ -102,7 +102,13 @@ test('offline mid-send: named as offline at once, and it settles once back', asy
     await page.getByTestId('send-review').getByRole('button', { name: 'Deposit €44.44' }).click();
     await expect(page.getByText(ON_ITS_WAY)).toBeVisible();
     await page.context().setOffline(true);
-    await expect(page.getByText("You're offline. We'll know whether it went through once you're back online.")).toBeVisible();
+    // Chromium's offline emulation either holds the request, and the page names the browser
+    // offline while it waits, or drops it at once, and the page says the connection was lost
+    // so the outcome is not known yet (2 of 4 runs of this spec alone, on the same code): both
+    // name the cause at once and say nothing went through; neither is the slow bank's wording.
+    const offlineWhileWaiting = page.getByText("You're offline. We'll know whether it went through once you're back online.");
+    const connectionLost = page.getByRole('alert').filter({ hasText: "We lost the connection, so we can't tell yet whether it went through. Check before sending it again." });
+    await expect(offlineWhileWaiting.or(connectionLost)).toBeVisible();
     await expect(page.getByText('Taking longer than usual…')).toHaveCount(0);
     await page.context().setOffline(false);
   } finally {
