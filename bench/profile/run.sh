@@ -7,6 +7,8 @@
 # the API's own env (API_WORKERS, ACCESS_TOKEN_CACHE_ENTRIES, …) passes through.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
+# The project's own Node (24, from npm), as npm scripts run it: the machine's may be older and not run .ts.
+export PATH="$PWD/node_modules/.bin:$PATH"
 PROF=""
 if [ "${1:-}" = "--prof" ]; then PROF="$2"; shift 2; fi
 DIR=$(mktemp -d /tmp/perf-pg.XXXX)
