@@ -13,7 +13,7 @@ import pg from 'pg';
 import { defaults } from '../../server/src/config.ts';
 import type { ApiCustomer } from '../contention/apiPath.ts';
 import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
-import { functionAloneDeposit } from '../limit/functionAloneDeposit.ts';
+import { functionAloneSides } from '../limit/functionAloneDeposit.ts';
 import { oneStatementDeposit } from '../limit/oneStatementDeposit.ts';
 import { closedLoop, comparison, type LoadResult, type Operation } from './load.ts';
 import { ratio, ratioOf, type Figure, type ScenarioResult } from './report.ts';
@@ -37,13 +37,6 @@ const depositSpread = (accounts: Array<{ owner: ApiCustomer; id: string }>): Ope
 const statementVia = (pool: pg.Pool, accountId: () => string): Operation => async () => {
   await oneStatementDeposit(pool, accountId(), 100);
   return true;
-};
-
-/** A deposit as the API's statement alone into one of `accounts`, each under its owner's claim. */
-const functionVia = (pool: pg.Pool, accounts: () => { userId: string; id: string }): Operation => async () => {
-  const { userId, id } = accounts();
-  const done = await functionAloneDeposit(pool, userId, id, 100);
-  return done.verdict === 'applied' ? true : done.verdict;
 };
 
 const transactionVia = (pool: pg.Pool, accountId: () => string, prepared: boolean): Operation => async () => {
@@ -76,13 +69,7 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
     for (const id of await openAccountsInSql(pool, userIdOf(owner), 200 / spreadOwners, 'limit api many')) apiMany.push({ owner, id });
   }
   const sqlMany = await openAccountsInSql(pool, userId, 200, 'limit sql many');
-  // The function alone deposits as the API's customers do: its 200 accounts owned as the API's are.
-  const [functionOne] = await openAccountsInSql(pool, userId, 1, 'limit function one');
-  const functionMany: Array<{ userId: string; id: string }> = [];
-  for (const owner of owners) {
-    for (const id of await openAccountsInSql(pool, userIdOf(owner), 200 / spreadOwners, 'limit function many')) functionMany.push({ userId: userIdOf(owner), id });
-  }
-  const alone = { one: functionVia(pool, () => ({ userId, id: functionOne! })), many: functionVia(pool, () => functionMany[Math.floor(Math.random() * functionMany.length)]!) };
+  const alone = await functionAloneSides(pool, owners.map(userIdOf), 200 / spreadOwners);
   const api = { one: depositVia(customer, () => apiOne!), many: depositSpread(apiMany) };
   const statement = { one: statementVia(pool, () => statementOne!), other: statementVia(pool, () => statementOther!), many: statementVia(pool, pick(sqlMany)) };
   for (const operation of [api.one, api.many, statement.one, alone.one, transactionVia(pool, () => transactionOne!, false), transactionVia(pool, () => transactionOne!, true)]) {

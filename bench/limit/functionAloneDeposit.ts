@@ -14,6 +14,8 @@ import { plainStatementOn } from '../../server/src/data/commitGate/index.ts';
 import { committingStatement } from '../../server/src/data/statements.ts';
 import { hashRequest, newClaim } from '../../server/src/domain/idempotency/idempotency.ts';
 import { claimingStatement, type SendOrder, type Verdict } from '../../server/src/domain/money/moneyStatement.ts';
+import type { Operation } from '../lib/load.ts';
+import { openAccountsInSql } from './bareDeposit.ts';
 
 /** The limits the API's deposit runs under, its defaults. */
 const mode = {
@@ -37,4 +39,25 @@ export function functionAloneDeposit(pool: pg.Pool, userId: string, accountId: s
   const keyClaim = { claim, operationId: 'deposit', requestHash: hashRequest('deposit', { accountId }, { amountMinor }), staleAfterMs: defaults.idempotencyStaleAfterMs };
   const sql = committingStatement(plainStatementOn({ pool }, true));
   return claimingStatement(sql, order, keyClaim, randomUUID(), mode);
+}
+
+/** A deposit of 100 as the statement alone into one of `accounts`, under its owner's claim. */
+const depositInto = (pool: pg.Pool, accounts: () => { userId: string; id: string }): Operation => async () => {
+  const { userId, id } = accounts();
+  const done = await functionAloneDeposit(pool, userId, id, 100);
+  return done.verdict === 'applied' ? true : done.verdict;
+};
+
+/**
+ * The floor's two sides in the limit scenario, deposits as the API's customers make them: into
+ * one account of the first of `owners`, and spread over `perOwner` new accounts of each of them.
+ */
+export async function functionAloneSides(pool: pg.Pool, owners: string[], perOwner: number): Promise<{ one: Operation; many: Operation }> {
+  const first = owners[0]!;
+  const [one] = await openAccountsInSql(pool, first, 1, 'limit function one');
+  const many: Array<{ userId: string; id: string }> = [];
+  for (const userId of owners) {
+    for (const id of await openAccountsInSql(pool, userId, perOwner, 'limit function many')) many.push({ userId, id });
+  }
+  return { one: depositInto(pool, () => ({ userId: first, id: one! })), many: depositInto(pool, () => many[Math.floor(Math.random() * many.length)]!) };
 }
