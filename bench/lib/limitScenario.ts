@@ -86,7 +86,7 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
     // The A/A control: the same statement on both sides, as the API and the statement were measured.
     const [controlSingleA, controlSingleB] = await sideBySide(size, statement.one, statement.other);
     const [controlSpreadA, controlSpreadB] = await sideBySide(size, statement.many, statement.many);
-    // The floor, in half the time: its ratio is the database's alone, so it spreads less than the API's.
+    // The floor: the API's statement alone against the one statement, in half the API's time (floorShare).
     const [aloneSingle, statementBesideAloneSingle] = await sideBySide(size, alone.one, statement.one, floorShare);
     const [aloneSpread, statementBesideAloneSpread] = await sideBySide(size, alone.many, statement.many, floorShare);
     const transaction = {
