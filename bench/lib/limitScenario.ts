@@ -4,13 +4,16 @@
  * (limit/oneStatementDeposit.ts), into one account and spread over 200, measured side by side
  * in interleaved one-second slices (`comparison()`), beside an A/A control: the statement
  * against itself, measured the same way, whose ratio says how far the method moves a ratio
- * with nothing changed. The deposit as a transaction (limit/bareDeposit.ts, plain and
- * prepared) stays as extra rows, each measured alone after the pairs.
+ * with nothing changed. The API's own statement sent alone (limit/functionAloneDeposit.ts:
+ * the database's floor, what no API code can beat) is measured against the one statement the
+ * same way, in half the time, as extra rows; so is the deposit as a transaction
+ * (limit/bareDeposit.ts, plain and prepared), each measured alone after the pairs.
  */
 import pg from 'pg';
 import { defaults } from '../../server/src/config.ts';
 import type { ApiCustomer } from '../contention/apiPath.ts';
 import { bareDeposit, openAccountsInSql } from '../limit/bareDeposit.ts';
+import { functionAloneSides } from '../limit/functionAloneDeposit.ts';
 import { oneStatementDeposit } from '../limit/oneStatementDeposit.ts';
 import { closedLoop, comparison, type LoadResult, type Operation } from './load.ts';
 import { ratio, ratioOf, type Figure, type ScenarioResult } from './report.ts';
@@ -21,6 +24,9 @@ const spreadOwners = 20;
 
 /** Each side's share of a pair: one-second slices, as the overhead's (bench/METHOD.md). */
 const sliceMs = 1_000;
+
+/** The floor's pairs run half as long as the API's: two more pairs at full length would add 32 s a run (bench/METHOD.md). */
+const floorShare = 0.5;
 
 /** A deposit into one of `accounts`, each sent by its owner. */
 const depositSpread = (accounts: Array<{ owner: ApiCustomer; id: string }>): Operation => async (client) => {
@@ -39,9 +45,9 @@ const transactionVia = (pool: pg.Pool, accountId: () => string, prepared: boolea
 };
 
 /** Measures `a` against `b` side by side (interleaved slices); answers both results. */
-async function sideBySide(size: Size, a: Operation, b: Operation): Promise<[LoadResult, LoadResult]> {
+async function sideBySide(size: Size, a: Operation, b: Operation, share = 1): Promise<[LoadResult, LoadResult]> {
   const pair = comparison();
-  await pair.measure(size.clients, size.seconds * 1000, sliceMs, a, b);
+  await pair.measure(size.clients, size.seconds * 1000 * share, sliceMs, a, b);
   return pair.results();
 }
 
@@ -63,9 +69,10 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
     for (const id of await openAccountsInSql(pool, userIdOf(owner), 200 / spreadOwners, 'limit api many')) apiMany.push({ owner, id });
   }
   const sqlMany = await openAccountsInSql(pool, userId, 200, 'limit sql many');
+  const alone = await functionAloneSides(pool, owners.map(userIdOf), 200 / spreadOwners);
   const api = { one: depositVia(customer, () => apiOne!), many: depositSpread(apiMany) };
   const statement = { one: statementVia(pool, () => statementOne!), other: statementVia(pool, () => statementOther!), many: statementVia(pool, pick(sqlMany)) };
-  for (const operation of [api.one, api.many, statement.one, transactionVia(pool, () => transactionOne!, false), transactionVia(pool, () => transactionOne!, true)]) {
+  for (const operation of [api.one, api.many, statement.one, alone.one, transactionVia(pool, () => transactionOne!, false), transactionVia(pool, () => transactionOne!, true)]) {
     await warmUp(operation, size);
   }
   const durationMs = size.seconds * 1000;
@@ -79,6 +86,9 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
     // The A/A control: the same statement on both sides, as the API and the statement were measured.
     const [controlSingleA, controlSingleB] = await sideBySide(size, statement.one, statement.other);
     const [controlSpreadA, controlSpreadB] = await sideBySide(size, statement.many, statement.many);
+    // The floor: the API's statement alone against the one statement, in half the API's time (floorShare).
+    const [aloneSingle, statementBesideAloneSingle] = await sideBySide(size, alone.one, statement.one, floorShare);
+    const [aloneSpread, statementBesideAloneSpread] = await sideBySide(size, alone.many, statement.many, floorShare);
     const transaction = {
       single: await closedLoop(size.clients, durationMs, transactionVia(pool, () => transactionOne!, false)),
       spread: await closedLoop(size.clients, durationMs, transactionVia(pool, pick(sqlMany), false)),
@@ -93,6 +103,10 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
     add('200 accounts: control throughput', ratio(controlSpreadA.throughput, controlSpreadB.throughput));
     add('200 accounts: API/one statement p50', ratio(apiSpread.p50, statementSpread.p50));
     add('200 accounts: control p50', ratio(controlSpreadA.p50, controlSpreadB.p50));
+    add('one account: SQL function alone/one statement throughput', ratio(aloneSingle.throughput, statementBesideAloneSingle.throughput));
+    add('200 accounts: SQL function alone/one statement throughput', ratio(aloneSpread.throughput, statementBesideAloneSpread.throughput));
+    add('one account: SQL function alone/one statement p50', ratio(aloneSingle.p50, statementBesideAloneSingle.p50));
+    add('200 accounts: SQL function alone/one statement p50', ratio(aloneSpread.p50, statementBesideAloneSpread.p50));
     add('one account: API/transaction throughput', ratio(apiSingle.throughput, transaction.single.throughput));
     add('200 accounts: API/transaction throughput', ratio(apiSpread.throughput, transaction.spread.throughput));
     add('one account: API/transaction prepared throughput', ratio(apiSingle.throughput, transaction.preparedSingle.throughput));
@@ -102,6 +116,8 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
       { label: 'one account, API', value: apiSingle.throughput, unit: 'deposits/s' },
       { label: '200 accounts, one statement', value: statementSpread.throughput, unit: 'deposits/s' },
       { label: '200 accounts, API', value: apiSpread.throughput, unit: 'deposits/s' },
+      { label: 'one account, SQL function alone', value: aloneSingle.throughput, unit: 'deposits/s' },
+      { label: '200 accounts, SQL function alone', value: aloneSpread.throughput, unit: 'deposits/s' },
       { label: 'one account, transaction', value: transaction.single.throughput, unit: 'deposits/s' },
       { label: '200 accounts, transaction', value: transaction.spread.throughput, unit: 'deposits/s' },
       { label: 'one account, transaction prepared', value: transaction.preparedSingle.throughput, unit: 'deposits/s' },
@@ -114,6 +130,7 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
     notes.push(
       `run ${run + 1}: ${describe('one/API', apiSingle)}; ${describe('one/statement', statementSingle)}; ${describe('200/API', apiSpread)}; ${describe('200/statement', statementSpread)}; ` +
         `A/A ${describe('one/a', controlSingleA)}; ${describe('one/b', controlSingleB)}; ${describe('200/a', controlSpreadA)}; ${describe('200/b', controlSpreadB)}; ` +
+        `${describe('one/function alone', aloneSingle)}; ${describe('one/statement beside it', statementBesideAloneSingle)}; ${describe('200/function alone', aloneSpread)}; ${describe('200/statement beside it', statementBesideAloneSpread)}; ` +
         `${describe('one/transaction', transaction.single)}; ${describe('one/transaction prepared', transaction.preparedSingle)}; ${describe('200/transaction', transaction.spread)}; ${describe('200/transaction prepared', transaction.preparedSpread)}`,
     );
   }
@@ -121,6 +138,9 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
   const headline = (where: string, measure: string, target?: string) =>
     ratioOf(`${where}: API/one statement ${measure}`, runs[`${where}: API/one statement ${measure}`]!, 'one statement, prepared', target, runs[`${where}: control ${measure}`]);
   const transactionRatio = (name: string, baseline: string) => ratioOf(name, runs[name]!, baseline);
+  // The floor's rows beside the same A/A control as the API's: the statement against itself.
+  const floor = (where: string, measure: string) =>
+    ratioOf(`${where}: SQL function alone/one statement ${measure}`, runs[`${where}: SQL function alone/one statement ${measure}`]!, 'one statement, prepared', undefined, runs[`${where}: control ${measure}`]);
   return {
     name: 'limit',
     ratios: [
@@ -128,6 +148,10 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
       headline('one account', 'p50'),
       headline('200 accounts', 'throughput', '≥ 0.35'),
       headline('200 accounts', 'p50'),
+      floor('one account', 'throughput'),
+      floor('one account', 'p50'),
+      floor('200 accounts', 'throughput'),
+      floor('200 accounts', 'p50'),
       transactionRatio('one account: API/transaction throughput', 'a transaction'),
       transactionRatio('200 accounts: API/transaction throughput', 'a transaction'),
       transactionRatio('one account: API/transaction prepared throughput', 'a transaction, prepared'),
@@ -135,7 +159,7 @@ export async function limitScenario(bench: Bench, size: Size): Promise<ScenarioR
     ],
     figures: meanFigures(figures),
     notes: [
-      `${size.clients} clients; the API and the one statement side by side in ${sliceMs} ms slices for ${size.seconds} s each, then the A/A control (the statement against itself) the same way, then each transaction baseline alone for ${size.seconds} s; ` +
+      `${size.clients} clients; the API and the one statement side by side in ${sliceMs} ms slices for ${size.seconds} s each, then the A/A control (the statement against itself) the same way, then the API's statement alone (money_send_claiming from a bare pg pool) against the one statement the same way for ${size.seconds * floorShare} s each, then each transaction baseline alone for ${size.seconds} s; ` +
         `the API with ${apiEnv.API_WORKERS} worker(s), its 200 accounts owned by ${spreadOwners} customers; the baselines on a pg pool of ${defaults.dbPoolMax} (DB_POOL_MAX)`,
       ...notes,
     ],

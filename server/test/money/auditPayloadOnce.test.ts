@@ -27,6 +27,8 @@ describe('the audit payload, built once in the database', () => {
     ['keys in code-point order at every depth', { b: 1, a: { d: [3, { z: null, y: true }], c: 'x' }, B: false }],
     ['hostile text as a key and a value', { [hostile]: hostile, list: [hostile, '', 0, -1.5] }],
     ['empty object and array', { e: {}, f: [] }],
+    ['arrays in arrays, objects in them, at the top', [[1, [hostile, { b: [], a: [[null]] }]], {}, 'é', true]],
+    ['a scalar at the top', hostile],
     ['the shape of a movement', { accountId: 'a1', action: 'deposit', ledgerEntryId: 'l1', payload: { kind: 'deposit', amountMinor: '100', description: null }, requestId: null, seq: 7, traceId: null }],
   ])('spells %s as canonicalJson does', async (_name, value) => {
     const [row] = await query<{ text: string }>(setup.url, 'SELECT canonical_json($1::jsonb) AS text', [JSON.stringify(value)]);
