@@ -1,6 +1,6 @@
 -- Up Migration
 -- A deposit's statement costs PostgreSQL less CPU, every answer, row and audit hash the same
--- bytes (issue 51; bench/METHOD.md, "limit"). PostgreSQL 15 plans a LANGUAGE sql function
+-- bytes (issue 51; bench/METHOD.md, "limit"). PostgreSQL (15 and 17, here) plans a LANGUAGE sql function
 -- that it cannot inline afresh in every transaction that calls it from PL/pgSQL, where a
 -- PL/pgSQL function's statements are planned once per connection: `wire_transaction` (its
 -- payee-name subquery keeps it from being inlined) and `land_claim` (an UPDATE) took about
