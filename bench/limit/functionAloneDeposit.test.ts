@@ -5,14 +5,10 @@
  * key sent again is a replay that moves nothing.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
-import { bank, type Customer } from '@tidewater/test-support/bank';
+import { describe, expect, it } from 'vitest';
+import { bank } from '@tidewater/test-support/bank';
 import { query, runAuditVerify } from '@tidewater/test-support/bankDatabase';
-import { endedQuietly } from '@tidewater/test-support/endedQuietly';
-import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
-import { defaults } from '../../server/src/config.ts';
+import { apiBesideBaseline } from './apiBesideBaseline.ts';
 import { functionAloneDeposit } from './functionAloneDeposit.ts';
 
 interface Written {
@@ -43,56 +39,39 @@ const balanceOf = async (url: string, accountId: string) =>
   (await query<{ balance: string }>(url, 'SELECT balance_minor::text AS balance FROM accounts WHERE id = $1', [accountId]))[0]!.balance;
 
 describe('the function-alone deposit (limit floor) on a real database', () => {
-  let cluster: PgCluster;
-  let api: ApiProcess;
-  let pool: pg.Pool;
-  let url: string;
-  let ada: Customer;
-
-  beforeAll(async () => {
-    cluster = await startPrimary();
-    url = cluster.urlFor('tidewater');
-    api = await startApi({ LOG_LEVEL: 'warn', DATABASE_URL: url });
-    pool = endedQuietly(new pg.Pool({ connectionString: url, max: defaults.dbPoolMax }));
-    ada = await bank(api.url).signUpPatiently();
-  });
-  afterAll(async () => {
-    await pool?.end();
-    await api?.stop();
-    await cluster?.destroy();
-  });
+  const on = apiBesideBaseline();
 
   it('moves the balance and writes what an API deposit writes, in its chain', async () => {
     const key = randomUUID();
-    expect((await bank(api.url).deposit(ada, ada.accountId, 250)).status).toBe(201);
-    const done = await functionAloneDeposit(pool, ada.userId, ada.accountId, 250, key);
+    expect((await bank(on.api.url).deposit(on.ada, on.ada.accountId, 250)).status).toBe(201);
+    const done = await functionAloneDeposit(on.pool, on.ada.userId, on.ada.accountId, 250, key);
     expect(done.verdict).toBe('applied');
-    expect((await bank(api.url).deposit(ada, ada.accountId, 250)).status).toBe(201);
+    expect((await bank(on.api.url).deposit(on.ada, on.ada.accountId, 250)).status).toBe(201);
 
-    const [viaApi, alone, viaApiAgain] = await writtenFor(url, ada.accountId);
+    const [viaApi, alone, viaApiAgain] = await writtenFor(on.url, on.ada.accountId);
     expect(alone).toMatchObject({ seq: 2, amount: '250', balance_after: '500', idempotency_key: key, action: 'deposit', status: 'Executed', response_status: 201 });
     expect(alone!.payload).toEqual({ ...viaApi!.payload, balanceAfterMinor: '500', idempotencyKey: key });
     expect(alone!.response_body).toEqual(done.body);
     expect(Object.keys(alone!.response_body).sort()).toEqual(Object.keys(viaApi!.response_body).sort());
     expect(viaApiAgain).toMatchObject({ seq: 3, balance_after: '750' });
-    expect(await balanceOf(url, ada.accountId)).toBe('750');
-    expect(await bank(api.url).balance(ada, ada.accountId)).toBe(750);
+    expect(await balanceOf(on.url, on.ada.accountId)).toBe('750');
+    expect(await bank(on.api.url).balance(on.ada, on.ada.accountId)).toBe(750);
 
-    const verified = await runAuditVerify({ DATABASE_URL: url });
+    const verified = await runAuditVerify({ DATABASE_URL: on.url });
     expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);
   });
 
   it('does not move money twice for a repeated key: the second answers a replay of the first', async () => {
     const key = randomUUID();
-    const before = Number(await balanceOf(url, ada.accountId));
-    const first = await functionAloneDeposit(pool, ada.userId, ada.accountId, 40, key);
-    const again = await functionAloneDeposit(pool, ada.userId, ada.accountId, 40, key);
+    const before = Number(await balanceOf(on.url, on.ada.accountId));
+    const first = await functionAloneDeposit(on.pool, on.ada.userId, on.ada.accountId, 40, key);
+    const again = await functionAloneDeposit(on.pool, on.ada.userId, on.ada.accountId, 40, key);
 
     expect(first.verdict).toBe('applied');
     expect(again.verdict).toBe('replay');
     expect(again.body).toEqual(first.body);
-    expect(await balanceOf(url, ada.accountId)).toBe(String(before + 40));
-    expect((await writtenFor(url, ada.accountId)).filter((w) => w.idempotency_key === key)).toHaveLength(1);
+    expect(await balanceOf(on.url, on.ada.accountId)).toBe(String(before + 40));
+    expect((await writtenFor(on.url, on.ada.accountId)).filter((w) => w.idempotency_key === key)).toHaveLength(1);
   });
 });

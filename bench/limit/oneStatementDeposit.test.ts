@@ -5,14 +5,10 @@
  * them at once on one account queue on its row and leave a chain and balance it accepts too.
  */
 import { randomUUID } from 'node:crypto';
-import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startApi, type ApiProcess } from '@tidewater/test-support/apiProcess';
-import { bank, type Customer } from '@tidewater/test-support/bank';
+import { describe, expect, it } from 'vitest';
+import { bank } from '@tidewater/test-support/bank';
 import { query, runAuditVerify } from '@tidewater/test-support/bankDatabase';
-import { endedQuietly } from '@tidewater/test-support/endedQuietly';
-import { startPrimary, type PgCluster } from '@tidewater/test-support/pgCluster';
-import { defaults } from '../../server/src/config.ts';
+import { apiBesideBaseline } from './apiBesideBaseline.ts';
 import { oneStatementDeposit } from './oneStatementDeposit.ts';
 
 interface Movement {
@@ -57,32 +53,15 @@ const shapeOf = (m: Movement) => ({
 });
 
 describe('the one-statement deposit (limit baseline) against the API, on a real database', () => {
-  let cluster: PgCluster;
-  let api: ApiProcess;
-  let pool: pg.Pool;
-  let url: string;
-  let ada: Customer;
-
-  beforeAll(async () => {
-    cluster = await startPrimary();
-    url = cluster.urlFor('tidewater');
-    api = await startApi({ LOG_LEVEL: 'warn', DATABASE_URL: url });
-    pool = endedQuietly(new pg.Pool({ connectionString: url, max: defaults.dbPoolMax }));
-    ada = await bank(api.url).signUpPatiently();
-  });
-  afterAll(async () => {
-    await pool?.end();
-    await api?.stop();
-    await cluster?.destroy();
-  });
+  const on = apiBesideBaseline();
 
   it('writes the rows an API deposit writes, continuing and continued by its chain', async () => {
     const key = randomUUID();
-    expect((await bank(api.url).deposit(ada, ada.accountId, 250)).status).toBe(201);
-    await oneStatementDeposit(pool, ada.accountId, 250, key);
-    expect((await bank(api.url).deposit(ada, ada.accountId, 250)).status).toBe(201);
+    expect((await bank(on.api.url).deposit(on.ada, on.ada.accountId, 250)).status).toBe(201);
+    await oneStatementDeposit(on.pool, on.ada.accountId, 250, key);
+    expect((await bank(on.api.url).deposit(on.ada, on.ada.accountId, 250)).status).toBe(201);
 
-    const [viaApi, viaStatement, viaApiAgain] = await movementsOf(url, ada.accountId);
+    const [viaApi, viaStatement, viaApiAgain] = await movementsOf(on.url, on.ada.accountId);
     expect(viaStatement).toMatchObject({ seq: 2, amount: '250', balance_after: '500', idempotency_key: key });
     expect(viaStatement!.payload).toEqual({
       kind: 'deposit', amountMinor: '250', balanceAfterMinor: '500', description: null, counterparty: null, idempotencyKey: key, transferId: null,
@@ -90,30 +69,30 @@ describe('the one-statement deposit (limit baseline) against the API, on a real 
     expect(shapeOf(viaStatement!)).toEqual(shapeOf(viaApi!));
     expect(shapeOf(viaApiAgain!)).toEqual(shapeOf(viaApi!));
     const [account] = await query<{ balance: string; version: number; audit_seq: number }>(
-      url, 'SELECT balance_minor::text AS balance, version, audit_seq FROM accounts WHERE id = $1', [ada.accountId]);
+      on.url, 'SELECT balance_minor::text AS balance, version, audit_seq FROM accounts WHERE id = $1', [on.ada.accountId]);
     expect(account).toMatchObject({ balance: '750', audit_seq: 3 });
-    expect(await bank(api.url).balance(ada, ada.accountId)).toBe(750);
+    expect(await bank(on.api.url).balance(on.ada, on.ada.accountId)).toBe(750);
 
-    const verified = await runAuditVerify({ DATABASE_URL: url });
+    const verified = await runAuditVerify({ DATABASE_URL: on.url });
     expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);
   });
 
   it('queues 24 parallel deposits into one account on its row: every one lands, one chain, verified', async () => {
-    const [{ id }] = await query<{ id: string }>(url, `INSERT INTO accounts (id, user_id, name) VALUES (gen_random_uuid(), $1, 'one statement') RETURNING id::text AS id`, [ada.userId]) as [{ id: string }];
-    await Promise.all(Array.from({ length: 24 }, () => oneStatementDeposit(pool, id, 10)));
+    const [{ id }] = await query<{ id: string }>(on.url, `INSERT INTO accounts (id, user_id, name) VALUES (gen_random_uuid(), $1, 'one statement') RETURNING id::text AS id`, [on.ada.userId]) as [{ id: string }];
+    await Promise.all(Array.from({ length: 24 }, () => oneStatementDeposit(on.pool, id, 10)));
 
-    const movements = await movementsOf(url, id);
+    const movements = await movementsOf(on.url, id);
     expect(movements.map((m) => m.seq)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
     expect(movements.map((m) => m.balance_after)).toEqual(Array.from({ length: 24 }, (_, i) => String(10 * (i + 1))));
-    const [account] = await query<{ balance: string; version: number }>(url, 'SELECT balance_minor::text AS balance, version FROM accounts WHERE id = $1', [id]);
+    const [account] = await query<{ balance: string; version: number }>(on.url, 'SELECT balance_minor::text AS balance, version FROM accounts WHERE id = $1', [id]);
     expect(account).toMatchObject({ balance: '240', version: 24 });
-    const verified = await runAuditVerify({ DATABASE_URL: url });
+    const verified = await runAuditVerify({ DATABASE_URL: on.url });
     expect(verified.stderr).toBe('');
     expect(verified.code).toBe(0);
   });
 
   it('throws for an account that does not exist, writing nothing', async () => {
-    await expect(oneStatementDeposit(pool, randomUUID(), 10)).rejects.toThrow(/no account/);
+    await expect(oneStatementDeposit(on.pool, randomUUID(), 10)).rejects.toThrow(/no account/);
   });
 });
