@@ -30,17 +30,36 @@ export function ownedDir(path: string): string {
   return path;
 }
 
-/** A port on 127.0.0.1 that was free a moment ago and that this process has not handed out before (clusters, APIs, BFFs alike). */
+/**
+ * The first port the kernel hands out to outgoing connections (Linux's ip_local_port_range).
+ * A port the kernel picked for a listener (`listen(0)`) comes from that range too, so between
+ * its check and the server's own listen, any test's outgoing connection could take it as its
+ * local port (a BFF once met EADDRINUSE so); ports below it are only ever taken by a listener.
+ */
+const ephemeralPortsFrom = (() => {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32768;
+  } catch {
+    return 32768;
+  }
+})();
+
+/** Whether a server can listen on `port` of 127.0.0.1 now. */
+const canListenOn = (port: number) =>
+  new Promise<boolean>((done) => {
+    const server = createServer().once('error', () => done(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => done(true)));
+  });
+
+/**
+ * A port on 127.0.0.1 that was free a moment ago, below the ports outgoing connections take,
+ * and that this process has not handed out before (clusters, APIs, BFFs alike).
+ */
 export async function freePort(): Promise<number> {
+  const lowest = Math.min(10_000, ephemeralPortsFrom - 1_000);
   for (;;) {
-    const port = await new Promise<number>((done, fail) => {
-      const server = createServer().once('error', fail);
-      server.listen(0, '127.0.0.1', () => {
-        const { port } = server.address() as { port: number };
-        server.close(() => done(port));
-      });
-    });
-    if (!handedOutPorts.has(port)) return (handedOutPorts.add(port), port);
+    const port = lowest + Math.floor(Math.random() * (ephemeralPortsFrom - lowest));
+    if (!handedOutPorts.has(port) && (await canListenOn(port))) return (handedOutPorts.add(port), port);
   }
 }
 
